@@ -1,0 +1,114 @@
+"""The small async protocol every model backend implements.
+
+The engine talks to models only through `LLMProvider`; the SDKs live in `rcm_tui.providers`
+and are never imported here. A provider streams `TextDelta`s and finishes with exactly one
+`Finished` carrying the token usage; failures are `ProviderError`s with a human message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, runtime_checkable
+
+Purpose = Literal[
+    "analysis", "generation", "judge", "refinement", "consolidation", "status", "solidify",
+    "topic_summary", "recap",
+]
+ErrorKind = Literal[
+    "timeout", "connection", "auth", "rate_limit", "server", "bad_request", "cancelled",
+    "not_installed", "invalid_response", "unknown",
+]
+
+
+@dataclass(frozen=True)
+class ChatMessage:
+    role: Literal["system", "user", "assistant"]
+    content: str
+
+
+@dataclass
+class LLMRequest:
+    messages: list[ChatMessage]
+    purpose: Purpose
+    max_tokens: int | None = None
+    temperature: float = 0.3
+    # A JSON schema the answer must follow; providers use JSON mode or a grammar when they can.
+    json_schema: dict[str, Any] | None = None
+    stop: list[str] | None = None
+    # Deterministic providers (offline, bench) read these; network providers ignore them.
+    hints: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Usage:
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    # Prompt tokens the server did not have to evaluate again (prefix / KV cache hits).
+    cached_tokens: int = 0
+
+
+@dataclass
+class TextDelta:
+    text: str
+
+
+@dataclass
+class Finished:
+    usage: Usage
+    finish_reason: str = "stop"
+
+
+StreamEvent = TextDelta | Finished
+
+
+class ProviderError(Exception):
+    """A model call failed; `message` is one line a user can act on."""
+
+    def __init__(self, message: str, kind: ErrorKind = "unknown", retryable: bool = False):
+        super().__init__(message)
+        self.message = message
+        self.kind = kind
+        self.retryable = retryable
+
+
+@runtime_checkable
+class LLMProvider(Protocol):
+    name: str
+    model: str
+    # Shown in the header; the offline provider says plainly that it is a demo.
+    label: str
+
+    def stream(self, request: LLMRequest) -> AsyncIterator[StreamEvent]:
+        """Stream the answer. Cancelling the consuming task cancels the call."""
+        ...
+
+    async def aclose(self) -> None: ...
+
+
+@dataclass
+class Completion:
+    text: str
+    usage: Usage
+    ttft_ms: float | None
+    ms: float
+
+
+async def complete(provider: LLMProvider, request: LLMRequest) -> Completion:
+    """Run a request to the end and collect its text (for the non-streamed steps)."""
+    import time
+
+    started = time.perf_counter()
+    first: float | None = None
+    parts: list[str] = []
+    usage = Usage()
+    async for event in provider.stream(request):
+        if isinstance(event, TextDelta):
+            if first is None:
+                first = time.perf_counter()
+            parts.append(event.text)
+        else:
+            usage = event.usage
+    ended = time.perf_counter()
+    ttft = None if first is None else (first - started) * 1000
+    return Completion("".join(parts), usage, ttft, (ended - started) * 1000)

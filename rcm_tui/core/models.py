@@ -1,0 +1,285 @@
+"""The session document: one JSON file per conversation.
+
+The keys here are the stable contract of PRODUCT.md ("The session document"); other tools read
+them. Keys may be added, never renamed or repurposed. `schema_version` changes only with a
+migration in `migrate_document`.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SCHEMA_VERSION = 1
+
+Role = Literal["user", "assistant"]
+RequirementStatus = Literal["pending", "addressed", "confirmed", "dropped"]
+DialogState = Literal[
+    "greeting", "information_seeking", "problem_solving", "clarification", "closing"
+]
+# Who put an item into the ledger: the deterministic analyser, the LLM analyser, the user by
+# hand (a panel key or a slash command), the model's own reply markers, or a STATUS block.
+Origin = Literal["heuristic", "llm", "user", "model", "status", "solidify"]
+CallPurpose = Literal[
+    "analysis", "generation", "judge", "refinement", "consolidation", "status", "solidify",
+    "topic_summary", "recap",
+]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def new_session_id() -> str:
+    # Sortable by creation time, unique without coordination, safe as a file name.
+    return utc_now().strftime("%Y%m%d-%H%M%S-") + uuid.uuid4().hex[:6]
+
+
+class Document(BaseModel):
+    """Base for every part: unknown keys from newer writers are kept, not dropped."""
+
+    model_config = ConfigDict(extra="allow", validate_assignment=False)
+
+
+class Message(Document):
+    role: Role
+    content: str
+    turn: int
+    created_at: datetime = Field(default_factory=utc_now)
+    # Which refinement attempt produced an assistant message (1 = the first draft).
+    attempt: int | None = None
+
+
+class Requirement(Document):
+    id: str
+    text: str
+    status: RequirementStatus = "pending"
+    source_turn: int
+    confidence: float = 0.7
+    origin: Origin = "heuristic"
+    updated_turn: int | None = None
+    # Turns where the user said it again although it was already in the ledger.
+    restated_turns: list[int] = Field(default_factory=list)
+
+
+class RejectedOption(Document):
+    id: str
+    option: str
+    reason: str = ""
+    turn: int
+    origin: Origin = "heuristic"
+    reopened_turn: int | None = None
+
+    @property
+    def active(self) -> bool:
+        return self.reopened_turn is None
+
+
+class Solidified(Document):
+    text: str
+    turn: int
+    edited: bool = False
+
+
+class Memory(Document):
+    facts: list[str] = Field(default_factory=list)
+    trajectory: str = ""
+    open_questions: list[str] = Field(default_factory=list)
+
+
+class StatusBlock(Document):
+    turn: int
+    conclusion: str = ""
+    rejected: list[str] = Field(default_factory=list)
+    open: list[str] = Field(default_factory=list)
+
+
+class QualityRecord(Document):
+    turn: int
+    clarity: float
+    completeness: float
+    assumptions: float
+    verbosity: float
+    premature_attempt: bool
+    middle_turn_reference: float
+    requirement_tracking: float
+    overall: float
+    issues: list[str] = Field(default_factory=list)
+    suggestions: list[str] = Field(default_factory=list)
+    # Rejected options proposed by any draft of this turn (what the layer caught)...
+    readvocated: list[str] = Field(default_factory=list)
+    # ...and by the reply that was finally shown (what the user saw).
+    readvocated_final: list[str] = Field(default_factory=list)
+    attempts: int = 1
+    shown_attempt: int = 1
+    judge: Literal["llm", "heuristic"] = "heuristic"
+
+
+class CallRecord(Document):
+    """One LLM call, kept for the inspector and for the cost figures."""
+
+    turn: int
+    purpose: CallPurpose
+    attempt: int = 1
+    model: str = ""
+    prompt: list[dict[str, str]] = Field(default_factory=list)
+    response: str = ""
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_tokens: int = 0
+    ms: float = 0.0
+    ttft_ms: float | None = None
+    fallback: bool = False
+    error: str | None = None
+    note: str = ""
+
+
+class TurnCost(Document):
+    turn: int
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_tokens: int = 0
+    seconds: float = 0.0
+    ttft_ms: float | None = None
+
+
+class TokenTotals(Document):
+    prompt: int = 0
+    completion: int = 0
+    cached: int = 0
+
+
+class Restatement(Document):
+    turn: int
+    requirement_id: str
+    text: str
+
+
+class Metrics(Document):
+    answer_lengths: list[int] = Field(default_factory=list)
+    bloat_ratio: float | None = None
+    first_answer_attempt_turn: int | None = None
+    consolidation_turns: list[int] = Field(default_factory=list)
+    status_turns: list[int] = Field(default_factory=list)
+    llm_calls: list[TurnCost] = Field(default_factory=list)
+    tokens: TokenTotals = Field(default_factory=TokenTotals)
+    restated_requirements: list[Restatement] = Field(default_factory=list)
+    grounding_discarded: int = 0
+    fallbacks: int = 0
+
+
+class Topic(Document):
+    turn: int
+    title: str
+    summary: str = ""
+
+
+class ProviderInfo(Document):
+    name: str = "offline"
+    model: str = ""
+
+
+class Session(Document):
+    schema_version: int = SCHEMA_VERSION
+    id: str = Field(default_factory=new_session_id)
+    title: str = "New session"
+    created_at: datetime = Field(default_factory=utc_now)
+    updated_at: datetime = Field(default_factory=utc_now)
+    provider: ProviderInfo = Field(default_factory=ProviderInfo)
+    messages: list[Message] = Field(default_factory=list)
+    requirements: list[Requirement] = Field(default_factory=list)
+    rejected: list[RejectedOption] = Field(default_factory=list)
+    pivots: list[int] = Field(default_factory=list)
+    solidified: Solidified | None = None
+    memory: Memory = Field(default_factory=Memory)
+    status_blocks: list[StatusBlock] = Field(default_factory=list)
+    quality: list[QualityRecord] = Field(default_factory=list)
+    metrics: Metrics = Field(default_factory=Metrics)
+    consolidated_context: str = ""
+    consolidated_through_turn: int = 0
+    topics: list[Topic] = Field(default_factory=list)
+    dialog_state: DialogState = "greeting"
+    calls: list[CallRecord] = Field(default_factory=list)
+    reliability: bool = True
+
+    # -- derived views, never stored twice ------------------------------------------------
+    @property
+    def turn(self) -> int:
+        """The number of the last user turn (0 before the first message)."""
+        return max((m.turn for m in self.messages if m.role == "user"), default=0)
+
+    @property
+    def pending_user_turn(self) -> Message | None:
+        """The last user message when no answer was stored for it (an interrupted turn)."""
+        users = [m for m in self.messages if m.role == "user"]
+        if not users:
+            return None
+        last = users[-1]
+        answered = any(m.role == "assistant" and m.turn == last.turn for m in self.messages)
+        return None if answered else last
+
+    def active_rejections(self) -> list[RejectedOption]:
+        return [r for r in self.rejected if r.active]
+
+    def open_requirements(self) -> list[Requirement]:
+        return [r for r in self.requirements if r.status == "pending"]
+
+    def live_requirements(self) -> list[Requirement]:
+        return [r for r in self.requirements if r.status != "dropped"]
+
+    def average_quality(self) -> float | None:
+        if not self.quality:
+            return None
+        return sum(q.overall for q in self.quality) / len(self.quality)
+
+    def quality_for(self, turn: int) -> QualityRecord | None:
+        return next((q for q in self.quality if q.turn == turn), None)
+
+    def dump(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
+
+
+class DocumentError(ValueError):
+    """A session document that cannot be used; the message says why, in one line."""
+
+
+# Each entry upgrades a document from version N to N+1, in place, as plain JSON data.
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+
+
+def migrate_document(data: Any) -> dict[str, Any]:
+    """Bring raw JSON data up to SCHEMA_VERSION, or raise DocumentError saying why not."""
+    if not isinstance(data, dict):
+        raise DocumentError(f"not a session document (top level is {type(data).__name__})")
+    version = data.get("schema_version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise DocumentError("missing or invalid schema_version")
+    if version > SCHEMA_VERSION:
+        raise DocumentError(
+            f"schema_version {version} is newer than this rcm-tui understands ({SCHEMA_VERSION})"
+        )
+    if version < 1:
+        raise DocumentError(f"unknown schema_version {version}")
+    while version < SCHEMA_VERSION:
+        data = MIGRATIONS[version](data)
+        version += 1
+        data["schema_version"] = version
+    return data
+
+
+def session_from_data(data: Any) -> Session:
+    """Validate migrated JSON data as a Session, with a one-line reason on failure."""
+    from pydantic import ValidationError
+
+    migrated = migrate_document(data)
+    try:
+        return Session.model_validate(migrated)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "document"
+        raise DocumentError(f"invalid {where}: {first['msg']}") from None

