@@ -83,6 +83,8 @@ class Solidified(Document):
     text: str
     turn: int
     edited: bool = False
+    # True when the model failed and the block was built from the ledger alone.
+    fallback: bool = False
 
 
 class Memory(Document):

@@ -1,0 +1,252 @@
+"""Command-line entry points: the TUI, sessions, replay, eval, bench, config.
+
+Every error reaches the user as one line on stderr and a non-zero exit, never a traceback:
+2 for bad configuration or usage, 1 for everything else, 130 for Ctrl+C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+
+log = logging.getLogger("rcm_tui.cli")
+PROVIDER_CHOICES = ("auto", "openai", "anthropic", "local", "offline")
+
+
+class UsageError(Exception):
+    """A command used wrongly; exit 2."""
+
+
+def _provider_flags() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--provider", choices=PROVIDER_CHOICES, help="model backend")
+    common.add_argument("--model", help="model name (or GGUF path for local)")
+    common.add_argument("--base-url", help="OpenAI-compatible or Anthropic base URL")
+    common.add_argument("--config", type=Path, help="config file (default: the user config)")
+    return common
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = _provider_flags()
+    parser = argparse.ArgumentParser(
+        prog="rcm-tui",
+        description="A terminal app for long LLM conversations that do not get lost.",
+        parents=[common],
+        epilog="Commands: replay, sessions, eval, bench, config. Without a command the TUI "
+        "starts.",
+    )
+    parser.add_argument("--version", action="version", version=f"rcm-tui {__version__}")
+    parser.add_argument("--resume", metavar="ID|latest", help="open a saved session")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    replay = sub.add_parser("replay", parents=[common], help="replay a JSON Lines script")
+    replay.add_argument("script", type=Path, help="JSON Lines: {\"user\": ..., \"assistant\": ...}")
+    replay.add_argument("--json", action="store_true", help="print the session document")
+    replay.add_argument("--no-reliability", action="store_true",
+                        help="plain chat without the layer (the eval baseline)")
+    replay.set_defaults(func=_cmd_replay)
+
+    from . import cli_sessions
+
+    cli_sessions.add_parser(sub)
+
+    eval_p = sub.add_parser("eval", parents=[common],
+                            help="A/B: the scenarios with and without the layer")
+    eval_p.add_argument("dir", type=Path, help="folder of NAME.jsonl (+ NAME.expect.json)")
+    eval_p.add_argument("--json", action="store_true")
+    eval_p.add_argument("--report", type=Path, help="also write a Markdown report")
+    eval_p.add_argument("--jobs", type=int, default=1, help="scenarios run concurrently")
+    eval_p.set_defaults(func=_cmd_eval)
+
+    bench = sub.add_parser("bench", parents=[common],
+                           help="latency-injected cost benchmark of the layer")
+    bench.add_argument("--json", action="store_true")
+    bench.add_argument("--turns", type=int, default=20)
+    bench.add_argument("--latency-ms", type=float, default=100.0)
+    bench.add_argument("--token-ms", type=float, default=2.0)
+    bench.add_argument("--scenario", type=Path,
+                       help="user turns to replay on a real provider (default: db-selection)")
+    bench.set_defaults(func=_cmd_bench)
+
+    config = sub.add_parser("config", help="show, create or locate the config file")
+    config_sub = config.add_subparsers(dest="config_command", metavar="ACTION", required=True)
+    init = config_sub.add_parser("init", help="write the default config file")
+    init.add_argument("--force", action="store_true", help="overwrite an existing file")
+    init.add_argument("--config", type=Path, help="where to write (default: the user config)")
+    init.set_defaults(func=_cmd_config_init)
+    show = config_sub.add_parser("show", parents=[common],
+                                 help="effective settings and their sources")
+    show.add_argument("--json", action="store_true")
+    show.set_defaults(func=_cmd_config_show)
+    path = config_sub.add_parser("path", help="print the config file path")
+    path.set_defaults(func=_cmd_config_path)
+    return parser
+
+
+def flag_overrides(args: argparse.Namespace) -> dict[str, Any]:
+    flags: dict[str, Any] = {}
+    if getattr(args, "provider", None):
+        flags["provider"] = args.provider
+    if getattr(args, "model", None):
+        flags["model"] = args.model
+    if getattr(args, "base_url", None):
+        flags["base_url"] = args.base_url
+    return flags
+
+
+def load(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from .config import load_settings
+
+    loaded = load_settings(getattr(args, "config", None), flag_overrides(args))
+    from .logs import setup_logging
+
+    setup_logging(loaded.settings.logging.level)
+    for warning in loaded.warnings:
+        print(f"rcm-tui: warning: {warning}", file=sys.stderr)
+    return loaded
+
+
+# -- commands -----------------------------------------------------------------------------
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from .controller import Controller
+    from .eval.replay import load_script, replay
+    from .store import SessionStore
+
+    script = load_script(args.script)
+    loaded = load(args)
+    controller = Controller(loaded, SessionStore(), reliability=not args.no_reliability)
+    print(f"rcm-tui: replaying {len(script)} line(s) of {args.script} with "
+          f"{controller.choice.name} ({controller.choice.reason})", file=sys.stderr)
+
+    async def run() -> Any:
+        try:
+            return await replay(controller, script, lambda line: print(line, file=sys.stderr))
+        finally:
+            await controller.aclose()
+
+    result = asyncio.run(run())
+    if args.json:
+        print(json.dumps(controller.session.dump(), indent=2, ensure_ascii=False))
+    else:
+        print(f"session {controller.session.id}: {result.turns} turn(s) saved")
+    if not result.ok:
+        print(f"rcm-tui: {result.error} (session {controller.session.id} keeps the message)",
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+def _cmd_eval(args: argparse.Namespace) -> int:
+    from .eval.ab import run_eval_command
+
+    return run_eval_command(args, load(args))
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from .eval.bench import run_bench_command
+
+    return run_bench_command(args, load(args))
+
+
+def _cmd_config_init(args: argparse.Namespace) -> int:
+    import tomli_w
+
+    from .config import default_config_path, default_settings_document
+
+    target = args.config or default_config_path()
+    if target.exists() and not args.force:
+        raise UsageError(f"{target} exists; use --force to overwrite it")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    data = default_settings_document()
+    target.write_text(
+        "# rcm-tui configuration — every key is documented in config.example.toml\n"
+        + tomli_w.dumps(data), encoding="utf-8",
+    )
+    target.chmod(0o600)
+    print(f"wrote {target}")
+    return 0
+
+
+def _cmd_config_show(args: argparse.Namespace) -> int:
+    from .config import effective_values
+    from .providers.registry import choose_provider
+
+    loaded = load(args)
+    rows = effective_values(loaded)
+    choice = choose_provider(loaded.settings)
+    if args.json:
+        print(json.dumps({"file": str(loaded.path), "provider": choice.name,
+                          "provider_reason": choice.reason,
+                          "settings": {k: {"value": v, "source": s} for k, v, s in rows}},
+                         indent=2))
+        return 0
+    print(f"# file: {loaded.path}")
+    print(f"# provider: {choice.name} ({choice.reason})")
+    width = max(len(k) for k, _v, _s in rows)
+    for key, value, source in rows:
+        print(f"{key:<{width}}  {value!r:<32}  {source}")
+    return 0
+
+
+def _cmd_config_path(_args: argparse.Namespace) -> int:
+    from .config import default_config_path
+
+    print(default_config_path())
+    return 0
+
+
+def _run_tui(args: argparse.Namespace) -> int:
+    from .ui.app import run_app
+
+    return run_app(load(args), resume=args.resume)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        func = getattr(args, "func", None)
+        return func(args) if func else _run_tui(args)
+    except KeyboardInterrupt:
+        print("rcm-tui: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # every failure becomes one line; details go to the log
+        return _report(exc)
+
+
+def _report(exc: Exception) -> int:
+    from .config import ConfigError
+    from .core.llm import ProviderError
+
+    if isinstance(exc, ConfigError | UsageError):
+        print(f"rcm-tui: {exc}", file=sys.stderr)
+        return 2
+    if isinstance(exc, ProviderError):
+        print(f"rcm-tui: {exc.message}", file=sys.stderr)
+        return 1
+    known = _known_errors()
+    if isinstance(exc, known):
+        print(f"rcm-tui: {exc}", file=sys.stderr)
+        return 1
+    log.exception("unexpected error")
+    print(f"rcm-tui: unexpected error: {type(exc).__name__}: {exc} (details in the log)",
+          file=sys.stderr)
+    return 1
+
+
+def _known_errors() -> tuple[type[Exception], ...]:
+    from .eval.replay import ScriptError
+    from .store import StoreError
+
+    return (ScriptError, StoreError, OSError)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,229 @@
+"""Slash commands: one router used by replay and by the TUI (keys and palette call the same
+actions). Unknown commands get a clear message and are never sent to the model."""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from .config import data_dir, effective_values
+from .controller import Controller
+from .core.llm import ProviderError
+from .core.stats import stats_markdown
+
+Action = Literal["new_session", "open_sessions", "exit", "export", "refresh"]
+
+
+@dataclass
+class CommandResult:
+    text: str
+    ok: bool = True
+    # What the front end should do next, beyond showing `text`.
+    action: Action | None = None
+
+
+Handler = Callable[[Controller, str], Awaitable[CommandResult]]
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    usage: str
+    help: str
+    handler: Handler
+
+
+def is_command(text: str) -> bool:
+    stripped = text.lstrip()
+    return stripped.startswith("/") and not stripped.startswith("//")
+
+
+async def dispatch(controller: Controller, text: str) -> CommandResult:
+    name, _sep, args = text.strip()[1:].partition(" ")
+    command = COMMANDS.get(name.lower())
+    if command is None:
+        known = " ".join(f"/{c}" for c in COMMANDS)
+        return CommandResult(f"Unknown command /{name}. Known commands: {known}", ok=False)
+    try:
+        return await command.handler(controller, args.strip())
+    except ProviderError as exc:
+        return CommandResult(f"/{command.name} failed: {exc.message}", ok=False)
+    except (KeyError, ValueError, OSError) as exc:
+        reason = exc.args[0] if exc.args else str(exc)
+        return CommandResult(f"/{command.name}: {reason}", ok=False)
+
+
+# -- handlers ---------------------------------------------------------------------------------
+async def _help(c: Controller, _args: str) -> CommandResult:
+    keys = c.settings.keys
+    lines = ["## Commands"]
+    lines += [f"- `{cmd.usage}` — {cmd.help}" for cmd in COMMANDS.values()]
+    lines += [
+        "",
+        "## Keys",
+        f"- `{keys.solidify}` solidify · `{keys.new_session}` new session · "
+        f"`{keys.sessions}` sessions · `{keys.help}` help · `{keys.stats}` stats · "
+        f"`{keys.inspector}` inspector · `{keys.export}` export · "
+        f"`{keys.toggle_panels}` toggle panels · `{keys.cancel}` cancel · "
+        f"`{keys.retry}` retry · `{keys.quit}` quit",
+        f"- Enter sends; `{keys.newline}` (or ctrl+j) adds a newline; ctrl+p opens the palette.",
+    ]
+    return CommandResult("\n".join(lines))
+
+
+async def _stats(c: Controller, _args: str) -> CommandResult:
+    s = c.settings
+    return CommandResult(stats_markdown(c.session, s.bloat_moderate, s.bloat_significant))
+
+
+async def _requirements(c: Controller, _args: str) -> CommandResult:
+    reqs = c.session.requirements
+    if not reqs:
+        return CommandResult("No requirements recorded yet.")
+    lines = ["## Requirements"] + [
+        f"- **{r.id}** [{r.status}] {r.text} (turn {r.source_turn}, confidence {r.confidence:.2f})"
+        for r in reqs
+    ]
+    return CommandResult("\n".join(lines))
+
+
+async def _decisions(c: Controller, _args: str) -> CommandResult:
+    s = c.session
+    lines = ["## Decisions"]
+    if s.solidified:
+        lines += ["**SOLIDIFIED**", "```", s.solidified.text, "```"]
+    if s.memory.trajectory:
+        lines.append(f"- Current direction: {s.memory.trajectory}")
+    for r in s.rejected:
+        state = f"reopened at turn {r.reopened_turn}" if r.reopened_turn else "rejected"
+        reason = f" — {r.reason}" if r.reason else ""
+        lines.append(f"- ~~{r.option}~~{reason} ({state}, turn {r.turn})")
+    for q in s.memory.open_questions:
+        lines.append(f"- Open: {q}")
+    for f in s.memory.facts:
+        lines.append(f"- Fact: {f}")
+    if len(lines) == 1:
+        lines.append("Nothing decided or rejected yet.")
+    return CommandResult("\n".join(lines))
+
+
+async def _config(c: Controller, _args: str) -> CommandResult:
+    lines = [
+        "## Effective configuration",
+        f"Provider: **{c.choice.name}** ({c.choice.reason}) · file: `{c.loaded.path}`",
+        "",
+        "| key | value | from |",
+        "|---|---|---|",
+    ]
+    lines += [f"| {k} | {v!r} | {src} |" for k, v, src in effective_values(c.loaded)]
+    return CommandResult("\n".join(lines))
+
+
+async def _solidify(c: Controller, _args: str) -> CommandResult:
+    text = await c.solidify()
+    return CommandResult("**SOLIDIFIED**\n```\n" + text + "\n```", action="refresh")
+
+
+async def _status(c: Controller, _args: str) -> CommandResult:
+    from .core.pipeline import heuristic_status
+
+    block = c.session.status_blocks[-1] if c.session.status_blocks else heuristic_status(
+        c.session, c.session.turn
+    )
+    rejected = "; ".join(block.rejected) or "none"
+    opens = "; ".join(block.open) or "none"
+    source = f"STATUS of turn {block.turn}" if c.session.status_blocks else "from the ledger"
+    return CommandResult(
+        f"**Status** ({source})\n- Conclusion: {block.conclusion or 'not settled yet'}\n"
+        f"- Rejected: {rejected}\n- Open: {opens}"
+    )
+
+
+def _option_and_reason(args: str) -> tuple[str, str]:
+    option, _sep, reason = args.partition(":")
+    return option.strip().strip("\"'"), reason.strip()
+
+
+async def _reject(c: Controller, args: str) -> CommandResult:
+    option, reason = _option_and_reason(args)
+    if not option:
+        return CommandResult("Usage: /reject <option> [: reason]", ok=False)
+    entry = c.reject(option, reason)
+    why = f" ({entry.reason})" if entry.reason else ""
+    return CommandResult(f"Rejected **{entry.option}**{why}; it will not be proposed again.",
+                         action="refresh")
+
+
+async def _unreject(c: Controller, args: str) -> CommandResult:
+    option = args.strip().strip("\"'")
+    if not option:
+        return CommandResult("Usage: /unreject <option>", ok=False)
+    entry = c.unreject(option)
+    if entry is None:
+        return CommandResult(f"{option} is not an active rejected option.", ok=False)
+    return CommandResult(f"Reopened **{entry.option}**; it stays in the rejection history.",
+                         action="refresh")
+
+
+def default_export_path(c: Controller, suffix: str = "md") -> Path:
+    return data_dir() / "exports" / f"{c.session.id}.{suffix}"
+
+
+async def _export(c: Controller, args: str) -> CommandResult:
+    from .export import to_json, to_markdown
+
+    target = Path(shlex.split(args)[0]).expanduser() if args else default_export_path(c)
+    text = to_json(c.session) if target.suffix == ".json" else to_markdown(c.session)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+    return CommandResult(f"Exported to `{target}`", action="export")
+
+
+async def _new(_c: Controller, _args: str) -> CommandResult:
+    return CommandResult("Starting a new session.", action="new_session")
+
+
+async def _sessions(c: Controller, _args: str) -> CommandResult:
+    entries = c.store.list()[:15]
+    lines = ["## Sessions"] + [
+        f"- `{e.id}` {e.title} ({e.turns} turns)" + (f" — BROKEN: {e.broken}" if e.broken else "")
+        for e in entries
+    ]
+    return CommandResult("\n".join(lines), action="open_sessions")
+
+
+async def _exit(_c: Controller, _args: str) -> CommandResult:
+    return CommandResult("Goodbye.", action="exit")
+
+
+async def _retry(c: Controller, _args: str) -> CommandResult:
+    outcome = await c.retry()
+    if outcome is None:
+        return CommandResult("Nothing to retry: the last message has an answer.", ok=False)
+    if not outcome.ok:
+        return CommandResult(outcome.error or "retry failed", ok=False)
+    return CommandResult("Retried the last message.", action="refresh")
+
+
+COMMANDS: dict[str, Command] = {
+    c.name: c
+    for c in (
+        Command("help", "/help", "commands and keys", _help),
+        Command("stats", "/stats", "research metrics of this session", _stats),
+        Command("requirements", "/requirements", "the requirement ledger", _requirements),
+        Command("decisions", "/decisions", "SOLIDIFIED, direction, rejected options", _decisions),
+        Command("config", "/config", "effective settings and where they came from", _config),
+        Command("solidify", "/solidify", "write the SOLIDIFIED block now", _solidify),
+        Command("status", "/status", "the current conclusion, rejected and open items", _status),
+        Command("reject", "/reject <option> [: reason]", "reject an option by hand", _reject),
+        Command("unreject", "/unreject <option>", "reopen a rejected option", _unreject),
+        Command("retry", "/retry", "run the last unanswered message again", _retry),
+        Command("export", "/export [path]", "export as Markdown (or .json)", _export),
+        Command("new", "/new", "start a new session", _new),
+        Command("sessions", "/sessions", "browse saved sessions", _sessions),
+        Command("exit", "/exit", "quit", _exit),
+    )
+}

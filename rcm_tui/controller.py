@@ -1,0 +1,246 @@
+"""The controller owns one session: it persists it, runs turns and commands, and forwards the
+pipeline's events to whoever drives it (the TUI, replay, eval, bench).
+
+Order of a turn: the user's message is appended and saved *before* any model call, so nothing
+typed is lost; then the pipeline runs; every change is saved atomically by the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from .config import LoadedSettings, Settings
+from .core import ledger
+from .core.context import Budget
+from .core.events import Notice, PipelineEvent, StageChanged
+from .core.llm import LLMProvider, ProviderError
+from .core.models import Message, ProviderInfo, RejectedOption, Requirement, Session, utc_now
+from .core.pipeline import Pipeline, PipelineSettings, TurnOutcome
+from .providers.registry import Choice, build_provider, choose_provider
+from .store import SessionLock, SessionStore
+
+log = logging.getLogger("rcm_tui.controller")
+TITLE_WORDS = 8
+
+
+def pipeline_settings(settings: Settings, reliability: bool = True) -> PipelineSettings:
+    ctx = settings.context
+    return PipelineSettings(
+        reliability=reliability,
+        llm_analysis=settings.llm_analysis,
+        llm_judge=settings.llm_judge,
+        quality_threshold=settings.quality_threshold,
+        max_refinement_attempts=settings.max_refinement_attempts,
+        consolidation_interval=settings.consolidation_interval,
+        status_interval=settings.status_interval,
+        budget=Budget(ctx.budget_tokens, ctx.reply_reserve_tokens, ctx.recent_turns),
+        bloat_moderate=settings.bloat_moderate,
+    )
+
+
+def title_from(text: str) -> str:
+    words = " ".join(text.split()).split(" ")
+    title = " ".join(words[:TITLE_WORDS]).strip()
+    return (title + "…") if len(words) > TITLE_WORDS else (title or "New session")
+
+
+@dataclass
+class ProviderPair:
+    generator: LLMProvider
+    analyst: LLMProvider
+
+
+class Controller:
+    def __init__(
+        self,
+        loaded: LoadedSettings,
+        store: SessionStore,
+        *,
+        session: Session | None = None,
+        reliability: bool = True,
+        on_event: Callable[[PipelineEvent], None] | None = None,
+        providers: ProviderPair | None = None,
+    ) -> None:
+        self.loaded = loaded
+        self.settings = loaded.settings
+        self.store = store
+        self.reliability = reliability
+        self.on_event = on_event
+        self.choice: Choice = choose_provider(self.settings)
+        self._providers = providers
+        self._lock: SessionLock | None = None
+        self._pipeline: Pipeline | None = None
+        self.session = session or self._new_session()
+        self.session.reliability = reliability
+
+    # -- providers (built lazily: SDK imports stay off the first frame) ----------------------
+    def _new_session(self) -> Session:
+        return Session(provider=ProviderInfo(name=self.choice.name, model=self._model_name()))
+
+    def _model_name(self) -> str:
+        providers = self.settings.providers
+        name = self.choice.name
+        if name == "openai":
+            return self.settings.model or providers.openai.model
+        if name == "anthropic":
+            return self.settings.model or providers.anthropic.model
+        if name == "local":
+            return self.settings.model or providers.local.model_path or "SmolLM2-135M-Instruct"
+        return "offline-demo"
+
+    @property
+    def provider_label(self) -> str:
+        if self._providers is not None:
+            return self._providers.generator.label
+        return f"{self.choice.name} · {self._model_name()}"
+
+    def providers(self) -> ProviderPair:
+        if self._providers is None:
+            generator = build_provider(self.choice.name, self.settings)
+            analyst = build_provider(self.choice.name, self.settings, analysis=True)
+            self._providers = ProviderPair(generator, analyst)
+        return self._providers
+
+    def pipeline(self) -> Pipeline:
+        if self._pipeline is None:
+            pair = self.providers()
+            self._pipeline = Pipeline(
+                pair.generator, pair.analyst, pipeline_settings(self.settings, self.reliability),
+                emit=self._emit, save=self.save,
+            )
+        return self._pipeline
+
+    def _emit(self, event: PipelineEvent) -> None:
+        if self.on_event is not None:
+            self.on_event(event)
+
+    # -- persistence --------------------------------------------------------------------------
+    def save(self, session: Session | None = None) -> None:
+        session = session or self.session
+        if session is not self.session:
+            return  # a background task of a session that is no longer open
+        if self._lock is None:
+            self._lock = self.store.lock(session.id)
+        self.store.save(session)
+
+    def release(self) -> None:
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
+
+    def open_session(self, session_id: str) -> Session:
+        """Switch to a stored session (lock first: another instance may hold it)."""
+        resolved = self.store.resolve(session_id)
+        lock = self.store.lock(resolved)
+        try:
+            session = self.store.load(resolved)
+        except Exception:
+            lock.release()
+            raise
+        self.release()
+        self._lock = lock
+        self.session = session
+        return session
+
+    def new_session(self) -> Session:
+        self.release()
+        self.session = self._new_session()
+        self.session.reliability = self.reliability
+        return self.session
+
+    # -- turns --------------------------------------------------------------------------------
+    def record_user_message(self, text: str) -> Message:
+        """Append and save the user's message; runs before any model call."""
+        session = self.session
+        message = Message(role="user", content=text, turn=session.turn + 1)
+        session.messages.append(message)
+        if len([m for m in session.messages if m.role == "user"]) == 1 and \
+                session.title == "New session":
+            session.title = title_from(text)
+        self._emit(StageChanged(message.turn, "saving"))
+        self.save()
+        return message
+
+    async def send(self, text: str, *, scripted_reply: str | None = None) -> TurnOutcome:
+        self.record_user_message(text)
+        return await self._run(text, scripted_reply)
+
+    async def retry(self) -> TurnOutcome | None:
+        """Run the pipeline again for an unanswered (failed or interrupted) user message."""
+        pending = self.session.pending_user_turn
+        if pending is None:
+            return None
+        return await self._run(pending.content, None)
+
+    async def _run(self, text: str, scripted_reply: str | None) -> TurnOutcome:
+        turn = self.session.turn
+        try:
+            pipeline = self.pipeline()
+        except ProviderError as exc:
+            self._emit(Notice(exc.message, "warning"))
+            return TurnOutcome(turn, False, error=exc.message, error_kind=exc.kind)
+        try:
+            return await pipeline.run_turn(self.session, text, scripted_reply=scripted_reply)
+        except asyncio.CancelledError:
+            self.save()
+            raise
+
+    async def solidify(self) -> str:
+        block = await self.pipeline().solidify(self.session)
+        return block.text
+
+    def edit_solidified(self, text: str) -> None:
+        from .core.models import Solidified
+
+        self.session.solidified = Solidified(text=text.strip(), turn=self.session.turn,
+                                             edited=True)
+        self.save()
+
+    def reject(self, option: str, reason: str = "") -> RejectedOption:
+        entry = ledger.reject_option(self.session, option, reason, self.session.turn,
+                                     origin="user")
+        self.save()
+        return entry
+
+    def unreject(self, option: str) -> RejectedOption | None:
+        entry = ledger.reopen_option(self.session, option, self.session.turn)
+        if entry is not None:
+            self.save()
+        return entry
+
+    def set_requirement_status(self, req_id: str, status: str) -> Requirement:
+        req = ledger.set_requirement_status(self.session, req_id, status, self.session.turn)
+        self.save()
+        return req
+
+    def recap(self, now: Any = None) -> str | None:
+        """Where the session stood, when it was idle longer than resume_recap_after."""
+        from .core.recap import recap_text
+
+        minutes = self.settings.resume_recap_after
+        if not self.session.messages or minutes <= 0:
+            return None
+        idle = (now or utc_now()) - self.session.updated_at
+        if idle < timedelta(minutes=minutes):
+            return None
+        return recap_text(self.session)
+
+    async def drain(self) -> None:
+        if self._pipeline is not None:
+            await self._pipeline.drain()
+
+    async def aclose(self) -> None:
+        await self.drain()
+        if self._providers is not None:
+            for provider in {id(p): p for p in (self._providers.generator,
+                                                self._providers.analyst)}.values():
+                try:
+                    await provider.aclose()
+                except Exception:  # closing must never hide the real outcome
+                    log.debug("closing provider failed", exc_info=True)
+        self.release()

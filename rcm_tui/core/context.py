@@ -1,0 +1,235 @@
+"""Prompt assembly within a token budget, laid out for the provider's prefix cache.
+
+What is *kept* follows PRODUCT.md's priority order: system instructions, SOLIDIFIED, decision
+log, pending requirements, facts and trajectory, the consolidated summary, recent turns. The
+ledger is never cut; old turns are summarised first and only then truncated.
+
+What is *where* follows the cache: the parts that do not change from turn to turn (system
+prompt, summary, verbatim history) form a stable prefix; the ledger block, rebuilt each turn,
+sits after the history inside the newest user message. Analysis, judge and refinement calls
+extend the same prefix, so a llama.cpp KV cache or a provider's prompt cache serves them.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import prompts
+from .llm import ChatMessage
+from .models import Message, Session
+
+_CJK = re.compile(r"[\u3000-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+
+
+def estimate_tokens(text: str) -> int:
+    """A tokenizer-free estimate: ~4 characters per token, one per CJK character."""
+    cjk = len(_CJK.findall(text))
+    return cjk + math.ceil((len(text) - cjk) / 4) + 1
+
+
+def messages_tokens(messages: list[ChatMessage]) -> int:
+    # ~4 tokens of chat-template framing per message
+    return sum(estimate_tokens(m.content) + 4 for m in messages)
+
+
+@dataclass
+class Budget:
+    total: int
+    reply_reserve: int
+    recent_turns: int
+
+    @property
+    def prompt(self) -> int:
+        return max(256, self.total - self.reply_reserve)
+
+
+@dataclass
+class AssembledPrompt:
+    messages: list[ChatMessage]
+    # system + summary + verbatim history: shared by analysis and judge calls
+    prefix: list[ChatMessage]
+    ledger_text: str
+    tokens: int
+    verbatim_from_turn: int
+    summarised_through: int
+    truncated_turns: list[int] = field(default_factory=list)
+    over_budget: bool = False
+
+
+def ledger_payload(session: Session) -> dict[str, Any]:
+    """The ledger as plain data: for the prompt block and for deterministic providers."""
+    return {
+        "solidified": session.solidified.text if session.solidified else None,
+        "rejected": [
+            {"option": r.option, "reason": r.reason, "turn": r.turn, "origin": r.origin}
+            for r in session.active_rejections()
+        ],
+        "requirements": [
+            {"id": r.id, "text": r.text, "status": r.status, "source_turn": r.source_turn}
+            for r in session.requirements
+            if r.status in ("pending", "confirmed", "addressed")
+        ],
+        "facts": list(session.memory.facts),
+        "trajectory": session.memory.trajectory,
+        "open_questions": list(session.memory.open_questions),
+    }
+
+
+def render_ledger(session: Session, *, status_requested: bool) -> str:
+    data = ledger_payload(session)
+    return prompts.ledger_block(
+        solidified=data["solidified"],
+        rejected=data["rejected"],
+        requirements=data["requirements"],
+        facts=data["facts"],
+        trajectory=data["trajectory"],
+        open_questions=data["open_questions"],
+        status_requested=status_requested,
+    )
+
+
+def answered_turns(session: Session, before_turn: int) -> list[tuple[Message, Message]]:
+    """(user, assistant) pairs of completed turns; an interrupted turn has no pair."""
+    users = {m.turn: m for m in session.messages if m.role == "user" and m.turn < before_turn}
+    pairs = []
+    for m in session.messages:
+        if m.role == "assistant" and m.turn in users and m.turn < before_turn:
+            pairs.append((users[m.turn], m))
+    return pairs
+
+
+def heuristic_summary(pairs: list[tuple[Message, Message]]) -> str:
+    """A model-free summary: the first sentence of each side of each turn."""
+    lines = []
+    for user, assistant in pairs:
+        lines.append(
+            f"Turn {user.turn}: user: {first_sentence(user.content)} "
+            f"— assistant: {first_sentence(assistant.content)}"
+        )
+    return "\n".join(lines)
+
+
+def first_sentence(text: str, limit: int = 160) -> str:
+    flat = " ".join(text.split())
+    match = re.search(r"(?<=[.!?。！？])\s", flat)
+    sentence = flat[: match.start()] if match else flat
+    return sentence if len(sentence) <= limit else sentence[: limit - 1].rstrip() + "…"
+
+
+def _pair_messages(pair: tuple[Message, Message]) -> list[ChatMessage]:
+    return [ChatMessage("user", pair[0].content), ChatMessage("assistant", pair[1].content)]
+
+
+def _summary_for(session: Session, pairs: list[tuple[Message, Message]], through: int) -> str:
+    """The consolidated summary if it covers `through`, topped up heuristically if stale."""
+    covered = session.consolidated_through_turn
+    parts = [session.consolidated_context.strip()] if session.consolidated_context else []
+    gap = [p for p in pairs if covered < p[0].turn <= through]
+    if gap:
+        parts.append(heuristic_summary(gap))
+    return "\n".join(p for p in parts if p)
+
+
+def _summary_message(text: str, through: int) -> ChatMessage:
+    return ChatMessage("system", f"Summary of the conversation up to turn {through}:\n{text}")
+
+
+def assemble(
+    session: Session,
+    user_text: str,
+    turn: int,
+    budget: Budget,
+    *,
+    status_requested: bool = False,
+    chunk: int = 3,
+) -> AssembledPrompt:
+    """Build the generation prompt for `turn`.
+
+    Everything fits → no summary, all turns verbatim (the most cache-friendly form). Otherwise
+    the oldest turns are replaced by the summary, in steps of `chunk` turns so the prefix stays
+    the same for several turns; only when the summary plus the recent turns still do not fit
+    are the oldest verbatim turns dropped.
+    """
+    system = ChatMessage("system", prompts.SYSTEM_PROMPT)
+    ledger = render_ledger(session, status_requested=status_requested)
+    final = ChatMessage("user", f"{ledger}\n\n{user_text}")
+    fixed = messages_tokens([system, final])
+    pairs = answered_turns(session, turn)
+    room = budget.prompt - fixed
+    history = [m for p in pairs for m in _pair_messages(p)]
+    if messages_tokens(history) <= room:
+        prefix = [system, *history]
+        return AssembledPrompt(
+            [*prefix, final],
+            prefix,
+            ledger,
+            fixed + messages_tokens(history),
+            verbatim_from_turn=pairs[0][0].turn if pairs else turn,
+            summarised_through=0,
+            over_budget=fixed > budget.prompt,
+        )
+    return _assemble_summarised(session, pairs, system, final, ledger, room, budget, chunk)
+
+
+def _assemble_summarised(
+    session: Session,
+    pairs: list[tuple[Message, Message]],
+    system: ChatMessage,
+    final: ChatMessage,
+    ledger: str,
+    room: int,
+    budget: Budget,
+    chunk: int,
+) -> AssembledPrompt:
+    keep_min = min(len(pairs), budget.recent_turns)
+    dropped = 0
+    while True:
+        dropped = min(len(pairs) - keep_min, dropped + max(1, chunk))
+        through = pairs[dropped - 1][0].turn if dropped else 0
+        summary = _summary_message(_summary_for(session, pairs, through), through)
+        kept = pairs[dropped:]
+        history = [m for p in kept for m in _pair_messages(p)]
+        if messages_tokens([summary, *history]) <= room or dropped >= len(pairs) - keep_min:
+            break
+    truncated: list[int] = []
+    # Summarised as far as allowed and still too long: drop the oldest verbatim turns.
+    while kept and messages_tokens([summary, *history]) > room:
+        truncated.append(kept[0][0].turn)
+        kept = kept[1:]
+        history = [m for p in kept for m in _pair_messages(p)]
+    summary = _fit_summary(summary, room - messages_tokens(history))
+    prefix = [system, summary, *history]
+    tokens = messages_tokens([*prefix, final])
+    return AssembledPrompt(
+        [*prefix, final],
+        prefix,
+        ledger,
+        tokens,
+        verbatim_from_turn=kept[0][0].turn if kept else final_turn(pairs),
+        summarised_through=through,
+        truncated_turns=truncated,
+        over_budget=True,
+    )
+
+
+def final_turn(pairs: list[tuple[Message, Message]]) -> int:
+    return pairs[-1][0].turn + 1 if pairs else 1
+
+
+def _fit_summary(summary: ChatMessage, room: int) -> ChatMessage:
+    if room <= 0 or estimate_tokens(summary.content) <= room:
+        return summary
+    # Keep the newest part of the summary: the oldest facts also live in the ledger.
+    keep_chars = max(200, room * 4)
+    return ChatMessage("system", "…" + summary.content[-keep_chars:])
+
+
+def transcript(pairs: list[tuple[Message, Message]], limit_chars: int = 12000) -> str:
+    text = "\n".join(
+        f"[turn {u.turn}] User: {u.content}\n[turn {a.turn}] Assistant: {a.content}"
+        for u, a in pairs
+    )
+    return text if len(text) <= limit_chars else "…" + text[-limit_chars:]

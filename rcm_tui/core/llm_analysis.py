@@ -1,0 +1,98 @@
+"""Validating and grounding what an LLM analyser returns.
+
+A structured answer can be valid JSON and still nonsense: a small model constrained to the
+schema invents requirements nobody stated. Every item must be supported by the user's own
+words; what is not is discarded and counted, never merged into the ledger.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field, ValidationError, field_validator
+
+from . import heuristics
+from .analysis import Analysis, LedgerView, RejectionFinding, RequirementFinding
+from .quality import StructuredOutputError, content_terms, extract_json
+
+GROUNDING_MIN_OVERLAP = 0.6
+
+
+class _Rejection(BaseModel):
+    option: str
+    reason: str = ""
+
+
+class _Requirement(BaseModel):
+    text: str
+    confidence: float = Field(0.7, ge=0, le=1)
+
+
+class AnalysisAnswer(BaseModel):
+    requirements: list[_Requirement | str] = Field(default_factory=list)
+    confirmed: list[str] = Field(default_factory=list)
+    dropped: list[str] = Field(default_factory=list)
+    rejections: list[_Rejection | str] = Field(default_factory=list)
+    reopened: list[str] = Field(default_factory=list)
+    pivot: bool = False
+    facts: list[str] = Field(default_factory=list)
+    trajectory: str = ""
+    dialog_state: str = "information_seeking"
+    topic_shift: bool = False
+    questions: list[str] = Field(default_factory=list)
+
+    @field_validator("dialog_state")
+    @classmethod
+    def _known_state(cls, value: str) -> str:
+        known = {"greeting", "information_seeking", "problem_solving", "clarification", "closing"}
+        return value if value in known else "information_seeking"
+
+
+def _grounded(text: str, source_terms: set[str]) -> bool:
+    terms = content_terms(text)
+    if not terms:
+        return False
+    return len(terms & source_terms) / len(terms) >= GROUNDING_MIN_OVERLAP
+
+
+def parse_analysis(answer: str, message: str, view: LedgerView) -> Analysis:
+    """Validate the JSON answer and keep only items grounded in the user's message."""
+    data = extract_json(answer)
+    try:
+        parsed = AnalysisAnswer.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise StructuredOutputError(f"analysis field {where}: {first['msg']}") from None
+    source = content_terms(message)
+    out = Analysis(source="llm", pivot=parsed.pivot, topic_shift=parsed.topic_shift)
+    out.dialog_state = parsed.dialog_state  # type: ignore[assignment]
+    for item in parsed.requirements:
+        req = item if isinstance(item, _Requirement) else _Requirement(text=item)
+        text = " ".join(req.text.split())
+        if text and not text.endswith("?") and _grounded(text, source):
+            out.requirements.append(RequirementFinding(text, min(req.confidence, 0.9)))
+        else:
+            out.discarded.append(f"requirement: {text[:80]}")
+    for rej_item in parsed.rejections:
+        rej = rej_item if isinstance(rej_item, _Rejection) else _Rejection(option=rej_item)
+        option = " ".join(rej.option.split())
+        if option and heuristics.option_matches(option, message):
+            out.rejections.append(RejectionFinding(option, rej.reason.strip()))
+        else:
+            out.discarded.append(f"rejection: {option[:80]}")
+    for option in parsed.reopened:
+        known = any(heuristics.option_matches(option, o) for o in view.reopenable)
+        if known and heuristics.option_matches(option, message):
+            out.reopened.append(option)
+        else:
+            out.discarded.append(f"reopen: {option[:80]}")
+    ids = {rid for rid, _text, _status in view.requirements}
+    out.confirmed_ids = [i for i in parsed.confirmed if i in ids]
+    out.dropped_ids = [i for i in parsed.dropped if i in ids]
+    out.facts = [f for f in parsed.facts if f.strip() and _grounded(f, source)]
+    if parsed.trajectory and _grounded(parsed.trajectory, source):
+        out.trajectory = parsed.trajectory.strip()
+    out.questions = [q for q in parsed.questions if q.strip() and _grounded(q, source)][:5]
+    return out
+
+
+__all__ = ["AnalysisAnswer", "StructuredOutputError", "parse_analysis"]

@@ -1,0 +1,866 @@
+"""One turn of the reliability pipeline: analyse → generate (streamed) → evaluate → refine.
+
+Latency design: the first token waits only for the heuristic analysis (microseconds). The LLM
+analysis starts as soon as generation is streaming and its result feeds the evaluation;
+consolidation runs in the background after the turn and never delays the next reply.
+Every step but generation has a heuristic path: a failed or malformed structured answer falls
+back for that step only and is recorded as a fallback. A failed generation is an error — no
+text is ever stored as the model's reply that the model did not write.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import heuristics, prompts
+from .analysis import Analysis
+from .context import (
+    AssembledPrompt,
+    Budget,
+    answered_turns,
+    assemble,
+    heuristic_summary,
+    ledger_payload,
+    transcript,
+)
+from .events import (
+    CallFinished,
+    LedgerChanged,
+    Notice,
+    PipelineEvent,
+    QualityScored,
+    ReplyDelta,
+    ReplyShown,
+    ReplyStarted,
+    StageChanged,
+    TurnFailed,
+    TurnFinished,
+)
+from .ledger import apply_analysis, ledger_view, mark_addressed, reject_option
+from .llm import ChatMessage, LLMProvider, LLMRequest, ProviderError, TextDelta, Usage, complete
+from .llm_analysis import parse_analysis
+from .markers import option_of, parse_markers
+from .models import (
+    CallRecord,
+    Message,
+    QualityRecord,
+    Session,
+    Solidified,
+    StatusBlock,
+    Topic,
+    TurnCost,
+)
+from .quality import (
+    ReplyContext,
+    Scores,
+    StructuredOutputError,
+    combine,
+    heuristic_scores,
+    parse_judge,
+    to_record,
+    update_length_metrics,
+)
+
+log = logging.getLogger("rcm_tui.pipeline")
+
+PLAIN_SYSTEM_PROMPT = "You are a helpful assistant."
+# Call records keep their prompt and response text for this many recent turns; older turns
+# keep only their figures, so a 200-turn session file stays small and fast to save.
+CALL_TEXT_TURNS = 30
+RESPONSE_KEEP_CHARS = 8000
+
+
+@dataclass
+class PipelineSettings:
+    reliability: bool = True
+    llm_analysis: bool = True
+    llm_judge: bool = True
+    quality_threshold: float = 0.8
+    max_refinement_attempts: int = 3
+    consolidation_interval: int = 3
+    status_interval: int = 12
+    budget: Budget = field(default_factory=lambda: Budget(6000, 768, 6))
+    bloat_moderate: float = 1.5
+    analysis_max_tokens: int = 400
+    judge_max_tokens: int = 300
+    summary_words: int = 180
+
+
+@dataclass
+class Draft:
+    attempt: int
+    text: str
+    scores: Scores
+
+
+@dataclass
+class TurnOutcome:
+    turn: int
+    ok: bool
+    reply: str = ""
+    quality: QualityRecord | None = None
+    error: str | None = None
+    error_kind: str | None = None
+
+
+@dataclass
+class BestDraft:
+    draft: Draft
+    record: QualityRecord
+
+
+Emit = Callable[[PipelineEvent], None]
+
+
+class Pipeline:
+    def __init__(
+        self,
+        generator: LLMProvider,
+        analyst: LLMProvider,
+        settings: PipelineSettings,
+        emit: Emit | None = None,
+        save: Callable[[Session], None] | None = None,
+    ) -> None:
+        self.generator = generator
+        self.analyst = analyst
+        self.settings = settings
+        self._emit_cb = emit
+        self._save_cb = save
+        self._background: set[asyncio.Task[None]] = set()
+
+    # -- plumbing --------------------------------------------------------------------------
+    def emit(self, event: PipelineEvent) -> None:
+        if self._emit_cb is not None:
+            self._emit_cb(event)
+
+    def save(self, session: Session) -> None:
+        if self._save_cb is not None:
+            self._save_cb(session)
+
+    async def drain(self) -> None:
+        """Wait for background work (consolidation) to finish, e.g. before exiting."""
+        while self._background:
+            await asyncio.gather(*list(self._background), return_exceptions=True)
+
+    def _record_call(self, session: Session, record: CallRecord, usage: Usage) -> None:
+        record.prompt_tokens = usage.prompt_tokens
+        record.completion_tokens = usage.completion_tokens
+        record.cached_tokens = usage.cached_tokens
+        record.response = record.response[:RESPONSE_KEEP_CHARS]
+        session.calls.append(record)
+        cost = _turn_cost(session, record.turn)
+        cost.calls += 1
+        cost.prompt_tokens += usage.prompt_tokens
+        cost.completion_tokens += usage.completion_tokens
+        cost.cached_tokens += usage.cached_tokens
+        totals = session.metrics.tokens
+        totals.prompt += usage.prompt_tokens
+        totals.completion += usage.completion_tokens
+        totals.cached += usage.cached_tokens
+        if record.fallback:
+            session.metrics.fallbacks += 1
+        _prune_call_text(session)
+        self.emit(CallFinished(record))
+
+    async def _call(
+        self,
+        session: Session,
+        provider: LLMProvider,
+        request: LLMRequest,
+        turn: int,
+        *,
+        attempt: int = 1,
+        prefix_note: str = "",
+        shown_messages: list[ChatMessage] | None = None,
+    ) -> tuple[str, CallRecord, Usage]:
+        """A non-streamed call, recorded. Raises ProviderError after recording the failure."""
+        record = CallRecord(
+            turn=turn,
+            purpose=request.purpose,
+            attempt=attempt,
+            model=provider.model,
+            prompt=_prompt_dump(shown_messages or request.messages),
+            note=prefix_note,
+        )
+        started = time.perf_counter()
+        try:
+            result = await complete(provider, request)
+        except ProviderError as exc:
+            record.ms = (time.perf_counter() - started) * 1000
+            record.error = exc.message
+            self._record_call(session, record, Usage())
+            raise
+        record.ms = result.ms
+        record.ttft_ms = result.ttft_ms
+        record.response = result.text
+        self._record_call(session, record, result.usage)
+        return result.text, record, result.usage
+
+    # -- one turn --------------------------------------------------------------------------
+    async def run_turn(
+        self, session: Session, user_text: str, *, scripted_reply: str | None = None
+    ) -> TurnOutcome:
+        """Run the turn for the newest user message (already stored and saved)."""
+        turn = session.turn
+        started = time.perf_counter()
+        _turn_cost(session, turn)
+        self.emit(StageChanged(turn, "analysing"))
+        self._analyse_heuristically(session, user_text, turn)
+        status_requested = self._status_due(turn)
+        prompt = self._generation_prompt(session, user_text, turn, status_requested)
+        hints = self._hints(session, user_text, turn, scripted_reply, status_requested)
+        analysis_task: asyncio.Task[Analysis | None] | None = None
+
+        def start_analysis() -> None:
+            nonlocal analysis_task
+            if analysis_task is None and self._llm_analysis_enabled():
+                analysis_task = asyncio.create_task(
+                    self._llm_analyse(session, prompt, user_text, turn, hints)
+                )
+
+        try:
+            try:
+                first = await self._stream_draft(
+                    session,
+                    prompt.messages,
+                    turn,
+                    1,
+                    "generation",
+                    hints,
+                    start_analysis,
+                    prompt,
+                )
+            except ProviderError as exc:
+                return self._fail(session, turn, exc)
+            start_analysis()
+            if analysis_task is not None:
+                await self._apply_llm_analysis(session, analysis_task, turn)
+            best = await self._evaluate_and_refine(session, prompt, user_text, turn, first, hints)
+        except asyncio.CancelledError:
+            self.emit(StageChanged(turn, "cancelled"))
+            raise
+        finally:
+            if analysis_task is not None and not analysis_task.done():
+                analysis_task.cancel()
+        self._finish_turn(session, turn, best.draft, best.record)
+        seconds = time.perf_counter() - started
+        _turn_cost(session, turn).seconds = round(seconds, 3)
+        self.save(session)
+        self._maybe_consolidate(session, turn, prompt)
+        self.emit(StageChanged(turn, "done"))
+        self.emit(TurnFinished(turn, seconds))
+        return TurnOutcome(turn, True, best.draft.text, best.record)
+
+    def _fail(self, session: Session, turn: int, exc: ProviderError) -> TurnOutcome:
+        message = f"generation failed: {exc.message}"
+        log.warning("turn %s failed: %s", turn, exc.message)
+        self.save(session)
+        self.emit(StageChanged(turn, "failed"))
+        self.emit(TurnFailed(turn, message, exc.kind))
+        return TurnOutcome(turn, False, error=message, error_kind=exc.kind)
+
+    def _status_due(self, turn: int) -> bool:
+        interval = self.settings.status_interval
+        return self.settings.reliability and interval > 0 and turn % interval == 0
+
+    def _llm_analysis_enabled(self) -> bool:
+        return self.settings.reliability and self.settings.llm_analysis
+
+    def _analyse_heuristically(self, session: Session, user_text: str, turn: int) -> None:
+        view = ledger_view(session)
+        analysis = heuristics.analyse_message(user_text, turn, view)
+        changes = apply_analysis(session, analysis, turn)
+        if analysis.topic_shift:
+            self._close_topic(session, turn)
+        if changes:
+            self.emit(LedgerChanged(turn, "; ".join(changes)))
+
+    def _close_topic(self, session: Session, turn: int) -> None:
+        """A topic shift closes the running topic with a short summary of its turns."""
+        start = session.topics[-1].turn if session.topics else 1
+        pairs = [p for p in answered_turns(session, turn) if p[0].turn >= start]
+        if session.topics:
+            session.topics[-1].summary = heuristic_summary(pairs)[:400]
+        else:
+            first = pairs[0][0].content if pairs else ""
+            session.topics.append(
+                Topic(turn=start, title=_title_from(first), summary=heuristic_summary(pairs)[:400])
+            )
+        current = next((m.content for m in session.messages if m.turn == turn), "")
+        session.topics.append(Topic(turn=turn, title=_title_from(current)))
+
+    def _generation_prompt(
+        self, session: Session, user_text: str, turn: int, status_requested: bool
+    ) -> AssembledPrompt:
+        if self.settings.reliability:
+            return assemble(
+                session,
+                user_text,
+                turn,
+                self.settings.budget,
+                status_requested=status_requested,
+                chunk=max(1, self.settings.consolidation_interval),
+            )
+        return _plain_prompt(session, user_text, turn)
+
+    def _hints(
+        self, session: Session, user_text: str, turn: int, scripted: str | None, status: bool
+    ) -> dict[str, Any]:
+        return {
+            "turn": turn,
+            "user_message": user_text,
+            "scripted_reply": scripted,
+            "status_requested": status,
+            "ledger": ledger_payload(session),
+            "reliability": self.settings.reliability,
+        }
+
+    async def _stream_draft(
+        self,
+        session: Session,
+        messages: list[ChatMessage],
+        turn: int,
+        attempt: int,
+        purpose: str,
+        hints: dict[str, Any],
+        on_first_token: Callable[[], None] | None,
+        prompt: AssembledPrompt,
+    ) -> str:
+        stage = "generating" if attempt == 1 else "refining"
+        self.emit(StageChanged(turn, stage, attempt - 1, self.settings.max_refinement_attempts))
+        self.emit(ReplyStarted(turn, attempt))
+        request = LLMRequest(messages, purpose, hints=hints)  # type: ignore[arg-type]
+        record = CallRecord(
+            turn=turn,
+            purpose=request.purpose,
+            attempt=attempt,
+            model=self.generator.model,
+            prompt=_prompt_dump(messages[len(prompt.prefix) :]),
+            note=_prefix_note(prompt),
+        )
+        started = time.perf_counter()
+        parts: list[str] = []
+        usage = Usage()
+        try:
+            async for event in self.generator.stream(request):
+                if isinstance(event, TextDelta):
+                    if not parts:
+                        record.ttft_ms = (time.perf_counter() - started) * 1000
+                        if attempt == 1:
+                            _turn_cost(session, turn).ttft_ms = round(record.ttft_ms, 2)
+                        if on_first_token is not None:
+                            on_first_token()
+                    parts.append(event.text)
+                    self.emit(ReplyDelta(turn, attempt, event.text))
+                else:
+                    usage = event.usage
+        except ProviderError as exc:
+            record.error = exc.message
+            record.response = "".join(parts)
+            record.ms = (time.perf_counter() - started) * 1000
+            self._record_call(session, record, usage)
+            raise
+        text = "".join(parts).strip()
+        record.ms = (time.perf_counter() - started) * 1000
+        record.response = text
+        self._record_call(session, record, usage)
+        if not text:
+            raise ProviderError("the model returned an empty reply", kind="invalid_response")
+        return text
+
+    # -- analysis ----------------------------------------------------------------------------
+    async def _llm_analyse(
+        self,
+        session: Session,
+        prompt: AssembledPrompt,
+        user_text: str,
+        turn: int,
+        hints: dict[str, Any],
+    ) -> Analysis | None:
+        view = ledger_view(session)
+        payload = ledger_payload(session)
+        instruction = prompts.ANALYSIS_INSTRUCTION.format(
+            requirements=prompts.format_requirements(payload["requirements"]),
+            rejected=prompts.format_rejected(payload["rejected"]),
+            message=user_text,
+        )
+        tail = [ChatMessage("user", instruction)]
+        request = LLMRequest(
+            [*prompt.prefix, *tail],
+            "analysis",
+            max_tokens=self.settings.analysis_max_tokens,
+            temperature=0.0,
+            json_schema=prompts.ANALYSIS_SCHEMA,
+            hints=hints,
+        )
+        for attempt in (1, 2):
+            try:
+                text, record, _usage = await self._call(
+                    session,
+                    self.analyst,
+                    request,
+                    turn,
+                    attempt=attempt,
+                    prefix_note=_prefix_note(prompt),
+                    shown_messages=tail,
+                )
+            except ProviderError as exc:
+                self._fallback_notice(session, turn, "analysis", exc.message)
+                return None
+            try:
+                analysis = parse_analysis(text, user_text, view)
+            except StructuredOutputError as exc:
+                record.fallback = attempt == 2
+                record.error = str(exc)
+                if attempt == 2:
+                    session.metrics.fallbacks += 1
+                    self._fallback_notice(session, turn, "analysis", str(exc))
+                    return None
+                continue
+            if analysis.discarded:
+                session.metrics.grounding_discarded += len(analysis.discarded)
+                record.note = (
+                    record.note + f" · discarded {len(analysis.discarded)} ungrounded item(s)"
+                ).strip(" ·")
+            return analysis
+        return None
+
+    async def _apply_llm_analysis(
+        self, session: Session, task: asyncio.Task[Analysis | None], turn: int
+    ) -> None:
+        analysis = await task
+        if analysis is None:
+            return
+        changes = apply_analysis(session, analysis, turn)
+        if changes:
+            self.emit(LedgerChanged(turn, "; ".join(changes)))
+
+    def _fallback_notice(self, session: Session, turn: int, step: str, why: str) -> None:
+        log.info("turn %s: %s fell back to heuristics: %s", turn, step, why)
+        self.emit(
+            Notice(
+                f"{step}: the model's answer was unusable ({why}); heuristics used for this step",
+                "warning",
+            )
+        )
+
+    # -- evaluation and refinement ----------------------------------------------------------
+    async def _evaluate_and_refine(
+        self,
+        session: Session,
+        prompt: AssembledPrompt,
+        user_text: str,
+        turn: int,
+        first_text: str,
+        hints: dict[str, Any],
+    ) -> BestDraft:
+        self.emit(StageChanged(turn, "evaluating"))
+        drafts = [
+            Draft(
+                1,
+                first_text,
+                await self._score(session, prompt, turn, user_text, first_text, 1, hints),
+            )
+        ]
+        readvocated_any = list(drafts[0].scores.readvocated)
+        limit = self.settings.max_refinement_attempts if self.settings.reliability else 0
+        while self._needs_refinement(drafts[-1].scores) and len(drafts) <= limit:
+            attempt = len(drafts) + 1
+            previous = drafts[-1]
+            refine_msgs = self._refinement_messages(session, prompt, previous)
+            refine_hints = {
+                **hints,
+                "issues": previous.scores.issues,
+                "draft": previous.text,
+                "scripted_reply": None,
+            }
+            try:
+                text = await self._stream_draft(
+                    session,
+                    refine_msgs,
+                    turn,
+                    attempt,
+                    "refinement",
+                    refine_hints,
+                    None,
+                    prompt,
+                )
+            except ProviderError as exc:
+                self.emit(
+                    Notice(
+                        f"refinement {attempt - 1} failed: {exc.message}; "
+                        "keeping the best reply so far",
+                        "warning",
+                    )
+                )
+                break
+            self.emit(StageChanged(turn, "evaluating", attempt - 1, limit))
+            scores = await self._score(session, prompt, turn, user_text, text, attempt, hints)
+            drafts.append(Draft(attempt, text, scores))
+            readvocated_any += [o for o in scores.readvocated if o not in readvocated_any]
+        best = max(drafts, key=lambda d: (not d.scores.readvocated, d.scores.overall, -d.attempt))
+        record = to_record(best.scores, turn, len(drafts), best.attempt, readvocated_any)
+        if best.attempt != drafts[-1].attempt:
+            self.emit(ReplyStarted(turn, best.attempt))
+            self.emit(ReplyDelta(turn, best.attempt, best.text))
+        self.emit(ReplyShown(turn, best.attempt, best.text))
+        return BestDraft(best, record)
+
+    def _needs_refinement(self, scores: Scores) -> bool:
+        return bool(scores.readvocated) or scores.overall < self.settings.quality_threshold
+
+    def _refinement_messages(
+        self, session: Session, prompt: AssembledPrompt, previous: Draft
+    ) -> list[ChatMessage]:
+        rejected = prompts.format_rejected(ledger_payload(session)["rejected"])
+        issues = "\n".join(f"- {i}" for i in previous.scores.issues) or "- be clearer and shorter"
+        instruction = prompts.REFINE_INSTRUCTION.format(issues=issues, rejected=rejected)
+        return [
+            *prompt.messages,
+            ChatMessage("assistant", previous.text),
+            ChatMessage("user", instruction),
+        ]
+
+    def _reply_context(self, session: Session, turn: int, user_text: str) -> ReplyContext:
+        lengths = session.metrics.answer_lengths
+        return ReplyContext(
+            turn=turn,
+            user_text=user_text,
+            pending=[(r.id, r.text, r.source_turn) for r in session.open_requirements()],
+            rejected=[r.option for r in session.active_rejections()],
+            first_answer_length=next((n for n in lengths if n > 0), None),
+            requirements_known=len(session.live_requirements()),
+            moderate_bloat=self.settings.bloat_moderate,
+        )
+
+    async def _score(
+        self,
+        session: Session,
+        prompt: AssembledPrompt,
+        turn: int,
+        user_text: str,
+        reply: str,
+        attempt: int,
+        hints: dict[str, Any],
+    ) -> Scores:
+        ctx = self._reply_context(session, turn, user_text)
+        heuristic = heuristic_scores(reply, ctx)
+        if not (self.settings.reliability and self.settings.llm_judge):
+            return heuristic
+        payload = ledger_payload(session)
+        pending = [r for r in payload["requirements"] if r["status"] == "pending"]
+        instruction = prompts.JUDGE_INSTRUCTION.format(
+            requirements=prompts.format_requirements(pending),
+            rejected=prompts.format_rejected(payload["rejected"]),
+        )
+        tail = [ChatMessage("assistant", reply), ChatMessage("user", instruction)]
+        request = LLMRequest(
+            [*prompt.messages, *tail],
+            "judge",
+            max_tokens=self.settings.judge_max_tokens,
+            temperature=0.0,
+            json_schema=prompts.JUDGE_SCHEMA,
+            hints={**hints, "reply": reply, "heuristic_scores": _scores_dict(heuristic)},
+        )
+        try:
+            text, record, _usage = await self._call(
+                session,
+                self.analyst,
+                request,
+                turn,
+                attempt=attempt,
+                prefix_note=_prefix_note(prompt) + " + the turn's prompt and reply",
+                shown_messages=tail[1:],
+            )
+        except ProviderError as exc:
+            self._fallback_notice(session, turn, "judge", exc.message)
+            return heuristic
+        try:
+            verdict = parse_judge(text, {p["id"] for p in pending})
+        except StructuredOutputError as exc:
+            record.fallback = True
+            record.error = str(exc)
+            session.metrics.fallbacks += 1
+            self._fallback_notice(session, turn, "judge", str(exc))
+            return heuristic
+        return combine(heuristic, verdict)
+
+    # -- after the reply --------------------------------------------------------------------
+    def _finish_turn(self, session: Session, turn: int, best: Draft, record: QualityRecord) -> None:
+        session.messages.append(
+            Message(role="assistant", content=best.text, turn=turn, attempt=best.attempt)
+        )
+        session.quality = [q for q in session.quality if q.turn != turn] + [record]
+        update_length_metrics(session, turn, best.text)
+        changed = mark_addressed(session, best.scores.addressed, turn)
+        changed += self._apply_markers(session, turn, best.text)
+        self.emit(QualityScored(record))
+        if changed:
+            self.emit(LedgerChanged(turn, "; ".join(changed)))
+
+    def _apply_markers(self, session: Session, turn: int, reply: str) -> list[str]:
+        markers = parse_markers(reply)
+        changes: list[str] = []
+        user_text = " ".join(m.content for m in session.messages if m.role == "user")
+        if markers.pivot and self.settings.reliability and turn not in session.pivots:
+            session.pivots.append(turn)
+            changes.append("pivot marked by the model")
+        proposed = [(o, "") for o in markers.rejected_markers]
+        proposed += [option_of(item) for item in markers.rejected]
+        for option, reason in proposed:
+            # The model may only record a rejection the user actually voiced (grounding).
+            already = any(
+                heuristics.option_matches(option, r.option) for r in session.active_rejections()
+            )
+            if option and not already and heuristics.option_matches(option, user_text):
+                reject_option(session, option, reason, turn, origin="model")
+                changes.append(f"rejected {option} (marked by the model)")
+        if self._status_due(turn):
+            session.status_blocks.append(self._status_block(session, turn, markers))
+            session.metrics.status_turns.append(turn)
+            changes.append("STATUS recorded")
+        return changes
+
+    def _status_block(self, session: Session, turn: int, markers: Any) -> StatusBlock:
+        if markers.status_found:
+            return StatusBlock(
+                turn=turn,
+                conclusion=markers.conclusion,
+                rejected=markers.rejected,
+                open=markers.open,
+            )
+        # The model ignored the STATUS request: record the ledger's view, marked as such.
+        session.metrics.fallbacks += 1
+        self.emit(
+            Notice("the reply had no [STATUS] block; the ledger's status was recorded", "warning")
+        )
+        return heuristic_status(session, turn)
+
+    # -- consolidation ----------------------------------------------------------------------
+    def _maybe_consolidate(self, session: Session, turn: int, prompt: AssembledPrompt) -> None:
+        if not self.settings.reliability:
+            return
+        interval = self.settings.consolidation_interval
+        due = interval > 0 and turn % interval == 0
+        if not (due or prompt.over_budget):
+            return
+        task = asyncio.create_task(self._consolidate(session, turn))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def _consolidate(self, session: Session, turn: int) -> None:
+        pairs = answered_turns(session, turn + 1)
+        if not pairs:
+            return
+        self.emit(Notice(f"consolidating turns 1–{turn} in the background"))
+        instruction = prompts.CONSOLIDATION_INSTRUCTION.format(
+            first=pairs[0][0].turn,
+            last=turn,
+            words=self.settings.summary_words,
+            transcript=transcript(pairs),
+        )
+        request = LLMRequest(
+            [ChatMessage("system", prompts.CONSOLIDATION_SYSTEM), ChatMessage("user", instruction)],
+            "consolidation",
+            max_tokens=self.settings.summary_words * 2,
+            temperature=0.2,
+            hints={
+                "turn": turn,
+                "summary_fallback": heuristic_summary(pairs),
+                "ledger": ledger_payload(session),
+            },
+        )
+        summary = ""
+        fallback = False
+        try:
+            text, record, _usage = await self._call(session, self.analyst, request, turn)
+            summary = text.strip()
+            if not _summary_usable(summary, session):
+                record.fallback = fallback = True
+                record.error = "summary too short or missing the ledger's key terms"
+        except ProviderError as exc:
+            fallback = True
+            log.info("consolidation fell back: %s", exc.message)
+        except asyncio.CancelledError:
+            return
+        if fallback:
+            session.metrics.fallbacks += 1
+            summary = heuristic_summary(pairs)
+        session.consolidated_context = summary
+        session.consolidated_through_turn = turn
+        if turn not in session.metrics.consolidation_turns:
+            session.metrics.consolidation_turns.append(turn)
+        self.save(session)
+        self.emit(LedgerChanged(turn, "context consolidated"))
+
+    # -- solidify and status ------------------------------------------------------------------
+    async def solidify(self, session: Session) -> Solidified:
+        turn = session.turn
+        self.emit(StageChanged(turn, "solidifying"))
+        prompt = assemble(session, prompts.SOLIDIFY_INSTRUCTION, turn + 1, self.settings.budget)
+        payload = ledger_payload(session)
+        request = LLMRequest(
+            prompt.messages,
+            "solidify",
+            max_tokens=400,
+            temperature=0.0,
+            hints={"turn": turn, "ledger": payload},
+        )
+        fallback = False
+        text = ""
+        try:
+            text, record, _usage = await self._call(
+                session,
+                self.analyst,
+                request,
+                turn,
+                prefix_note=_prefix_note(prompt),
+                shown_messages=prompt.messages[len(prompt.prefix) :],
+            )
+        except ProviderError as exc:
+            fallback = True
+            self.emit(Notice(f"solidify: {exc.message}; built from the ledger instead", "warning"))
+        text = text.strip()
+        if fallback or len(text) < 20:
+            text = heuristic_solidified(session)
+            fallback = True
+        else:
+            text = _complete_rejections(text, session)
+        block = Solidified(text=text, turn=turn, fallback=fallback)
+        session.solidified = block
+        self.save(session)
+        self.emit(LedgerChanged(turn, "SOLIDIFIED updated"))
+        self.emit(StageChanged(turn, "done"))
+        return block
+
+
+# -- helpers ----------------------------------------------------------------------------------
+def _turn_cost(session: Session, turn: int) -> TurnCost:
+    for cost in session.metrics.llm_calls:
+        if cost.turn == turn:
+            return cost
+    cost = TurnCost(turn=turn)
+    session.metrics.llm_calls.append(cost)
+    return cost
+
+
+def _prompt_dump(messages: list[ChatMessage]) -> list[dict[str, str]]:
+    return [{"role": m.role, "content": m.content} for m in messages]
+
+
+def _prefix_note(prompt: AssembledPrompt) -> str:
+    parts = ["prefix: system prompt"]
+    if prompt.summarised_through:
+        parts.append(f"summary of turns 1–{prompt.summarised_through}")
+    verbatim = len(prompt.prefix) - (2 if prompt.summarised_through else 1)
+    if verbatim > 0:
+        parts.append(f"{verbatim // 2} turn(s) verbatim from turn {prompt.verbatim_from_turn}")
+    return " + ".join(parts) + f" (~{prompt.tokens} tokens in all)"
+
+
+def _prune_call_text(session: Session) -> None:
+    horizon = session.turn - CALL_TEXT_TURNS
+    for record in session.calls:
+        if record.turn > horizon:
+            break
+        if record.prompt or record.response:
+            record.prompt = []
+            record.response = ""
+            record.note = (record.note + " · text pruned (old turn)").strip(" ·")
+
+
+def _plain_prompt(session: Session, user_text: str, turn: int) -> AssembledPrompt:
+    system = ChatMessage("system", PLAIN_SYSTEM_PROMPT)
+    history = [
+        m
+        for u, a in answered_turns(session, turn)
+        for m in (ChatMessage("user", u.content), ChatMessage("assistant", a.content))
+    ]
+    prefix = [system, *history]
+    return AssembledPrompt(
+        [*prefix, ChatMessage("user", user_text)],
+        prefix,
+        "",
+        0,
+        verbatim_from_turn=1,
+        summarised_through=0,
+    )
+
+
+def _scores_dict(scores: Scores) -> dict[str, Any]:
+    return {
+        "clarity": scores.clarity,
+        "completeness": scores.completeness,
+        "assumptions": scores.assumptions,
+        "verbosity": scores.verbosity,
+        "middle_turn_reference": scores.middle_turn_reference,
+        "requirement_tracking": scores.requirement_tracking,
+        "premature_attempt": scores.premature_attempt,
+        "addressed": scores.addressed,
+        "issues": scores.issues,
+        "suggestions": scores.suggestions,
+    }
+
+
+def _summary_usable(summary: str, session: Session) -> bool:
+    if len(summary) < 40:
+        return False
+    key_terms = [r.option for r in session.active_rejections()]
+    return all(heuristics.option_matches(term, summary) for term in key_terms[:3])
+
+
+def _title_from(text: str) -> str:
+    words = " ".join(text.split()).split(" ")
+    title = " ".join(words[:8])
+    return title if len(words) <= 8 else title + "…"
+
+
+def heuristic_status(session: Session, turn: int) -> StatusBlock:
+    return StatusBlock(
+        turn=turn,
+        conclusion=session.memory.trajectory,
+        rejected=[
+            f"{r.option} ({r.reason})" if r.reason else r.option
+            for r in session.active_rejections()
+        ],
+        open=list(session.memory.open_questions[-3:])
+        + [r.text for r in session.open_requirements()][:3],
+    )
+
+
+def _rejection_line(session: Session, option: str) -> str:
+    rej = next(r for r in session.active_rejections() if r.option == option)
+    who = "the user" if rej.origin in ("heuristic", "llm", "user") else rej.origin
+    reason = f" — {rej.reason}" if rej.reason else ""
+    return f"- {rej.option}{reason} (rejected by {who} at turn {rej.turn})"
+
+
+def heuristic_solidified(session: Session) -> str:
+    """The SOLIDIFIED block built from the ledger alone (used when the model fails)."""
+    conclusion = session.memory.trajectory or (
+        session.status_blocks[-1].conclusion if session.status_blocks else "not settled yet"
+    )
+    lines = [f"CONCLUSION: {conclusion}", "REJECTED:"]
+    lines += [_rejection_line(session, r.option) for r in session.active_rejections()] or ["- none"]
+    open_items = session.memory.open_questions[-3:] + [r.text for r in session.open_requirements()]
+    lines.append("OPEN QUESTIONS:")
+    lines += [f"- {q}" for q in open_items[:6]] or ["- none"]
+    return "\n".join(lines)
+
+
+def _complete_rejections(text: str, session: Session) -> str:
+    """Every active rejection must appear in SOLIDIFIED; add any the model left out."""
+    missing = [
+        r.option
+        for r in session.active_rejections()
+        if not heuristics.option_matches(r.option, text)
+    ]
+    if not missing:
+        return text
+    added = "\n".join(_rejection_line(session, option) for option in missing)
+    return f"{text}\nREJECTED (from the ledger, not named by the model):\n{added}"

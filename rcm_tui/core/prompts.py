@@ -1,0 +1,210 @@
+"""Every prompt the layer sends to a model, in one place.
+
+The generation system prompt is the stable head of every call (it never changes within a
+session, so providers can keep it in their prefix cache). The ledger block is rebuilt every
+turn and goes into the last user message, after the history.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+SYSTEM_PROMPT = """\
+You are a careful assistant in a long, exploratory conversation. Keep the conversation on track:
+- The conversation ledger in the user's latest message is authoritative. Follow every pending
+  requirement, keep to the SOLIDIFIED block, and never propose an option listed as rejected
+  (you may mention it only as rejected).
+- If facts you need are missing, ask one or two precise questions instead of guessing; do not
+  give a complete solution before the requirements are known.
+- Answer the latest message directly and concisely; do not repeat earlier answers.
+- Use what the user said in every earlier turn, not only the first and the latest.
+- If the user changes direction, start your reply with [PIVOT]. If the user rejects an option,
+  acknowledge it once with [REJECTED: option]."""
+
+STATUS_INSTRUCTION = """\
+Open your reply with a status block in exactly this form, then answer:
+[STATUS]
+Conclusion: <the current conclusion in one sentence>
+Rejected: <option (reason); option (reason)> or none
+Open: <open decision; open decision> or none
+[/STATUS]"""
+
+ANALYSIS_INSTRUCTION = """\
+Task: analyse the user's newest message (below) for a requirement ledger. Do not answer it.
+Return JSON only, with these keys:
+requirements: needs or constraints the user stated in this message (short, in the user's
+  words; questions and small talk are NOT requirements);
+confirmed: ids of existing requirements the user confirmed; dropped: ids the user withdrew;
+rejections: options the user rejected in this message, each {{"option", "reason"}};
+reopened: rejected options the user explicitly reconsiders;
+pivot: true if the user changed direction; facts: stable facts stated by the user;
+trajectory: the current direction in one short sentence, or "";
+dialog_state: one of greeting, information_seeking, problem_solving, clarification, closing;
+topic_shift: true only if the message starts an unrelated subject; questions: the user's
+open questions.
+
+Existing requirements: {requirements}
+Rejected options: {rejected}
+
+Newest user message:
+<<<
+{message}
+>>>"""
+
+JUDGE_INSTRUCTION = """\
+Task: judge your previous reply (the last assistant message) strictly. Do not rewrite it.
+Return JSON only, with numbers from 0 to 1:
+clarity, completeness, assumptions (unfounded assumptions; lower is better), verbosity
+(needless length; lower is better), middle_turn_reference (uses facts from earlier turns),
+requirement_tracking (respects every pending requirement and rejected option),
+premature_attempt (true if it gave a full solution before the requirements were known),
+addressed: ids of pending requirements the reply addressed, issues: short problems,
+suggestions: short fixes.
+
+Pending requirements: {requirements}
+Rejected options (must not be proposed): {rejected}"""
+
+REFINE_INSTRUCTION = """\
+Rewrite your previous reply to fix these problems:
+{issues}
+Keep what was right. Never propose a rejected option ({rejected}). Be concise.
+Write only the improved reply."""
+
+CONSOLIDATION_SYSTEM = """\
+You summarise conversations so that nothing important from any turn is lost."""
+
+CONSOLIDATION_INSTRUCTION = """\
+Summarise turns {first} to {last} of the conversation below in at most {words} words.
+Keep every requirement, number, decision, rejected option (with its reason) and open question,
+especially from the middle turns. Plain sentences, no preamble.
+
+{transcript}"""
+
+SOLIDIFY_INSTRUCTION = """\
+Write the SOLIDIFIED block for this conversation: what is decided so far, from the whole
+conversation and the ledger. Use exactly this form:
+CONCLUSION: <the current conclusion>
+REJECTED: <each rejected option with its reason, who rejected it and at which turn>
+OPEN QUESTIONS: <what is still undecided>
+Be brief and factual; invent nothing."""
+
+TOPIC_SUMMARY_INSTRUCTION = """\
+In one sentence, summarise what was settled about this topic: {title}
+
+{transcript}"""
+
+RECAP_HEADER = "Welcome back — here is where this session stood."
+
+
+def ledger_block(
+    *,
+    solidified: str | None,
+    rejected: list[dict[str, Any]],
+    requirements: list[dict[str, Any]],
+    facts: list[str],
+    trajectory: str,
+    open_questions: list[str],
+    status_requested: bool,
+) -> str:
+    """The per-turn block placed right before the newest user message, highest priority first."""
+    lines = ["[Conversation ledger — authoritative]"]
+    if solidified:
+        lines += ["SOLIDIFIED (decided; keep to it):", solidified.strip()]
+    if rejected:
+        lines.append("Rejected options — do NOT propose these again:")
+        lines += [
+            f"- {r['option']}" + (f" (reason: {r['reason']})" if r.get("reason") else "")
+            for r in rejected
+        ]
+    if requirements:
+        lines.append("Requirements to respect:")
+        lines += [f"- {r['id']}: {r['text']}" for r in requirements]
+    if trajectory:
+        lines.append(f"Current direction: {trajectory}")
+    if facts:
+        lines.append("Facts: " + "; ".join(facts))
+    if open_questions:
+        lines.append("Open questions: " + "; ".join(open_questions))
+    if status_requested:
+        lines.append(STATUS_INSTRUCTION)
+    lines.append("[/ledger]")
+    return "\n".join(lines)
+
+
+def format_requirements(requirements: list[dict[str, Any]]) -> str:
+    if not requirements:
+        return "none"
+    return "; ".join(f"{r['id']}: {r['text']}" for r in requirements)
+
+
+def format_rejected(rejected: list[dict[str, Any]]) -> str:
+    return ", ".join(r["option"] for r in rejected) or "none"
+
+
+# JSON schemas for the structured calls; providers pass them on as JSON mode or a grammar.
+ANALYSIS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "requirements": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"text": {"type": "string"}, "confidence": {"type": "number"}},
+                "required": ["text"],
+            },
+        },
+        "confirmed": {"type": "array", "items": {"type": "string"}},
+        "dropped": {"type": "array", "items": {"type": "string"}},
+        "rejections": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"option": {"type": "string"}, "reason": {"type": "string"}},
+                "required": ["option"],
+            },
+        },
+        "reopened": {"type": "array", "items": {"type": "string"}},
+        "pivot": {"type": "boolean"},
+        "facts": {"type": "array", "items": {"type": "string"}},
+        "trajectory": {"type": "string"},
+        "dialog_state": {
+            "type": "string",
+            "enum": [
+                "greeting",
+                "information_seeking",
+                "problem_solving",
+                "clarification",
+                "closing",
+            ],
+        },
+        "topic_shift": {"type": "boolean"},
+        "questions": {"type": "array", "items": {"type": "string"}},
+    },
+    "required": ["requirements", "rejections", "pivot", "dialog_state"],
+}
+
+_SCORE = {"type": "number", "minimum": 0, "maximum": 1}
+JUDGE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "clarity": _SCORE,
+        "completeness": _SCORE,
+        "assumptions": _SCORE,
+        "verbosity": _SCORE,
+        "middle_turn_reference": _SCORE,
+        "requirement_tracking": _SCORE,
+        "premature_attempt": {"type": "boolean"},
+        "addressed": {"type": "array", "items": {"type": "string"}},
+        "issues": {"type": "array", "items": {"type": "string"}},
+        "suggestions": {"type": "array", "items": {"type": "string"}},
+    },
+    "required": [
+        "clarity",
+        "completeness",
+        "assumptions",
+        "verbosity",
+        "middle_turn_reference",
+        "requirement_tracking",
+        "premature_attempt",
+    ],
+}

@@ -1,0 +1,329 @@
+"""Scoring one reply on the seven dimensions of PRODUCT.md.
+
+Heuristics always run; an LLM judge, when enabled and valid, refines the soft dimensions. The
+checks a judge cannot be trusted with — premature full answers, bloat against the first answer
+and re-advocacy of rejected options — are always the heuristics' call.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, Field, ValidationError
+
+from . import heuristics
+from .models import QualityRecord, Session
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_+#.-]*[A-Za-z0-9+#]|[A-Za-z]|\d[\d,.]*|[\u4e00-\u9fff]{2}")
+_HEDGES = re.compile(
+    r"\b(assum(e|ing|ption)|presumably|probably|likely|i guess|i think|might be|"
+    r"should be fine|typically|usually)\b|假设|可能|大概",
+    re.IGNORECASE,
+)
+_STOP = frozenset(
+    "a an the and or but if of to in on for with at by from as is are was were be been it this "
+    "that these those we you i our your my me us can could would should will shall do does did "
+    "not no yes so too also just only very what which who how where when why there here then "
+    "than them they their its about into over under up down out more most some any all each "
+    "let lets let's use using need needs must have has had get make want please".split()
+)
+
+
+def content_terms(text: str) -> set[str]:
+    """Lower-cased content words (and CJK bigrams) for overlap checks."""
+    return {t.lower().rstrip(".,") for t in _WORD.findall(text) if t.lower() not in _STOP}
+
+
+def overlap(needle: str, haystack_terms: set[str]) -> float:
+    terms = content_terms(needle)
+    if not terms:
+        return 0.0
+    return len(terms & haystack_terms) / len(terms)
+
+
+@dataclass
+class ReplyContext:
+    """What the scorer needs to know about the turn around a reply."""
+
+    turn: int
+    user_text: str
+    pending: list[tuple[str, str, int]]  # (id, text, source_turn)
+    rejected: list[str]
+    first_answer_length: int | None
+    requirements_known: int
+    moderate_bloat: float = 1.5
+
+
+@dataclass
+class Scores:
+    clarity: float
+    completeness: float
+    assumptions: float
+    verbosity: float
+    premature_attempt: bool
+    middle_turn_reference: float
+    requirement_tracking: float
+    issues: list[str] = field(default_factory=list)
+    suggestions: list[str] = field(default_factory=list)
+    readvocated: list[str] = field(default_factory=list)
+    addressed: list[str] = field(default_factory=list)
+    judge: str = "heuristic"
+
+    @property
+    def overall(self) -> float:
+        return overall_score(self)
+
+
+def overall_score(s: Scores) -> float:
+    """Mean of the six graded dimensions (two inverted), halved on a premature attempt."""
+    parts = [
+        s.clarity,
+        s.completeness,
+        s.middle_turn_reference,
+        s.requirement_tracking,
+        1.0 - s.assumptions,
+        1.0 - s.verbosity,
+    ]
+    score = sum(parts) / len(parts)
+    return round(score / 2 if s.premature_attempt else score, 3)
+
+
+def _clamp(x: float) -> float:
+    return max(0.0, min(1.0, x))
+
+
+def addressed_requirements(reply: str, pending: list[tuple[str, str, int]]) -> list[str]:
+    terms = content_terms(reply)
+    return [rid for rid, text, _ in pending if overlap(text, terms) >= 0.5]
+
+
+def heuristic_scores(reply: str, ctx: ReplyContext) -> Scores:
+    terms = content_terms(reply)
+    issues: list[str] = []
+    suggestions: list[str] = []
+    clarity = _clarity(reply)
+    completeness = _completeness(reply, ctx, terms)
+    hedges = len(_HEDGES.findall(reply))
+    assumptions = _clamp(0.1 + 0.12 * hedges)
+    verbosity = _verbosity(reply, ctx)
+    if ctx.first_answer_length and len(reply) > ctx.moderate_bloat * ctx.first_answer_length:
+        ratio = len(reply) / ctx.first_answer_length
+        issues.append(f"answer is {ratio:.1f}× as long as the first answer")
+        suggestions.append("cut repetition and keep to what was asked")
+    markers = heuristics.premature_markers(reply, len(ctx.pending), ctx.turn)
+    premature = bool(markers) and ctx.requirements_known < 2
+    if premature:
+        issues.append("gives a full solution before the requirements are known")
+        suggestions.append("ask for the missing facts instead of answering in full")
+    readvocated = heuristics.find_readvocacy(reply, ctx.rejected) if ctx.rejected else []
+    for option in readvocated:
+        issues.append(f"proposes {option}, which the user rejected")
+    addressed = addressed_requirements(reply, ctx.pending)
+    tracking = _tracking(reply, ctx, addressed, readvocated)
+    middle = _middle_reference(ctx, terms)
+    if tracking < 0.8 and not readvocated:
+        missing = [rid for rid, _t, _s in ctx.pending if rid not in addressed][:3]
+        if missing:
+            issues.append("does not take pending requirements into account: " + ", ".join(missing))
+    return Scores(
+        clarity=clarity,
+        completeness=completeness,
+        assumptions=assumptions,
+        verbosity=verbosity,
+        premature_attempt=premature,
+        middle_turn_reference=middle,
+        requirement_tracking=tracking,
+        issues=issues,
+        suggestions=suggestions,
+        readvocated=readvocated,
+        addressed=addressed,
+    )
+
+
+def _clarity(reply: str) -> float:
+    sentences = [s for s in re.split(r"(?<=[.!?。！？])\s+|\n+", reply) if s.strip()]
+    if not sentences:
+        return 0.0
+    words = len(reply.split())
+    mean_len = words / len(sentences)
+    score = 0.95
+    if mean_len > 30:
+        score -= min(0.35, (mean_len - 30) / 60)
+    if words > 250 and not re.search(r"^\s*([-*]|\d+[.)]|#)", reply, re.MULTILINE):
+        score -= 0.15  # a long wall of text without structure
+    return _clamp(score)
+
+
+def _completeness(reply: str, ctx: ReplyContext, terms: set[str]) -> float:
+    if not reply.strip():
+        return 0.0
+    asked = content_terms(ctx.user_text)
+    on_topic = len(asked & terms) / len(asked) if asked else 1.0
+    is_question = reply.rstrip().endswith("?")
+    base = 0.55 + 0.45 * min(1.0, on_topic * 2)
+    # A clarifying question is a complete answer to an underspecified request.
+    if is_question and ctx.requirements_known < 2:
+        base = max(base, 0.85)
+    return _clamp(base)
+
+
+def _verbosity(reply: str, ctx: ReplyContext) -> float:
+    words = len(reply.split())
+    absolute = _clamp((words - 180) / 600)
+    if not ctx.first_answer_length:
+        return round(max(0.1, absolute), 3)
+    ratio = len(reply) / ctx.first_answer_length
+    growth = _clamp((ratio - 1.0) / 3.0)
+    return round(max(0.1, absolute, growth), 3)
+
+
+def _tracking(reply: str, ctx: ReplyContext, addressed: list[str], readvocated: list[str]) -> float:
+    score = 1.0 - 0.5 * len(readvocated)
+    relevant = [p for p in ctx.pending if overlap(p[1], content_terms(ctx.user_text)) > 0]
+    if relevant:
+        hit = sum(1 for rid, _t, _s in relevant if rid in addressed)
+        score -= 0.3 * (1 - hit / len(relevant))
+    return _clamp(score)
+
+
+def _middle_reference(ctx: ReplyContext, reply_terms: set[str]) -> float:
+    """Does the reply use what the user said in the middle of the conversation?"""
+    if ctx.turn < 4:
+        return 1.0
+    middle = [(rid, text) for rid, text, src in ctx.pending if 1 < src < ctx.turn]
+    relevant = [t for _rid, t in middle if overlap(t, content_terms(ctx.user_text)) > 0]
+    if not relevant:
+        return 0.9
+    used = sum(1 for t in relevant if overlap(t, reply_terms) >= 0.34)
+    return round(_clamp(0.4 + 0.6 * used / len(relevant)), 3)
+
+
+class JudgeVerdict(BaseModel):
+    clarity: float = Field(ge=0, le=1)
+    completeness: float = Field(ge=0, le=1)
+    assumptions: float = Field(ge=0, le=1)
+    verbosity: float = Field(ge=0, le=1)
+    middle_turn_reference: float = Field(ge=0, le=1)
+    requirement_tracking: float = Field(ge=0, le=1)
+    premature_attempt: bool = False
+    addressed: list[str] = Field(default_factory=list)
+    issues: list[str] = Field(default_factory=list)
+    suggestions: list[str] = Field(default_factory=list)
+
+
+class StructuredOutputError(ValueError):
+    """A model's structured answer could not be used; the message says why."""
+
+
+def extract_json(text: str) -> Any:
+    """The first JSON object in a model answer (models wrap JSON in prose and fences)."""
+    start = text.find("{")
+    if start < 0:
+        raise StructuredOutputError("no JSON object in the answer")
+    decoder = json.JSONDecoder()
+    for index in range(start, len(text)):
+        if text[index] != "{":
+            continue
+        try:
+            value, _end = decoder.raw_decode(text, index)
+        except (json.JSONDecodeError, RecursionError):
+            continue
+        if isinstance(value, dict):
+            return value
+    raise StructuredOutputError("the answer holds no valid JSON object")
+
+
+def parse_judge(text: str, pending_ids: set[str]) -> JudgeVerdict:
+    data = extract_json(text)
+    try:
+        verdict = JudgeVerdict.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise StructuredOutputError(f"judge field {where}: {first['msg']}") from None
+    # A judge may only mark requirements that exist and are pending (grounding).
+    verdict.addressed = [rid for rid in verdict.addressed if rid in pending_ids]
+    return verdict
+
+
+def combine(heuristic: Scores, verdict: JudgeVerdict | None) -> Scores:
+    """Blend the judge into the heuristic scores; the hard checks stay heuristic."""
+    if verdict is None:
+        return heuristic
+
+    def blend(h: float, j: float) -> float:
+        return round((h + j) / 2, 3)
+
+    return Scores(
+        clarity=round(verdict.clarity, 3),
+        completeness=blend(heuristic.completeness, verdict.completeness),
+        assumptions=round(max(heuristic.assumptions, verdict.assumptions * 0.8), 3),
+        verbosity=max(heuristic.verbosity, blend(heuristic.verbosity, verdict.verbosity)),
+        premature_attempt=heuristic.premature_attempt,
+        middle_turn_reference=blend(heuristic.middle_turn_reference, verdict.middle_turn_reference),
+        requirement_tracking=min(
+            heuristic.requirement_tracking,
+            blend(heuristic.requirement_tracking, verdict.requirement_tracking),
+        ),
+        issues=_merge_lists(heuristic.issues, verdict.issues),
+        suggestions=_merge_lists(heuristic.suggestions, verdict.suggestions),
+        readvocated=heuristic.readvocated,
+        addressed=sorted(set(heuristic.addressed) | set(verdict.addressed)),
+        judge="llm",
+    )
+
+
+def _merge_lists(a: list[str], b: list[str], limit: int = 6) -> list[str]:
+    out: list[str] = []
+    for item in [*a, *b]:
+        item = " ".join(str(item).split())[:200]
+        if item and item not in out:
+            out.append(item)
+    return out[:limit]
+
+
+def to_record(
+    scores: Scores, turn: int, attempts: int, shown: int, readvocated_any: list[str]
+) -> QualityRecord:
+    return QualityRecord(
+        turn=turn,
+        clarity=round(scores.clarity, 3),
+        completeness=round(scores.completeness, 3),
+        assumptions=round(scores.assumptions, 3),
+        verbosity=round(scores.verbosity, 3),
+        premature_attempt=scores.premature_attempt,
+        middle_turn_reference=round(scores.middle_turn_reference, 3),
+        requirement_tracking=round(scores.requirement_tracking, 3),
+        overall=scores.overall,
+        issues=scores.issues,
+        suggestions=scores.suggestions,
+        readvocated=readvocated_any,
+        readvocated_final=scores.readvocated,
+        attempts=attempts,
+        shown_attempt=shown,
+        judge="llm" if scores.judge == "llm" else "heuristic",
+    )
+
+
+def bloat_assessment(ratio: float | None, moderate: float = 1.5, significant: float = 2.0) -> str:
+    if ratio is None:
+        return "n/a"
+    if ratio < moderate:
+        return "minimal"
+    if ratio < significant:
+        return "moderate"
+    return "significant"
+
+
+def update_length_metrics(session: Session, turn: int, reply: str) -> None:
+    lengths = session.metrics.answer_lengths
+    lengths.append(len(reply))
+    first = next((n for n in lengths if n > 0), None)
+    session.metrics.bloat_ratio = round(lengths[-1] / first, 3) if first else None
+    if session.metrics.first_answer_attempt_turn is None and heuristics.is_full_answer_attempt(
+        reply
+    ):
+        session.metrics.first_answer_attempt_turn = turn

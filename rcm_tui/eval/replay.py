@@ -1,0 +1,128 @@
+"""Replaying a JSON Lines script through the controller, exactly as a user would type it.
+
+A script line is `{"user": "..."}`, optionally with `"assistant": "..."` — the reply the offline
+provider plays for that turn. A user line that is a slash command runs the command.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..commands import dispatch, is_command
+from ..controller import Controller
+
+MAX_SCRIPT_BYTES = 64 * 1024 * 1024
+
+
+class ScriptError(ValueError):
+    """An unusable replay script; the message names the file and line."""
+
+
+@dataclass(frozen=True)
+class ScriptLine:
+    number: int
+    user: str
+    assistant: str | None = None
+
+
+def parse_script(text: str, source: str = "script") -> list[ScriptLine]:
+    lines: list[ScriptLine] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            data = json.loads(raw)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            msg = getattr(exc, "msg", "nested too deeply")
+            raise ScriptError(f"{source}:{number}: invalid JSON ({msg})") from None
+        if not isinstance(data, dict) or not isinstance(data.get("user"), str):
+            raise ScriptError(f'{source}:{number}: expected an object with a "user" string')
+        assistant = data.get("assistant")
+        if assistant is not None and not isinstance(assistant, str):
+            raise ScriptError(f'{source}:{number}: "assistant" must be a string')
+        if not data["user"].strip():
+            raise ScriptError(f'{source}:{number}: "user" is empty')
+        lines.append(ScriptLine(number, data["user"], assistant))
+    if not lines:
+        raise ScriptError(f"{source}: the script has no turns")
+    return lines
+
+
+def load_script(path: Path) -> list[ScriptLine]:
+    try:
+        if path.stat().st_size > MAX_SCRIPT_BYTES:
+            raise ScriptError(f"{path}: script larger than {MAX_SCRIPT_BYTES // 2**20} MB")
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise ScriptError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise ScriptError(f"{path}: is a directory") from None
+    except OSError as exc:
+        raise ScriptError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ScriptError(f"{path}: not UTF-8 text") from None
+    return parse_script(text, str(path))
+
+
+@dataclass
+class ReplayResult:
+    ok: bool = True
+    error: str | None = None
+    turns: int = 0
+    commands: list[str] = field(default_factory=list)
+
+
+async def replay(
+    controller: Controller,
+    script: list[ScriptLine],
+    progress: Callable[[str], None] | None = None,
+) -> ReplayResult:
+    report = progress or (lambda _line: None)
+    result = ReplayResult()
+    total = sum(1 for line in script if not is_command(line.user))
+    for line in script:
+        if is_command(line.user):
+            outcome = await dispatch(controller, line.user)
+            result.commands.append(line.user)
+            report(f"  {line.user.split()[0]}: {'ok' if outcome.ok else outcome.text}")
+            if outcome.action == "exit":
+                break
+            if outcome.action == "new_session":
+                controller.new_session()
+            continue
+        turn = await controller.send(line.user, scripted_reply=line.assistant)
+        if not turn.ok:
+            result.ok = False
+            result.error = f"turn {turn.turn}: {turn.error}"
+            break
+        result.turns += 1
+        report(_turn_line(controller, turn.turn, total))
+    await controller.drain()
+    if result.ok or controller.session.messages:
+        controller.save()
+    return result
+
+
+def _turn_line(controller: Controller, turn: int, total: int) -> str:
+    session = controller.session
+    q = session.quality_for(turn)
+    cost = next((c for c in session.metrics.llm_calls if c.turn == turn), None)
+    parts = [f"[{turn}/{total}]"]
+    if q is not None:
+        parts.append(f"quality {q.overall:.2f}")
+        if q.attempts > 1:
+            parts.append(f"{q.attempts} attempts")
+        if q.readvocated:
+            parts.append("re-advocacy caught: " + ", ".join(q.readvocated))
+        if q.premature_attempt:
+            parts.append("premature")
+    if cost is not None:
+        parts.append(f"{cost.calls} calls · {cost.seconds:.2f}s")
+    parts.append(f"reqs {len(session.live_requirements())} · rejected "
+                 f"{len(session.active_rejections())}")
+    return "  ".join(parts)

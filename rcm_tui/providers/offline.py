@@ -1,0 +1,203 @@
+"""The offline provider: deterministic, no network, and plainly a demo.
+
+It plays the scripted `assistant` text of a replay line when there is one. Otherwise it
+composes a short reply from the user's message and the ledger, and says that it is the offline
+demo. Structured requests (analysis, judge, STATUS, SOLIDIFY, consolidation) get valid answers
+built from the deterministic heuristics, so the whole pipeline runs without a model. With
+`latency_ms` / `token_ms` it doubles as the latency-injected provider of `rcm-tui bench`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import AsyncIterator
+from typing import Any
+
+from ..config import OfflineSettings
+from ..core import heuristics
+from ..core.analysis import LedgerView
+from ..core.context import estimate_tokens
+from ..core.llm import Finished, LLMRequest, StreamEvent, TextDelta, Usage
+
+_TOKEN = re.compile(r"\S+\s*|\s+")
+OFFLINE_TAG = "(offline demo — no model is connected)"
+
+
+class OfflineProvider:
+    name = "offline"
+    model = "offline-demo"
+    label = "offline · demo, no model"
+
+    def __init__(self, settings: OfflineSettings | None = None) -> None:
+        self.settings = settings or OfflineSettings()
+
+    async def aclose(self) -> None:
+        return None
+
+    async def stream(self, request: LLMRequest) -> AsyncIterator[StreamEvent]:
+        text = self._answer(request)
+        if self.settings.latency_ms:
+            await asyncio.sleep(self.settings.latency_ms / 1000)
+        tokens = _TOKEN.findall(text) or [text]
+        for index, token in enumerate(tokens):
+            if index and self.settings.token_ms:
+                await asyncio.sleep(self.settings.token_ms / 1000)
+            yield TextDelta(token)
+        prompt_tokens = sum(estimate_tokens(m.content) + 4 for m in request.messages)
+        yield Finished(Usage(prompt_tokens=prompt_tokens, completion_tokens=len(tokens)))
+
+    # -- answers by purpose ----------------------------------------------------------------
+    def _answer(self, request: LLMRequest) -> str:
+        hints = request.hints
+        handler = {
+            "analysis": self._analysis,
+            "judge": self._judge,
+            "refinement": self._refinement,
+            "consolidation": self._consolidation,
+            "solidify": self._solidify,
+            "status": self._status_only,
+            "topic_summary": self._consolidation,
+            "recap": self._consolidation,
+        }.get(request.purpose, self._generation)
+        return handler(hints)
+
+    def _generation(self, hints: dict[str, Any]) -> str:
+        scripted = hints.get("scripted_reply")
+        reply = scripted if scripted else self._compose(hints)
+        if hints.get("status_requested"):
+            return f"{status_block(hints.get('ledger', {}))}\n\n{reply}"
+        return reply
+
+    def _status_only(self, hints: dict[str, Any]) -> str:
+        return status_block(hints.get("ledger", {}))
+
+    def _compose(self, hints: dict[str, Any]) -> str:
+        ledger = hints.get("ledger") or {}
+        message = str(hints.get("user_message", ""))
+        view = _view(ledger)
+        found = heuristics.analyse_message(message, int(hints.get("turn", 1)), view)
+        lines = [OFFLINE_TAG]
+        noted = [f.text for f in found.requirements]
+        if noted:
+            lines.append("Noted as requirements: " + "; ".join(noted) + ".")
+        rejected = [r.option + (f" ({r.reason})" if r.reason else "") for r in found.rejections]
+        if rejected:
+            lines.append("Ruled out: " + "; ".join(rejected) + " — I will not propose it again.")
+        pending = [r for r in ledger.get("requirements", []) if r.get("status") == "pending"]
+        if pending and not noted:
+            lines.append("Keeping to: " + "; ".join(r["text"] for r in pending[:4]) + ".")
+        if not (noted or rejected):
+            lines.append(f"You asked: {_clip(message, 120)}")
+        lines.append("Connect a model (local, openai or anthropic) for real answers.")
+        return "\n".join(lines)
+
+    def _refinement(self, hints: dict[str, Any]) -> str:
+        """Revise the draft: drop sentences proposing rejected options, add the open needs."""
+        draft = str(hints.get("draft", ""))
+        ledger = hints.get("ledger") or {}
+        rejected = [r["option"] for r in ledger.get("rejected", [])]
+        sentences = re.split(r"(?<=[.!?。！？])\s+", draft)
+        kept = [s for s in sentences if not heuristics.find_readvocacy(s, rejected)]
+        pending = [r for r in ledger.get("requirements", []) if r.get("status") == "pending"]
+        parts = [" ".join(kept).strip()] if kept else []
+        if rejected:
+            parts.append("Ruled out earlier, so not proposed: " + ", ".join(rejected) + ".")
+        if pending:
+            parts.append("This keeps to: " + "; ".join(r["text"] for r in pending[:5]) + ".")
+        return "\n".join(p for p in parts if p) or self._compose(hints)
+
+    def _analysis(self, hints: dict[str, Any]) -> str:
+        ledger = hints.get("ledger") or {}
+        found = heuristics.analyse_message(
+            str(hints.get("user_message", "")), int(hints.get("turn", 1)), _view(ledger)
+        )
+        return json.dumps(
+            {
+                "requirements": [
+                    {"text": r.text, "confidence": r.confidence} for r in found.requirements
+                ],
+                "confirmed": found.confirmed_ids,
+                "dropped": found.dropped_ids,
+                "rejections": [{"option": r.option, "reason": r.reason} for r in found.rejections],
+                "reopened": found.reopened,
+                "pivot": found.pivot,
+                "facts": found.facts,
+                "trajectory": found.trajectory,
+                "dialog_state": found.dialog_state,
+                "topic_shift": found.topic_shift,
+                "questions": found.questions,
+            },
+            ensure_ascii=False,
+        )
+
+    def _judge(self, hints: dict[str, Any]) -> str:
+        scores = hints.get("heuristic_scores")
+        if not isinstance(scores, dict):
+            scores = {
+                "clarity": 0.8,
+                "completeness": 0.8,
+                "assumptions": 0.2,
+                "verbosity": 0.2,
+                "middle_turn_reference": 0.8,
+                "requirement_tracking": 0.8,
+                "premature_attempt": False,
+            }
+        return json.dumps(scores, ensure_ascii=False)
+
+    def _consolidation(self, hints: dict[str, Any]) -> str:
+        ledger = hints.get("ledger") or {}
+        parts = [str(hints.get("summary_fallback", "")).strip()]
+        rejected = [
+            r["option"] + (f" ({r['reason']})" if r.get("reason") else "")
+            for r in ledger.get("rejected", [])
+        ]
+        if rejected:
+            parts.append("Rejected: " + "; ".join(rejected) + ".")
+        reqs = [r["text"] for r in ledger.get("requirements", [])]
+        if reqs:
+            parts.append("Requirements: " + "; ".join(reqs) + ".")
+        return "\n".join(p for p in parts if p)
+
+    def _solidify(self, hints: dict[str, Any]) -> str:
+        ledger = hints.get("ledger") or {}
+        conclusion = ledger.get("trajectory") or "not settled yet"
+        lines = [f"CONCLUSION: {conclusion}", "REJECTED:"]
+        for r in ledger.get("rejected", []):
+            reason = f" — {r['reason']}" if r.get("reason") else ""
+            lines.append(f"- {r['option']}{reason} (rejected by the user at turn {r['turn']})")
+        if not ledger.get("rejected"):
+            lines.append("- none")
+        lines.append("OPEN QUESTIONS:")
+        pending = [r["text"] for r in ledger.get("requirements", []) if r["status"] == "pending"]
+        opens = list(ledger.get("open_questions", []))[-3:] + pending[:3]
+        lines += [f"- {q}" for q in opens] or ["- none"]
+        return "\n".join(lines)
+
+
+def status_block(ledger: dict[str, Any]) -> str:
+    rejected = (
+        "; ".join(
+            r["option"] + (f" ({r['reason']})" if r.get("reason") else "")
+            for r in ledger.get("rejected", [])
+        )
+        or "none"
+    )
+    pending = [r["text"] for r in ledger.get("requirements", []) if r.get("status") == "pending"]
+    opens = "; ".join(list(ledger.get("open_questions", []))[-2:] + pending[:2]) or "none"
+    conclusion = ledger.get("trajectory") or "not settled yet"
+    return f"[STATUS]\nConclusion: {conclusion}\nRejected: {rejected}\nOpen: {opens}\n[/STATUS]"
+
+
+def _view(ledger: dict[str, Any]) -> LedgerView:
+    return LedgerView(
+        requirements=[(r["id"], r["text"], r["status"]) for r in ledger.get("requirements", [])],
+        active_rejections=[r["option"] for r in ledger.get("rejected", [])],
+        reopenable=[r["option"] for r in ledger.get("rejected", [])],
+    )
+
+
+def _clip(text: str, limit: int) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
