@@ -45,6 +45,8 @@ MAX_FILE_BYTES = 64 * 1024 * 1024
 # A small file can still expand ~25x in memory when it is nothing but tiny JSON values
 # ("[[],[],...]"). Real sessions hold a few hundred thousand values at most.
 MAX_JSON_VALUES = 2_000_000
+# Real documents nest about six levels; unknown keys from newer writers get generous room.
+MAX_NESTING = 64
 # Titles are shown in one table row; the index should not carry a pasted novel.
 MAX_LISTED_TITLE = 200
 MAX_TITLE = 200
@@ -231,7 +233,25 @@ def _parse_json(raw: bytes) -> Any:
         raise _Unusable(f"invalid JSON: {str(exc).splitlines()[0]}") from None
 
 
+def _too_deep(data: Any, limit: int = MAX_NESTING) -> bool:
+    """Iteratively, so that measuring a hostile document cannot itself hit the recursion limit."""
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        if isinstance(node, dict):
+            stack.extend((child, depth + 1) for child in node.values())
+        elif isinstance(node, list):
+            stack.extend((child, depth + 1) for child in node)
+    return False
+
+
 def _validate(session_id: str, data: Any) -> Session:
+    # json.loads accepts a few hundred levels that pydantic then refuses to serialise: such a
+    # session could be opened but never saved again, so it is refused up front.
+    if _too_deep(data):
+        raise _Unusable("nested too deeply")
     try:
         session = session_from_data(data)
     except DocumentError as exc:
