@@ -1,0 +1,191 @@
+"""The `openai` provider: the official async SDK, streaming chat completions.
+
+Works with api.openai.com and with any OpenAI-compatible server (`base_url`), such as
+llama-cpp-python's. Retries are done by `base.stream_with_retries`, not by the SDK.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+from typing import Any, Literal
+
+import httpx2
+import openai
+from openai.types.chat import ChatCompletionChunk, ChatCompletionMessageParam
+
+from ..config import OpenAISettings
+from ..core.llm import Finished, LLMRequest, ProviderError, StreamEvent, TextDelta, Usage
+from .base import (
+    PLACEHOLDER_API_KEY,
+    Failure,
+    RetryPolicy,
+    StreamEndedEarly,
+    connection_failure,
+    display_url,
+    one_line,
+    status_failure,
+    stream_with_retries,
+    timeout_failure,
+)
+
+JsonMode = Literal["json_schema", "json_object", "none"]
+# Strongest first. Many OpenAI-compatible servers reject `json_schema` (or any response_format)
+# with a 400, so a request falls back one step at a time.
+JSON_MODES: tuple[JsonMode, ...] = ("json_schema", "json_object", "none")
+KEY_HINT = "set OPENAI_API_KEY or providers.openai.api_key"
+
+
+class OpenAIProvider:
+    name = "openai"
+
+    def __init__(
+        self,
+        cfg: OpenAISettings,
+        *,
+        model: str | None = None,
+        base_url: str | None = None,
+        retry: RetryPolicy | None = None,
+    ) -> None:
+        self.model = model or cfg.model
+        self.label = f"openai · {self.model}"
+        self._cfg = cfg
+        self._secret = cfg.api_key
+        self._retry = retry or RetryPolicy(max_retries=cfg.max_retries)
+        self._client = openai.AsyncOpenAI(
+            api_key=cfg.api_key or PLACEHOLDER_API_KEY,
+            base_url=base_url or None,
+            timeout=cfg.timeout,
+            max_retries=0,
+        )
+        self._url = display_url(str(self._client.base_url))
+        # The strongest JSON mode this server has accepted; later requests start from it.
+        self._json_mode: JsonMode = JSON_MODES[0]
+
+    def stream(self, request: LLMRequest) -> AsyncGenerator[StreamEvent, None]:
+        return stream_with_retries(
+            self.name, lambda: self._attempt(request), self._classify, self._retry, self._secret
+        )
+
+    async def aclose(self) -> None:
+        await self._client.close()
+
+    async def _attempt(self, request: LLMRequest) -> AsyncGenerator[StreamEvent, None]:
+        chunks = await self._open(request)
+        usage = Usage()
+        finish_reason: str | None = None
+        async with chunks:
+            async for chunk in chunks:
+                if chunk.usage is not None:
+                    usage = _usage_of(chunk)
+                for choice in chunk.choices:
+                    if choice.delta.content:
+                        yield TextDelta(choice.delta.content)
+                    if choice.finish_reason is not None:
+                        finish_reason = choice.finish_reason
+        # The SDK swallows `[DONE]`; a stream without a finish reason was truncated.
+        if finish_reason is None:
+            raise StreamEndedEarly
+        yield Finished(usage, finish_reason)
+
+    async def _open(self, request: LLMRequest) -> openai.AsyncStream[ChatCompletionChunk]:
+        """Start the stream, stepping down the JSON modes while the server says 400."""
+        modes = (
+            JSON_MODES[JSON_MODES.index(self._json_mode) :] if request.json_schema else ("none",)
+        )
+        for mode in modes:
+            try:
+                chunks = await self._client.chat.completions.create(
+                    model=self.model,
+                    messages=_messages(request),
+                    stream=True,
+                    stream_options={"include_usage": True},
+                    max_tokens=request.max_tokens or self._cfg.max_tokens,
+                    temperature=request.temperature,
+                    **_optional_params(request, mode),
+                )
+            except openai.BadRequestError:
+                if mode == modes[-1]:
+                    raise
+                continue
+            if request.json_schema:
+                self._json_mode = mode
+            return chunks
+        raise AssertionError("unreachable: the last mode re-raises")
+
+    def _classify(self, exc: Exception) -> Failure:
+        # APITimeoutError is an APIConnectionError, so it is checked first.
+        if isinstance(exc, openai.APITimeoutError | httpx2.TimeoutException):
+            return timeout_failure(self.name, self._url, self._cfg.timeout)
+        if isinstance(exc, openai.APIConnectionError | httpx2.TransportError):
+            return connection_failure(self.name, self._url, exc)
+        if isinstance(exc, openai.APIStatusError):
+            return status_failure(
+                self.name,
+                exc.status_code,
+                exc.response.headers,
+                one_line(_server_message(exc), secret=self._secret, limit=160),
+                key_configured=bool(self._cfg.api_key),
+                key_hint=KEY_HINT,
+            )
+        if isinstance(exc, openai.APIError):
+            # An error event inside a 200 stream.
+            detail = one_line(exc.message, secret=self._secret, limit=160)
+            return Failure(
+                ProviderError(
+                    f"{self.name}: the server reported an error: {detail}", "server", retryable=True
+                )
+            )
+        detail = one_line(f"{type(exc).__name__}: {exc}", secret=self._secret, limit=160)
+        return Failure(ProviderError(f"{self.name}: unexpected error ({detail})", "unknown"))
+
+
+def _messages(request: LLMRequest) -> list[ChatCompletionMessageParam]:
+    messages: list[ChatCompletionMessageParam] = []
+    for message in request.messages:
+        if message.role == "system":
+            messages.append({"role": "system", "content": message.content})
+        elif message.role == "assistant":
+            messages.append({"role": "assistant", "content": message.content})
+        else:
+            messages.append({"role": "user", "content": message.content})
+    return messages
+
+
+def _optional_params(request: LLMRequest, mode: JsonMode) -> dict[str, Any]:
+    params: dict[str, Any] = {}
+    if request.stop:
+        params["stop"] = list(request.stop)
+    if request.json_schema and mode == "json_schema":
+        params["response_format"] = {
+            "type": "json_schema",
+            # Not strict: strict mode rejects schemas that do not list every property as
+            # required, and the pipeline validates answers itself anyway.
+            "json_schema": {"name": "answer", "schema": request.json_schema, "strict": False},
+        }
+    elif request.json_schema and mode == "json_object":
+        params["response_format"] = {"type": "json_object"}
+    return params
+
+
+def _usage_of(chunk: ChatCompletionChunk) -> Usage:
+    usage = chunk.usage
+    if usage is None:
+        return Usage()
+    details = usage.prompt_tokens_details
+    cached = details.cached_tokens if details is not None else None
+    return Usage(
+        prompt_tokens=usage.prompt_tokens or 0,
+        completion_tokens=usage.completion_tokens or 0,
+        cached_tokens=cached or 0,
+    )
+
+
+def _server_message(exc: openai.APIStatusError) -> str:
+    body = exc.body
+    if isinstance(body, dict):
+        error = body.get("error", body)
+        if isinstance(error, dict) and isinstance(error.get("message"), str):
+            return str(error["message"])
+        if isinstance(error, str):
+            return error
+    return body if isinstance(body, str) else ""
