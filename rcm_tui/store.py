@@ -26,6 +26,7 @@ import secrets
 import stat
 import tempfile
 import time
+import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -352,7 +353,8 @@ def _sort_key(session_id: str, record: dict[str, Any]) -> tuple[float, str]:
 # -- locking --------------------------------------------------------------------------------
 
 # Lock files this process holds, so that its own rename/delete are not refused by its own lock.
-_HELD_LOCKS: dict[Path, SessionLock] = {}
+# Weak, so that a lock object nobody references any more can still be released by __del__.
+_HELD_LOCKS: weakref.WeakValueDictionary[Path, SessionLock] = weakref.WeakValueDictionary()
 
 
 class SessionLock:
