@@ -105,9 +105,13 @@ def load(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     from .config import load_settings
 
     loaded = load_settings(getattr(args, "config", None), flag_overrides(args))
-    from .logs import setup_logging
+    from .logs import register_secret, setup_logging
 
     setup_logging(loaded.settings.logging.level)
+    providers = loaded.settings.providers
+    for key in (providers.openai.api_key, providers.anthropic.api_key):
+        if key:
+            register_secret(key)
     for warning in loaded.warnings:
         print(f"rcm-tui: warning: {warning}", file=sys.stderr)
     return loaded
