@@ -194,13 +194,14 @@ def _assemble_summarised(
         history = [m for p in kept for m in _pair_messages(p)]
         if messages_tokens([summary, *history]) <= room or dropped >= len(pairs) - keep_min:
             break
+    # The summary outranks the verbatim turns but may not crowd them all out: cap it, then
+    # drop the oldest verbatim turns until the rest fits.
+    summary = _fit_summary(summary, max(room * 2 // 5, room - messages_tokens(history)))
     truncated: list[int] = []
-    # Summarised as far as allowed and still too long: drop the oldest verbatim turns.
-    while kept and messages_tokens([summary, *history]) > room:
+    while len(kept) > 1 and messages_tokens([summary, *history]) > room:
         truncated.append(kept[0][0].turn)
         kept = kept[1:]
         history = [m for p in kept for m in _pair_messages(p)]
-    summary = _fit_summary(summary, room - messages_tokens(history))
     prefix = [system, summary, *history]
     tokens = messages_tokens([*prefix, final])
     return AssembledPrompt(
@@ -222,9 +223,10 @@ def final_turn(pairs: list[tuple[Message, Message]]) -> int:
 def _fit_summary(summary: ChatMessage, room: int) -> ChatMessage:
     if room <= 0 or estimate_tokens(summary.content) <= room:
         return summary
-    # Keep the newest part of the summary: the oldest facts also live in the ledger.
-    keep_chars = max(200, room * 4)
-    return ChatMessage("system", "…" + summary.content[-keep_chars:])
+    # Keep the header and the newest part: the oldest facts also live in the ledger.
+    header, _sep, body = summary.content.partition("\n")
+    keep_chars = max(200, room * 4 - len(header))
+    return ChatMessage("system", f"{header}\n…{body[-keep_chars:]}")
 
 
 def transcript(pairs: list[tuple[Message, Message]], limit_chars: int = 12000) -> str:
