@@ -78,6 +78,8 @@ class LLMProvider(Protocol):
     model: str
     # Shown in the header; the offline provider says plainly that it is a demo.
     label: str
+    # Optional attribute `parallel_calls: bool` (default True): False for a backend that
+    # serves one call at a time, so the pipeline does not queue analysis before generation.
 
     def stream(self, request: LLMRequest) -> AsyncIterator[StreamEvent]:
         """Stream the answer. Cancelling the consuming task cancels the call."""

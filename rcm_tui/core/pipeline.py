@@ -223,6 +223,11 @@ class Pipeline:
                     self._llm_analyse(session, prompt, user_text, turn, hints)
                 )
 
+        # A backend that serves calls in parallel gets the analysis right away; one that runs
+        # one call at a time (the in-process model) gets it once the reply is streaming, so
+        # the analysis never takes the model before the first token.
+        if getattr(self.analyst, "parallel_calls", True):
+            start_analysis()
         try:
             try:
                 first = await self._stream_draft(

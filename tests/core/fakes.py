@@ -32,6 +32,7 @@ class ScriptedProvider:
     label: str = "scripted"
     chunk: int = 5
     delay: float = 0.0
+    parallel_calls: bool = True
     log: list[LLMRequest] = field(default_factory=list)
     events: list[str] = field(default_factory=list)
 

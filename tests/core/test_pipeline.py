@@ -61,14 +61,22 @@ async def test_a_turn_stores_reply_quality_calls_and_ledger() -> None:
     assert any(isinstance(e, QualityScored) for e in events)
 
 
-async def test_first_token_waits_for_no_llm_call() -> None:
-    """Generation is the first model call; the LLM analysis starts once tokens flow."""
-    provider = ScriptedProvider({"judge": [GOOD_JUDGE]}, delay=0.001)
+async def test_first_token_waits_for_no_llm_call_on_a_one_call_backend() -> None:
+    """With a backend serving one call at a time, the analysis starts once tokens flow."""
+    provider = ScriptedProvider({"judge": [GOOD_JUDGE]}, delay=0.001, parallel_calls=False)
     pipeline, _events = make(provider)
     await turn(pipeline, Session(), "We must support 2,000 writes per second.", "Noted.")
     assert provider.events[0] == "start:generation"
     first_token = provider.events.index("first-token:generation")
     assert provider.events.index("start:analysis") > first_token
+
+
+async def test_analysis_runs_concurrently_with_generation_on_a_parallel_backend() -> None:
+    provider = ScriptedProvider({"judge": [GOOD_JUDGE]}, delay=0.01)
+    pipeline, _events = make(provider)
+    await turn(pipeline, Session(), "We must support 2,000 writes per second.", "Noted " * 10)
+    assert provider.events.index("start:analysis") < provider.events.index("end:generation")
+    assert provider.events.index("start:judge") > provider.events.index("end:analysis")
 
 
 async def test_failed_generation_keeps_the_message_and_stores_no_reply() -> None:
