@@ -93,6 +93,12 @@ In one sentence, summarise what was settled about this topic: {title}
 
 {transcript}"""
 
+# For backends without a JSON mode (the Anthropic Messages API): said in the system prompt.
+JSON_ONLY_INSTRUCTION = (
+    "Answer with a single JSON value only: no prose, no Markdown fences. "
+    "It must match this JSON schema:\n{schema}"
+)
+
 RECAP_HEADER = "Welcome back — here is where this session stood."
 
 

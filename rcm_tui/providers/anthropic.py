@@ -21,6 +21,7 @@ from anthropic.types import (
 )
 
 from ..config import AnthropicSettings
+from ..core import prompts
 from ..core.llm import (
     ChatMessage,
     Finished,
@@ -45,10 +46,6 @@ from .base import (
 
 KEY_HINT = "set ANTHROPIC_API_KEY or providers.anthropic.api_key"
 # The Messages API has no plain JSON mode, so a schema becomes an instruction.
-JSON_INSTRUCTION = (
-    "Answer with a single JSON value only: no prose, no Markdown fences. "
-    "It must match this JSON schema:\n{schema}"
-)
 # The API wants the first message from the user; used when a conversation opens otherwise.
 OPENING_USER_TURN = "Continue."
 # Stop reasons in the vocabulary the rest of the app uses (OpenAI's).
@@ -198,7 +195,7 @@ def system_prompt(request: LLMRequest) -> str:
     parts = [m.content for m in request.messages if m.role == "system" and m.content.strip()]
     if request.json_schema is not None:
         schema = json.dumps(request.json_schema, ensure_ascii=False)
-        parts.append(JSON_INSTRUCTION.format(schema=schema))
+        parts.append(prompts.JSON_ONLY_INSTRUCTION.format(schema=schema))
     return "\n\n".join(parts)
 
 
