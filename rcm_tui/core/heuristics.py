@@ -1,0 +1,1547 @@
+"""The deterministic analysers: what a user message says, and what a reply does.
+
+Everything here is pure, instant and network-free. It always runs, in English and Chinese, and
+backs up the LLM analyser and judge when they are disabled or answer badly. The rules are
+general grammar — modal verbs, negation scope, clause structure, numeric constraints, choice
+statements — not lists of sentences seen in tests, so they carry over to phrasings nobody
+wrote down. When a rule is unsure it stays silent: a wrong rejection hides an option from the
+model for the rest of the conversation, which costs more than a missed one the LLM analyser or
+`/reject` can still add.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+
+from .analysis import Analysis, LedgerView, RejectionFinding, RequirementFinding
+from .models import DialogState
+
+# ---------------------------------------------------------------------------------------------
+# Text primitives: tokens, similarity
+# ---------------------------------------------------------------------------------------------
+
+_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_CJK_CHAR_RE = re.compile(f"[{_CJK}]")
+# Tokens with their offsets: numbers (with thousands separators), latin words, single CJK chars.
+_TOKEN_RE = re.compile(rf"\d+(?:[.,]\d+)*|[A-Za-z][A-Za-z0-9]*|[{_CJK}]")
+
+
+def _word_set(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+_NUMBER_WORDS = {
+    "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
+    "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "fifteen": "15",
+    "twenty": "20", "thirty": "30", "fifty": "50", "hundred": "100", "thousand": "1000",
+}  # fmt: skip
+
+# Function words and conversational filler: they make two phrasings of one requirement look
+# different ("we must keep X" / "keep X, please") without changing what is required.
+_STOPWORDS = _word_set(
+    """a an the and or but if then so of to in on at by for with from as into onto is are was
+    were be been being it its this that these those we our ours us you your i me my they them
+    their he she his her do does did doing have has had having will would should shall must
+    need needs needed can could may might also please just too very really all any some there
+    here what which who whom how when where why let s t re ll ve d m use using used want wants
+    like around about approximately roughly ok okay yes yeah actually now still even only
+    again one more thing well sure maybe perhaps get got make sure ensure always anything
+    something everything each every"""
+)
+
+_CJK_STOP_CHARS = frozenset("的了是我们你他她它在也都就吧呢吗啊和与及或")
+
+
+def _singular(token: str) -> str:
+    """A crude singular that is applied to both sides of every comparison, so its mistakes
+    cancel out ("redis" keeps its s; "microservices" and "microservice" meet)."""
+    if len(token) <= 3 or not token.isascii() or not token.isalpha():
+        return token
+    if token.endswith("ies") and len(token) > 4:
+        return token[:-3] + "y"
+    if token.endswith("s") and not token.endswith(("ss", "us", "is", "os")):
+        return token[:-1]
+    return token
+
+
+def _norm_token(raw: str) -> str:
+    token = raw.lower()
+    if token[0].isdigit():
+        return token.replace(",", "")
+    return _NUMBER_WORDS.get(token, _singular(token))
+
+
+def _tokens(text: str) -> list[str]:
+    return [_norm_token(m.group()) for m in _TOKEN_RE.finditer(text)]
+
+
+def _content_tokens(text: str) -> set[str]:
+    """Latin content words (no stopwords) plus CJK character bigrams."""
+    out: set[str] = set()
+    cjk_run: list[str] = []
+
+    def flush() -> None:
+        chars = [c for c in cjk_run if c not in _CJK_STOP_CHARS]
+        if len(chars) == 1:
+            out.add(chars[0])
+        out.update(a + b for a, b in itertools.pairwise(chars))
+        cjk_run.clear()
+
+    for match in _TOKEN_RE.finditer(text):
+        raw = match.group()
+        if _CJK_CHAR_RE.fullmatch(raw):
+            cjk_run.append(raw)
+            continue
+        flush()
+        token = _norm_token(raw)
+        if token not in _STOPWORDS:
+            out.add(token)
+    flush()
+    return out
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def text_similarity(a: str, b: str) -> float:
+    """Dice overlap of content tokens, 0–1 (CJK compared by character bigrams)."""
+    ta, tb = _content_tokens(a), _content_tokens(b)
+    if not ta or not tb:
+        return 1.0 if _squash(a) and _squash(a) == _squash(b) else 0.0
+    return 2 * len(ta & tb) / (len(ta) + len(tb))
+
+
+def _numbers(tokens: set[str]) -> set[str]:
+    return {t for t in tokens if t[0].isdigit()}
+
+
+def restates(text: str, existing: str) -> bool:
+    """True when `text` says again what `existing` already says (adds at most one minor word).
+
+    A changed number is never a restatement: "30 minutes" → "60 minutes" is an update.
+    """
+    new, old = _content_tokens(text), _content_tokens(existing)
+    if not new or not old:
+        return False
+    if _numbers(new) - _numbers(old):
+        return False
+    if text_similarity(text, existing) >= 0.75:
+        return True
+    return len(new & old) >= 2 and len(new - old) <= 1
+
+
+def more_specific(new: str, old: str) -> bool:
+    """Does `new` say more than `old` (more content words, or a number `old` lacks)?"""
+    new_tokens, old_tokens = _content_tokens(new), _content_tokens(old)
+    if _numbers(new_tokens) - _numbers(old_tokens):
+        return True
+    return bool(new_tokens - old_tokens) and len(new_tokens) > len(old_tokens)
+
+
+def _overlap_of(part: set[str], whole: set[str]) -> float:
+    return len(part & whole) / len(part) if part else 0.0
+
+
+# ---------------------------------------------------------------------------------------------
+# Options: normalisation and alias-aware matching
+# ---------------------------------------------------------------------------------------------
+
+# Well-known short forms. Anything not listed still matches across case, plural, hyphens and
+# spacing ("python-magic" / "python magic" / "pythonmagic", "micro-services").
+_ALIAS_GROUPS: tuple[tuple[str, ...], ...] = (
+    ("postgresql", "postgres", "postgre", "psql"),
+    ("mongodb", "mongo"),
+    ("kubernetes", "k8s", "kube"),
+    ("elasticsearch", "elastic search"),
+    ("rabbitmq", "rabbit mq"),
+    ("javascript", "js"),
+    ("microsoft sql server", "sql server", "mssql"),
+    ("dynamodb", "dynamo db"),
+    ("microservice", "微服务"),
+)
+
+_LEADING_NOISE_RE = re.compile(
+    r"^(?:the|a|an|any|our|your|their|this|that|these|those|some|using|use\s+of|plain|whole|"
+    r"separate|another|such|other)\s+",
+    re.I,
+)
+_TRAILING_NOISE_RE = re.compile(
+    r"\s*(?:\b(?:library|libraries|lib|package|packages|approach|option|options|idea|route|"
+    r"solution|thing|things|stuff|architecture|framework|altogether|at\s+all|any\s*more|again|"
+    r"please|for\s+now|here|there|entirely|completely|whatsoever|either|too|as\s+well|"
+    r"for\s+this|for\s+us)|[了吧呢啊嘛]|方案|架构|这个方案)\s*$",
+    re.I,
+)
+_EDGE_PUNCT = " \t\"'`“”‘’()[]{}<>*_.,;:!?—–-，。！？；：、"
+
+
+def _strip_option_noise(option: str) -> str:
+    phrase = option.strip(_EDGE_PUNCT)
+    for _ in range(4):
+        shorter = _LEADING_NOISE_RE.sub("", phrase)
+        shorter = _TRAILING_NOISE_RE.sub("", shorter).strip(_EDGE_PUNCT)
+        if not shorter or shorter == phrase:
+            break
+        phrase = shorter
+    return phrase
+
+
+def _key(tokens: list[str]) -> str:
+    return "".join(tokens)
+
+
+def _build_alias_index() -> dict[str, tuple[list[str], ...]]:
+    index: dict[str, tuple[list[str], ...]] = {}
+    for group in _ALIAS_GROUPS:
+        variants = tuple(_tokens(name) for name in group)
+        for tokens in variants:
+            index[_key(tokens)] = variants
+    return index
+
+
+_ALIAS_INDEX = _build_alias_index()
+
+
+def _join(tokens: list[str]) -> str:
+    """Tokens back to a phrase: latin words spaced, CJK characters run together."""
+    out = ""
+    for token in tokens:
+        if out and not (_CJK_CHAR_RE.match(token) or _CJK_CHAR_RE.match(out[-1])):
+            out += " "
+        out += token
+    return out
+
+
+def normalise_option(option: str) -> str:
+    """A comparable key: lower case, singular, no articles or generic heads, canonical alias.
+
+    "the python-magic library" → "python magic"; "Mongo" → "mongodb"; "Microservices" →
+    "microservice". Two options are the same option when their keys are equal.
+    """
+    tokens = _tokens(_strip_option_noise(option))
+    variants = _ALIAS_INDEX.get(_key(tokens))
+    if variants:
+        tokens = variants[0]
+    return _join(tokens)
+
+
+def _option_variants(option: str) -> list[list[str]]:
+    tokens = _tokens(_strip_option_noise(option))
+    if not tokens:
+        return []
+    variants = list(_ALIAS_INDEX.get(_key(tokens), ()))
+    if tokens not in variants:
+        variants.append(tokens)
+    # "CouchDB" is often just "Couch": a product name ending in "db" is known by its stem.
+    last = tokens[-1]
+    if last.endswith("db") and len(last) >= 7:
+        variants.append([*tokens[:-1], last[:-2]])
+    return variants
+
+
+@dataclass
+class _Token:
+    text: str
+    start: int
+    end: int
+
+
+def _token_spans(text: str) -> list[_Token]:
+    return [_Token(_norm_token(m.group()), m.start(), m.end()) for m in _TOKEN_RE.finditer(text)]
+
+
+def _option_spans(option: str, text: str) -> list[tuple[int, int]]:
+    """Character spans where the option (or an alias) occurs in text as whole tokens.
+
+    Tokens are compared concatenated, so a different split into words still matches
+    ("micro services" / "microservices", "python magic" / "python-magic").
+    """
+    bare = _strip_option_noise(option)
+    if len(_tokens(bare)) == 1 and len(bare) <= 2 and any(c.isupper() for c in bare):
+        # "Go", "R", "C": as common words they would match everywhere; require the exact case.
+        pattern = re.compile(rf"(?<![A-Za-z0-9]){re.escape(bare)}(?![A-Za-z0-9])")
+        return [m.span() for m in pattern.finditer(text)]
+    hay = _token_spans(text)
+    spans: list[tuple[int, int]] = []
+    for variant in _option_variants(option):
+        target = _key(variant)
+        for i in range(len(hay)):
+            acc = ""
+            for j in range(i, len(hay)):
+                acc += hay[j].text
+                if acc == target:
+                    spans.append((hay[i].start, hay[j].end))
+                    break
+                if not target.startswith(acc):
+                    break
+    return sorted(set(spans))
+
+
+def option_matches(option: str, text: str) -> bool:
+    """Does `text` mention `option` (case, plural, hyphen/space and short forms tolerated)?"""
+    return bool(_option_spans(option, text))
+
+
+def same_option(a: str, b: str) -> bool:
+    """Two rejected-option names that denote the same thing ("Redis" / "the Redis store")."""
+    ka, kb = normalise_option(a), normalise_option(b)
+    if not ka or not kb:
+        return False
+    if ka.replace(" ", "") == kb.replace(" ", ""):
+        return True
+    short, long_ = (a, b) if len(ka) <= len(kb) else (b, a)
+    extra = len(_tokens(_strip_option_noise(long_))) - len(_tokens(_strip_option_noise(short)))
+    return extra <= 1 and option_matches(short, long_)
+
+
+# ---------------------------------------------------------------------------------------------
+# Sentences and clauses
+# ---------------------------------------------------------------------------------------------
+
+_SENTENCE_SPLIT_RE = re.compile(r"(?<=[!?])\s+|(?<=\.)\s+(?=[A-Z0-9\"'“(\[])|(?<=[。！？])|\n+")
+# Clause boundaries that never fall inside a noun phrase.
+_CLAUSE_SPLIT_RE = re.compile(r"\s*(?:;|；|\s[—–]\s|[—–]|\s-\s|:\s|：)\s*")
+_QUESTION_START_RE = re.compile(
+    r"^(?:what|how|why|where|when|which|who|whom|whose|is|are|was|were|do|does|did|can|could|"
+    r"would|will|should|shall|may|might|have|has|isn't|aren't|don't|doesn't|won't|wouldn't|"
+    r"shouldn't|any\s+(?:idea|thoughts))\b",
+    re.I,
+)
+_ZH_QUESTION_RE = re.compile(
+    r"[吗呢么]\s*$|^(?:怎么|如何|什么|哪|为什么|为何|是否|能不能|可不可以|要不要)"
+)
+
+
+@dataclass
+class _Sentence:
+    text: str
+    index: int
+    question: bool
+    clauses: list[str] = field(default_factory=list)
+
+
+def _split_sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE_SPLIT_RE.split(text) if s and s.strip()]
+
+
+def _split_clauses(sentence: str) -> list[str]:
+    return [c.strip(" ,，") for c in _CLAUSE_SPLIT_RE.split(sentence) if c.strip(" ,，.。")]
+
+
+def _is_question(sentence: str) -> bool:
+    body = sentence.strip()
+    if body.endswith(("?", "？")):
+        return True
+    core = _strip_discourse(body.rstrip(".!。！"))
+    if _QUESTION_START_RE.match(core) and not re.match(r"^(?:do\s+not|don't)\b", core, re.I):
+        return True
+    return bool(_CJK_CHAR_RE.search(core) and _ZH_QUESTION_RE.search(core))
+
+
+def _sentences(text: str) -> list[_Sentence]:
+    return [
+        _Sentence(s, i, _is_question(s), _split_clauses(s))
+        for i, s in enumerate(_split_sentences(text))
+    ]
+
+
+# Discourse markers that open a clause without carrying content.
+_DISCOURSE_RE = re.compile(
+    r"^(?:(?:actually|ok(?:ay)?|so|well|also|and|but|now|then|oh|right|alright|all\s+right|"
+    r"yes|yeah|yep|sure|hmm+|great|cool|fine|good|perfect|thanks|thank\s+you|"
+    r"one\s+more\s+thing|another\s+thing|by\s+the\s+way|btw|plus|additionally|finally|lastly|"
+    r"anyway|in\s+addition|on\s+top\s+of\s+that|remember|note\s+that|"
+    r"keep\s+in\s+mind(?:\s+that)?|however|besides|please|kindly|understood|got\s+it|"
+    r"另外|还有|然后|那么|好的|好|嗯|对了|其实|所以|但是|不过|请)\b[,，:：!]?\s*)+",
+    re.I,
+)
+
+
+def _strip_discourse(clause: str) -> str:
+    return _DISCOURSE_RE.sub("", clause.strip()).strip(" ,，")
+
+
+def _tidy(text: str, limit: int = 160) -> str:
+    """A ledger-ready clause: trimmed, no trailing punctuation or 'please', first letter up."""
+    body = " ".join(text.split()).strip(" ,;:—–-，。；：")
+    body = re.sub(r"[\s,]+please$", "", body, flags=re.I).rstrip(".!。！ ")
+    if len(body) > limit:
+        body = body[:limit].rsplit(" ", 1)[0] + "…"
+    return body[:1].upper() + body[1:] if body else ""
+
+
+# ---------------------------------------------------------------------------------------------
+# Rejections
+# ---------------------------------------------------------------------------------------------
+
+# Phrases that cannot be an option: quantities, pronouns, and the heads of idioms that look like
+# rejections ("no problem with X", "no need to", "don't worry", "不用担心").
+_BAD_OPTION_STARTS = _word_set(
+    """anything something everything nothing more less fewer any all too much many that this
+    it them those these me us you yourself myself worry worrying forget problem problems need
+    idea matter doubt way rush hurry longer later further sure mind offense offence pressure
+    clue issue issues big deal harm reason thanks thank worries to be well good great fine
+    yet really quite only just so very one how what why when where whether if"""
+)
+_ZH_BAD_OPTION_START_RE = re.compile(
+    r"^(?:担心|着急|急|说|谢|客气|管|怕|忘|超过|多于|少于|低于|高于|大于|小于|太|让|把|在|给|"
+    r"再|还|只|都|这|那|它|一直|总是|每|被|对|跟|和|从|了)"
+)
+_OPTION_CUT_RE = re.compile(
+    r"\s+(?:because|since|as|so|for|in|on|at|to|from|with|under|over|inside|within|across|"
+    r"during|via|which|that|who|when|if|unless|until|anymore|any\s+more|at\s+all|please|here|"
+    r"there|either|though|now|again|but|we|it|they|you|i)\b.*$",
+    re.I,
+)
+_LIST_SPLIT_RE = re.compile(r"\s*(?:,|\bor\b|\band\b|\bnor\b|/|、|或者|或|和)\s*", re.I)
+
+
+def _clean_options(raw: str, *, allow_gerund: bool = True) -> list[str]:
+    """Option names from the phrase after a rejection cue, or [] when it is no option."""
+    phrase = _OPTION_CUT_RE.sub("", raw.strip())
+    options: list[str] = []
+    for part in _LIST_SPLIT_RE.split(phrase):
+        option = _strip_option_noise(part)
+        words = option.split()
+        if not option or len(words) > 4:
+            continue
+        first = words[0].lower()
+        if first in _BAD_OPTION_STARTS or first[0].isdigit():
+            continue
+        if _ZH_BAD_OPTION_START_RE.match(option):
+            continue
+        if not allow_gerund and first.endswith("ing") and len(words) > 1:
+            continue
+        options.append(option)
+    return options
+
+
+def _looks_generic(raw: str, option: str) -> bool:
+    """'a document store' names a category; 'MongoDB' names a product."""
+    indefinite = bool(re.match(r"^\s*(?:a|an|any)\s", raw, re.I))
+    return indefinite and not re.search(r"[A-Z0-9]", option)
+
+
+def _looks_like_name(option: str) -> bool:
+    return bool(re.search(r"[A-Z0-9]|[-.+#]\w", option)) or bool(_CJK_CHAR_RE.search(option))
+
+
+_OPT = r"(?P<opt>(?:[^,.;:!?()—–\n]|\.(?=\S))+)"
+_NEGATOR = (
+    r"(?:do\s+not|don'?t|does\s+not|doesn'?t|did\s+not|didn'?t|won'?t|will\s+not|"
+    r"shouldn'?t|should\s+not|must\s+not|mustn'?t|can'?t|cannot|can\s+not|never|not|"
+    r"no\s+longer|aren'?t|isn'?t|stop)"
+)
+_CHOICE_VERB = (
+    r"(?:use|using|go\s+with|going\s+with|choose|choosing|pick|picking|adopt|adopting|do|"
+    r"doing|introduce|introducing|rely\s+on|relying\s+on|depend\s+on|depending\s+on|"
+    r"build\s+on|building\s+on|want|consider|considering|bother\s+with|switch\s+to|"
+    r"switching\s+to|move\s+to|moving\s+to|migrate\s+to|bring\s+in|touch|add|adding)"
+)
+_NEGATED_CHOICE_RE = re.compile(
+    rf"\b{_NEGATOR}\s+(?:be\s+)?(?:(?:going\s+to|gonna|want\s+to|plan(?:ning)?\s+to|"
+    rf"need\s+to|have\s+to)\s+)?{_CHOICE_VERB}\s+{_OPT}",
+    re.I,
+)
+# Imperatives that discard something; only at the start of a clause, so "don't forget X" and
+# "we use blue-green deploys to avoid downtime" are not rejections.
+_IMPERATIVE_REJECT_RE = re.compile(
+    r"^(?:(?:let'?s|let\s+us|we(?:'ll|\s+will|\s+should|\s+can|\s+must)?|just|i'd\s+say)\s+)?"
+    rf"(?P<verb>forget(?:\s+about)?|drop|ditch|scrap|abandon|avoid|rule\s+out)\s+{_OPT}",
+    re.I,
+)
+_CONTRAST_REJECT_RE = re.compile(rf"\b(?:instead\s+of|rather\s+than)\s+{_OPT}", re.I)
+_STANCE_REJECT_RE = re.compile(
+    r"\b(?:ruled\s+out|(?:decided|decide|deciding|voted?)\s+against|(?:we're|we\s+are|i'm|"
+    rf"i\s+am)\s+against|say\s+no\s+to|steer\s+clear\s+of|stay\s+away\s+from|get\s+rid\s+of)\s+{_OPT}",
+    re.I,
+)
+_NO_OPTION_RE = re.compile(
+    r"^no\s+(?P<opt>[^,.;:!?()—–\n]+?)\s*(?=,|\.|!|;|$|—|–|\s-\s|\s+please\b|\s+at\s+all\b|"
+    r"\s+for\s+(?:now|us|this)\b|\s+here\b|\s+anymore\b|\s+whatsoever\b)",
+    re.I,
+)
+_STATE_REJECT_RE = re.compile(
+    r"^(?P<subj>.+?)\s+(?:is|are|was|were|'s|has\s+been|have\s+been)\s+(?:now\s+|definitely\s+|"
+    r"simply\s+|just\s+|also\s+|clearly\s+|totally\s+|completely\s+)?(?:off\s+the\s+table|"
+    r"out\s+of\s+the\s+question|ruled\s+out|a\s+no[- ]?go|not\s+an?\s+option|"
+    r"no\s+longer\s+an?\s+option|not\s+(?:acceptable|allowed|permitted|viable)|"
+    r"a\s+non[- ]starter|a\s+deal[- ]?breaker|banned|forbidden|overkill)\b",
+    re.I,
+)
+_WONT_WORK_RE = re.compile(
+    r"^(?P<subj>.+?)\s+(?:won'?t|will\s+not|doesn'?t|does\s+not|isn'?t\s+going\s+to|"
+    r"is\s+not\s+going\s+to)\s+(?:work|fly|cut\s+it)\b",
+    re.I,
+)
+_SUBJECT_LEAD_RE = re.compile(
+    r"^(?:(?:so|and|but|then|also|actually|ok(?:ay)?|well|honestly|frankly|now|because|since|"
+    r"as|i\s+think|we\s+think|i\s+guess|i\s+believe|i\s+feel|clearly|that\s+means|which\s+means)"
+    r"\b[,\s]*)+",
+    re.I,
+)
+_ZH_OPT = rf"(?P<opt>[A-Za-z0-9][\w.+#/-]*(?:\s[A-Za-z0-9][\w.+#/-]*){{0,2}}|[{_CJK}]{{1,10}}?)"
+_ZH_OPT_END = r"(?=[了吧呢啊嘛，,。.！!？?；;、：:\s]|因为|由于|所以|太|$)"
+_ZH_PREFIX_REJECT_RE = re.compile(
+    r"(?:不要再?|别再?|不再|不用|不使用|不采用|不考虑|放弃|排除|去掉|弃用|不选)"
+    rf"(?:用|使用|采用|选用?|考虑)?\s*{_ZH_OPT}{_ZH_OPT_END}"
+)
+_ZH_SUFFIX_REJECT_RE = re.compile(
+    rf"(?P<opt>[A-Za-z0-9][\w.+#/-]*|[{_CJK}]{{2,10}})\s*"
+    r"(?:不行|不合适|不可行|不考虑了?|就算了|被排除了?|出局了?|免谈|没戏)"
+)
+_ZH_SUBJECT_LEAD_RE = re.compile(
+    r"^(?:我们?|我觉得|我认为|我们觉得|感觉|其实|那么?|所以|但是|可是|用|使用)+"
+)
+
+# Words between a rejected option and its reason ("the X library, we can't ...").
+_REST_NOISE_RE = re.compile(
+    r"^(?:\s*(?:library|libraries|lib|package|packages|approach|option|idea|route|solution|"
+    r"architecture|framework|stuff|thing|altogether|at\s+all|any\s*more|please|entirely|"
+    r"completely|whatsoever|either|for\s+now|here|there|too)\b)+",
+    re.I,
+)
+# What follows a rejected option and says why ("..., we can't install libmagic").
+_REASON_LEAD_RE = re.compile(
+    r"^[\s,，]*(?:please[\s,]*)?(?:(?:because|since|as|due\s+to|given\s+that|given|so|"
+    r"'cause|cause)\b|(?=(?:we|we're|we've|our|it|it's|its|they|there's|that's|this|the\s+team|"
+    r"nobody|no\s+one)\b))",
+    re.I,
+)
+_ZH_REASON_LEAD_RE = re.compile(r"^[\s,，]*(?:因为|由于|因|毕竟)?")
+# A clause that names what to do instead is an alternative, not a reason.
+_ALTERNATIVE_RE = re.compile(
+    r"\b(?:instead|the\s+way\s+to\s+go|it\s+is\s*$|go\s+with|let'?s\s+use|prefer|rather|"
+    r"switch\s+to|stick\s+(?:with|to)|keep\s+(?:it|them|everything)\s+in|use\s+[A-Z]|"
+    r"will\s+(?:use|go|run|stay|talk|communicate|rely|stick|build|be)\b(?!\s+(?:too|very|hard|"
+    r"slow|expensive|costly|painful|difficult|overkill|a\s+pain|a\s+nightmare|impossible)))\b"
+    r"|^(?:use|keep|go|stick|switch|store|put|move)\b|改用|换成|就用|而是|还是用|^用",
+    re.I,
+)
+
+
+@dataclass
+class _RejectionHit:
+    option: str
+    reason: str
+    sentence: int
+    clause: int
+    generic: bool
+    # In "A, so B is off the table", A: a statement of its own that may hold requirements.
+    cause: str = ""
+
+
+def _reason_after(rest: str, zh: bool) -> str:
+    """The stated cause right after the rejected option, or ''."""
+    lead = (_ZH_REASON_LEAD_RE if zh else _REASON_LEAD_RE).match(rest)
+    if not lead:
+        return ""
+    reason = rest[lead.end() :].strip(" ,，.。")
+    if not reason or (_ALTERNATIVE_RE.search(reason) and not lead.group().strip(" ,，")):
+        return ""
+    if zh and not lead.group().strip(" ,，") and not rest.lstrip().startswith(("，", ",")):
+        return ""
+    return _tidy(reason, 200)
+
+
+def _english_clause_rejections(clause: str) -> list[tuple[str, str, bool]]:
+    """(option, text after it, generic) for each option the clause rejects."""
+    found: list[tuple[str, str, bool]] = []
+    core = _strip_discourse(clause)
+
+    def add(raw: str, rest: str, *, allow_gerund: bool = True, need_name: bool = False) -> None:
+        for option in _clean_options(raw, allow_gerund=allow_gerund):
+            if need_name and not _looks_like_name(option):
+                continue
+            at = raw.find(option)
+            after = raw[at + len(option) :] + rest if at >= 0 else rest
+            found.append((option, _REST_NOISE_RE.sub("", after), _looks_generic(raw, option)))
+
+    for m in _NEGATED_CHOICE_RE.finditer(core):
+        if re.search(r"\bnothing\s*$", core[: m.start()], re.I):
+            continue
+        add(m.group("opt"), core[m.end() :])
+    imperative = _IMPERATIVE_REJECT_RE.match(core)
+    if imperative:
+        # "avoid blocking the event loop" is a requirement, "avoid ORMs" a rejection.
+        add(
+            imperative.group("opt"),
+            core[imperative.end() :],
+            allow_gerund=not imperative.group("verb").lower().startswith("avoid"),
+        )
+    for m in _STANCE_REJECT_RE.finditer(core):
+        if not re.search(r"\bnothing\s*$", core[: m.start()], re.I):
+            add(m.group("opt"), core[m.end() :])
+    for m in _CONTRAST_REJECT_RE.finditer(core):
+        # "a summary instead of code" is a wish about the reply, not a rejected option.
+        chooses = re.search(
+            r"\b(?:use|go\s+with|pick|choose|prefer|switch|store|keep|run)\b",
+            core[: m.start()],
+            re.I,
+        )
+        add(m.group("opt"), core[m.end() :], allow_gerund=False, need_name=not chooses)
+    bare_no = _NO_OPTION_RE.match(core)
+    if bare_no:
+        add(bare_no.group("opt"), core[bare_no.end() :])
+    for pattern in (_STATE_REJECT_RE, _WONT_WORK_RE):
+        state = pattern.match(core)
+        if state:
+            subject = _SUBJECT_LEAD_RE.sub("", state.group("subj").split(",")[-1].strip())
+            add(subject, core[state.end() :])
+    return found
+
+
+def _chinese_clause_rejections(clause: str) -> list[tuple[str, str, bool]]:
+    found: list[tuple[str, str, bool]] = []
+    for m in _ZH_PREFIX_REJECT_RE.finditer(clause):
+        if re.search(r"(?:不仅|并不|不一定)$", clause[: m.start() + 2]):
+            continue
+        for option in _clean_options(m.group("opt")):
+            found.append((option, clause[m.end() :], False))
+    for m in _ZH_SUFFIX_REJECT_RE.finditer(clause):
+        subject = _ZH_SUBJECT_LEAD_RE.sub("", m.group("opt"))
+        for option in _clean_options(subject):
+            found.append((option, clause[m.end() :], False))
+    return found
+
+
+def _is_reason_clause(clause: str) -> bool:
+    """A clause after a rejection that explains it (not one that says what to do instead)."""
+    core = _strip_discourse(clause)
+    if not core or _ALTERNATIVE_RE.search(core):
+        return False
+    if _SYSTEM_VERB_RE.match(core) or _BUILD_VERB_RE.match(core) or _OUTPUT_VERB_RE.match(core):
+        return False
+    return len(core.split()) >= 2 or bool(_CJK_CHAR_RE.search(core))
+
+
+def _sentence_rejections(sentence: _Sentence) -> tuple[list[_RejectionHit], set[int]]:
+    """The rejections in one sentence, and the indices of clauses that only give reasons."""
+    per_clause: list[tuple[str, list[tuple[str, str, bool]]]] = []
+    for clause in sentence.clauses:
+        # "A, so B is off the table": A is the cause of rejecting B.
+        cause = ""
+        parts = re.split(r",?\s+so\s+(?!that\b)|，所以|所以", clause, maxsplit=1)
+        if len(parts) == 2 and len(parts[0].split()) >= 2:
+            cause, clause = parts[0], parts[1]
+        raw_hits = _chinese_clause_rejections(clause) if _CJK_CHAR_RE.search(clause) else []
+        raw_hits += _english_clause_rejections(clause)
+        per_clause.append((cause, raw_hits))
+    hits: list[_RejectionHit] = []
+    reason_clauses: set[int] = set()
+    for ci, (cause, raw_hits) in enumerate(per_clause):
+        zh = bool(_CJK_CHAR_RE.search(sentence.clauses[ci]))
+        for option, rest, generic in raw_hits:
+            reason = _reason_after(rest, zh) or _tidy(cause, 200)
+            follower = ci + 1
+            if (
+                not reason
+                and follower < len(per_clause)
+                and not per_clause[follower][1]
+                and _is_reason_clause(sentence.clauses[follower])
+            ):
+                reason = _tidy(_strip_discourse(sentence.clauses[follower]), 200)
+                reason_clauses.add(follower)
+            hits.append(_RejectionHit(option, reason, sentence.index, ci, generic, cause))
+    return hits, reason_clauses
+
+
+def _dedupe_hits(hits: list[_RejectionHit]) -> list[_RejectionHit]:
+    out: list[_RejectionHit] = []
+    for hit in hits:
+        twin = next((h for h in out if same_option(h.option, hit.option)), None)
+        if twin is None:
+            out.append(hit)
+        elif not twin.reason and hit.reason:
+            twin.reason = hit.reason
+    return out
+
+
+@dataclass
+class _RejectionScan:
+    hits: list[_RejectionHit]
+    # Every clause that rejects something, mapped to the cause it states before "so" (which
+    # is mined for requirements in place of the clause).
+    clauses: dict[tuple[int, int], str]
+    # Clauses that only explain a rejection: mined for strongly worded requirements only.
+    reason_clauses: set[tuple[int, int]]
+
+
+def _find_rejections(sentences: list[_Sentence], skip: set[int]) -> _RejectionScan:
+    hits: list[_RejectionHit] = []
+    reason_clauses: set[tuple[int, int]] = set()
+    for sentence in sentences:
+        # "should we not use X?" weighs an option, it rejects none.
+        if not sentence.question and sentence.index not in skip:
+            found, reasons = _sentence_rejections(sentence)
+            hits.extend(found)
+            reason_clauses.update((sentence.index, ci) for ci in reasons)
+    clauses = {(h.sentence, h.clause): h.cause for h in hits}
+    hits = _dedupe_hits(hits)
+    named = [h for h in hits if not h.generic]
+    for hit in hits:
+        if not hit.reason:
+            hit.reason = _neighbour_reason(sentences, hit.sentence, hits)
+    if named:
+        # "Let's not use MongoDB ... so a document store is off the table": the category is
+        # the reason for the named rejection, not a second option to track.
+        for generic in [h for h in hits if h.generic]:
+            target = min(named, key=lambda h: abs(h.sentence - generic.sentence))
+            if not target.reason:
+                target.reason = generic.reason
+            hits.remove(generic)
+    return _RejectionScan(hits, clauses, reason_clauses)
+
+
+def _neighbour_reason(sentences: list[_Sentence], index: int, hits: list[_RejectionHit]) -> str:
+    """A rejection without an in-sentence cause usually has it in the sentence before
+    ("This is too heavy for five people. Forget microservices.") or right after it."""
+    hit_sentences = {h.sentence for h in hits}
+    for candidate in (index - 1, index + 1):
+        if not 0 <= candidate < len(sentences):
+            continue
+        sentence = sentences[candidate]
+        if sentence.question or (candidate in hit_sentences and candidate < index):
+            continue
+        body = _strip_discourse(sentence.text)
+        if len(body.split()) >= 3 or _CJK_CHAR_RE.search(body):
+            return _tidy(body, 200)
+    return ""
+
+
+# ---------------------------------------------------------------------------------------------
+# Requirements
+# ---------------------------------------------------------------------------------------------
+
+_PRONOUN_MODAL_RE = re.compile(
+    r"^(?:we|i|you|it|they|this|that|the\s+(?:app|system|function|service|api|code|endpoint|"
+    r"tool|solution))\s+(?:really\s+|also\s+|still\s+|definitely\s+|absolutely\s+)?"
+    r"(?P<modal>must(?:\s+also)?|need\s+to|needs\s+to|have\s+to|has\s+to|have\s+got\s+to|"
+    r"has\s+got\s+to|got\s+to|gotta|should|shall|will\s+need\s+to|'ll\s+need\s+to|"
+    r"are\s+required\s+to|is\s+required\s+to|'re\s+required\s+to|want\s+to|'d\s+like\s+to|"
+    r"would\s+like\s+to)\s+(?:also\s+)?(?P<rest>.+)$",
+    re.I,
+)
+_CONTRACTED_PRONOUN_RE = re.compile(r"^(?:we|i|you|they|it)(?='(?:ll|d|re))", re.I)
+_STRONG_MODAL_RE = re.compile(
+    r"\b(?:must|mustn'?t|need\s+to|needs\s+to|have\s+to|has\s+to|has\s+got\s+to|"
+    r"have\s+got\s+to|required?|requires|requirement|mandatory|shall|should|is\s+essential|"
+    r"it'?s\s+essential|is\s+critical|make\s+sure|ensure|guarantee)\b"
+    r"|必须|需要|要求|一定要|务必|应该|应当|只能|只支持|只允许|不能超过|不超过|不得|至少|最多|记得|别忘了|不要忘记",
+    re.I,
+)
+# "need to pick/decide ..." states an open decision, not a constraint.
+_DECISION_AFTER_MODAL_RE = re.compile(
+    r"^(?:pick|choose|decide|select|figure\s+out|think\s+about|discuss|know|understand|ask|"
+    r"learn|explore|find\s+out|work\s+out|compare|evaluate|settle)\b",
+    re.I,
+)
+_WANT_TO_CHAT_RE = re.compile(
+    r"^(?:know|understand|ask|learn|see|discuss|talk|explore|check|hear|get\s+your|start|"
+    r"begin|try|understand)\b",
+    re.I,
+)
+_NEED_HELP_RE = re.compile(
+    r"^(?:i|we)\s+(?:need|want|would\s+like|'d\s+like)\s+(?:some\s+)?help\s+(?:with\s+|"
+    r"(?:in\s+)?(?:creating|building|writing|making|designing|implementing)\s+|"
+    r"to\s+(?:create|build|write|make|design|implement)\s+)(?P<task>.+)$",
+    re.I,
+)
+# Requests about the conversation itself ("summarise", "sketch that out"): no constraint.
+_OUTPUT_VERB_RE = re.compile(
+    r"^(?:(?:can|could|would)\s+you\s+)?(?:tell|explain|summari[sz]e|describe|remind|clarify|"
+    r"compare|recap|elaborate|walk|go\s+through|talk|help|show|list|outline|suggest|recommend|"
+    r"propose|think|brainstorm|answer|review|evaluate|assess|analy[sz]e|estimate|sketch|"
+    r"lay\s+out|give|draft|plan|design|present|detail|expand|continue|proceed|start|begin|"
+    r"go\s+on|go\s+ahead|keep\s+going|let\s+me\s+know|dive|zoom|consider|look)\b",
+    re.I,
+)
+_INFO_VERB_RE = re.compile(
+    r"^(?:tell|explain|summari[sz]e|describe|remind|clarify|compare|recap|elaborate|walk|"
+    r"go\s+through|talk|review|evaluate|assess)\b",
+    re.I,
+)
+_SYSTEM_VERB_RE = re.compile(
+    r"^(?:store|save|persist|keep|put|place|use|reject|refuse|deny|block|validate|verify|check|"
+    r"sanitise|sanitize|escape|log|record|audit|track|support|allow|accept|permit|limit|cap|"
+    r"restrict|throttle|rate[- ]limit|encrypt|hash|sign|send|return|respond|include|add|expose|"
+    r"publish|handle|retry|cache|index|partition|shard|replicate|back\s+up|expire|delete|purge|"
+    r"archive|require|enforce|ensure|make\s+sure|guarantee|target|stick|run|deploy|host|serve|"
+    r"export|import|notify|alert|email|paginate|compress|authenticate|authori[sz]e|separate|"
+    r"isolate|prefer|default|fall\s+back|stream|batch|schedule|monitor|display|format|lock|"
+    r"version|test|document|translate|load|upload|download|migrate|avoid|never|always|"
+    r"only|disallow|forbid|prevent|timeout|time\s+out|expose)\b",
+    re.I,
+)
+_BUILD_VERB_RE = re.compile(
+    r"^(?:write|create|build|implement|make|generate|code|produce|set\s+up|wire\s+up|provide)\b",
+    re.I,
+)
+_SCOPE_MARKER_RE = re.compile(
+    r"\b(?:also|too|as\s+well|additionally|in\s+addition|plus)\b|还要|也要|另外", re.I
+)
+_AUX_SECOND_RE = re.compile(
+    r"^\S+\s+(?:is|are|was|were|has|have|had|will|would|can|could|should|must|does|did|"
+    r"seems|looks|sounds|'s)\b",
+    re.I,
+)
+_LETS_RE = re.compile(r"^let'?s\s+(?!not\b)(?P<rest>.+)$", re.I)
+_LETS_CHAT_RE = re.compile(
+    r"^(?:start|begin|talk|discuss|see|look|think|focus|move\s+on|recap|review|continue|"
+    r"go\s+back|go\s+through|take|try\s+to\s+understand|brainstorm|explore|get\s+started|"
+    r"dig|dive|step\s+back|say)\b",
+    re.I,
+)
+_DONT_FORGET_RE = re.compile(
+    r"^(?:don'?t|do\s+not|never)\s+forget\s+(?:to\s+|about\s+|that\s+)?(?P<rest>.+)$|"
+    r"^(?:不要忘记|别忘了|记得)(?P<zh>.+)$",
+    re.I,
+)
+_CHOICE_RE = re.compile(
+    r"^(?P<a>[^,]{1,40}?)\s*,?\s+it\s+is$"
+    r"|^(?P<b>.+?)\s+(?:is|are|seems|sounds)\s+(?:definitely\s+)?(?:the\s+way\s+to\s+go|"
+    r"the\s+(?:right|best|better)\s+(?:choice|option|call|fit|bet))"
+    r"|^(?:let'?s|we(?:'ll|\s+will|\s+should)?|i'd|i\s+would)\s+(?:go\s+with|stick\s+with|"
+    r"settle\s+on|opt\s+for|pick|choose)\s+(?P<c>.+)$"
+    r"|^(?:we\s+)?(?:chose|picked|decided\s+on|went\s+with|settled\s+on)\s+(?P<d>.+)$"
+    r"|^(?:就用|决定用|改用|选择?用?)(?P<e>.+?)(?:吧|了)?$",
+    re.I,
+)
+_NOT_A_CHOICE = _word_set("here there this that so where what how now which")
+_TRAJECTORY_RE = re.compile(
+    r"\b(?:keep\s+(?:it|them|everything|sessions?|data)\s+(?:in|on)|stay\s+(?:with|on)|"
+    r"stick\s+(?:with|to)|switch\s+to|move\s+to|migrate\s+to|go\s+with|let'?s\s+use|"
+    r"we(?:'ll|\s+will)\s+use)\s+[A-Z]"
+    r"|就用|决定用|改用|换成|选用",
+    re.I,
+)
+_NUMBER_PATTERN = (
+    r"(?:\d+(?:[.,]\d+)*\s*(?:k|m|bn|million|thousand|billion)?|one|two|three|four|five|six|"
+    r"seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|"
+    r"a\s+(?:hundred|thousand|million)|dozens?\s+of)"
+)
+_UNIT_PATTERN = (
+    r"(?:%|percent|ms|milliseconds?|secs?|seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|"
+    r"months?|years?|kb|mb|gb|tb|pb|bytes?|kib|mib|gib|tib|rps|qps|tps|req/s|writes?|reads?|"
+    r"quer(?:y|ies)|transactions?|events?|messages?|users?|customers?|clients?|tenants?|"
+    r"accounts?|records?|rows?|items?|files?|uploads?|requests?|calls?|connections?|"
+    r"sessions?|engineers?|developers?|devs?|people|persons?|members?|servers?|nodes?|"
+    r"instances?|cores?|cpus?|regions?|zones?|usd|eur|dollars?|euros?|times|x)"
+)
+_QUANTITY_RE = re.compile(
+    rf"[$€£¥]\s*\d[\d,.]*\s*(?:k|m|bn)?\b|\b{_NUMBER_PATTERN}\s*(?:-\s*|\s+)?"
+    rf"(?:[a-z][a-z-]*\s+){{0,2}}{_UNIT_PATTERN}(?![a-z])"
+    r"|\d+(?:\.\d+)?\s*(?:MB|GB|KB|TB|个|人|名|年|个月|月|天|小时|分钟|秒|次|万|千|条|倍)",
+    re.I,
+)
+_TEAM_RE = re.compile(
+    rf"\b(?:team\s+of|we\s+are|we're|with)\s+(?P<n>{_NUMBER_PATTERN})\s*"
+    r"(?P<unit>engineers?|developers?|devs?|people|persons?)?\b"
+    rf"|^(?P<n2>{_NUMBER_PATTERN})\s+(?P<unit2>engineers?|developers?|devs?|people|persons?)$"
+    rf"|\b(?P<n3>{_NUMBER_PATTERN})[- ](?:person|people|engineer|developer|member)\s+team\b"
+    r"|团队(?:有|共)?(?P<n4>\d+|[一二三四五六七八九十]+)(?:个)?人",
+    re.I,
+)
+_ONLY_RE = re.compile(
+    r"^(?:only|just|at\s+(?:least|most)|no\s+more\s+than|up\s+to|max(?:imum)?|"
+    r"min(?:imum)?|except|excluding|under|below|within)\b",
+    re.I,
+)
+_CAN_YOU_ADD_RE = re.compile(
+    r"^(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:also\s+)?(?P<rest>(?:add|include|"
+    r"support|handle|validate|log|store|limit|reject|encrypt|write|make\s+(?:it|sure))\b.+)$",
+    re.I,
+)
+_ACK_WORDS = _word_set(
+    """yes yeah yep yup no nope ok okay sure thanks thank great cool fine perfect right agreed
+    exactly correct both either neither none all maybe probably later nothing done good nice
+    hello hi hey bye goodbye whatever hmm understood true false absolutely definitely"""
+)
+_WH_WORDS_RE = re.compile(r"\b(?:what|how|why|where|when|which|who)\b", re.I)
+
+
+def _reqs_from_modal(core: str) -> str | None:
+    """A clause with a modal of obligation, reduced to what is required."""
+    contracted = _CONTRACTED_PRONOUN_RE.match(core)
+    if contracted:
+        core = core.replace("'", " '", 1)
+    m = _PRONOUN_MODAL_RE.match(core)
+    if m:
+        rest = m.group("rest")
+        modal = m.group("modal").lower()
+        if _DECISION_AFTER_MODAL_RE.match(rest):
+            return None
+        if modal in {"want to", "'d like to", "would like to"} and _WANT_TO_CHAT_RE.match(rest):
+            return None
+        if re.match(r"^(?:not|never)\b", rest, re.I):
+            return _tidy(core)
+        return _tidy(rest)
+    if not _STRONG_MODAL_RE.search(core):
+        return None
+    after = re.split(r"\b(?:need|needs|have|has)\s+to\s+", core, maxsplit=1, flags=re.I)
+    if len(after) == 2 and _DECISION_AFTER_MODAL_RE.match(after[1]):
+        return None
+    return _tidy(core)
+
+
+_INDEPENDENT_TAIL_RE = re.compile(
+    r",\s+(?!(?:and|or|but|which|who|where|because|since|so|as|with|without|only|e\.g\.|"
+    r"including|except)\b)(?:[\w-]+\s+){0,3}?(?:is|are|was|were|will|would|can|could|should|"
+    r"'s|'re|seems|looks)\b.*$",
+    re.I,
+)
+
+
+def _main_clause(core: str) -> str:
+    """'Keep X for now, multi-region is a later problem' → 'Keep X for now'."""
+    return _INDEPENDENT_TAIL_RE.sub("", core)
+
+
+def _requirement_from_clause(
+    clause: str, *, strong_only: bool, previous: str | None
+) -> tuple[str, float] | None:
+    """(text, confidence) when the clause states a need or constraint."""
+    core = _main_clause(_strip_discourse(clause))
+    if not core:
+        return None
+    m = _DONT_FORGET_RE.match(core)
+    if m:
+        return _tidy(m.group("rest") or m.group("zh") or ""), 0.8
+    modal = _reqs_from_modal(core)
+    if modal:
+        return modal, 0.85
+    if strong_only:
+        return None
+    m = _NEED_HELP_RE.match(core)
+    if m:
+        return _tidy(_strip_option_noise(m.group("task"))), 0.6
+    lets = _LETS_RE.match(core)
+    if lets:
+        rest = lets.group("rest")
+        if _LETS_CHAT_RE.match(rest) or _OUTPUT_VERB_RE.match(rest):
+            return None
+        core = rest
+    if _ONLY_RE.match(core) and previous is None:
+        return _tidy(core), 0.7
+    if _SYSTEM_VERB_RE.match(core) and not _AUX_SECOND_RE.match(core):
+        return _tidy(core), 0.75
+    if _BUILD_VERB_RE.match(core) and _SCOPE_MARKER_RE.search(clause):
+        return _tidy(core), 0.7
+    if _OUTPUT_VERB_RE.match(core) or _BUILD_VERB_RE.match(core):
+        return None
+    if _QUANTITY_RE.search(core) and not _WH_WORDS_RE.match(core):
+        return _tidy(core), 0.7
+    if re.search(r"^(?:we|i)(?:\s+want|\s*'d\s+like|\s+would\s+like)\s+(?!to\b)", core, re.I):
+        return _tidy(core), 0.65
+    return None
+
+
+def _choice(core: str) -> str | None:
+    """The option chosen by "X it is" / "X is the way to go" / "let's go with X", or None."""
+    m = _CHOICE_RE.match(core.rstrip(".!。！ "))
+    if not m:
+        return None
+    picked = _SUBJECT_LEAD_RE.sub("", next(g for g in m.groups() if g)).strip(_EDGE_PUNCT)
+    bare = _strip_option_noise(picked)
+    if not bare or bare.lower() in _NOT_A_CHOICE or len(picked.split()) > 5:
+        return None
+    return picked
+
+
+def _bare_answer(sentence: str, last_reply: str) -> str | None:
+    """'Flask.' answering the assistant's question, or 'Django, because we want the admin'
+    picking one of the options the assistant offered."""
+    body = _strip_discourse(sentence.rstrip(".!。！ "))
+    head, _, tail = body.partition(",")
+    words = head.split()
+    if not 1 <= len(words) <= 3 or _QUANTITY_RE.search(head):
+        return None
+    asked = "?" in last_reply or "？" in last_reply
+    if not asked and not option_matches(head, last_reply):
+        return None
+    if tail and not re.match(r"\s*(?:because|since|as|for|so)\b", tail, re.I):
+        return None
+    if words[0].lower().strip(".!") in _ACK_WORDS or _WH_WORDS_RE.search(head):
+        return None
+    if _OUTPUT_VERB_RE.match(head) or _SYSTEM_VERB_RE.match(head) or _BUILD_VERB_RE.match(head):
+        return None
+    if re.search(
+        r"\b(?:is|are|was|were|do|does|did|can|will|would|should|i|we|you|it)\b", head, re.I
+    ):
+        return None
+    text = f"Use {head.strip()}"
+    return text + (f", {tail.strip()}" if tail.strip() else "")
+
+
+def _team_size(clause: str) -> str | None:
+    for segment in re.split(r"[,，]", clause):
+        m = _TEAM_RE.search(segment.strip(" .!;。！"))
+        if not m:
+            continue
+        number = (m.group("n") or m.group("n2") or m.group("n3") or m.group("n4")).strip()
+        unit = m.group("unit") or m.group("unit2") or ""
+        if m.group("n4"):
+            return f"团队{number}人"
+        if m.group("n") and not unit:
+            continue  # "we are 5 minutes away" is no team size
+        return f"Team of {number} {unit or 'people'}".strip()
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Facts, trajectory, confirmations, drops, reopening, pivots, topic shifts, dialog state
+# ---------------------------------------------------------------------------------------------
+
+_FACT_RE = re.compile(
+    r"^(?:we|i|our\s+(?:team|company|org|stack)|the\s+team)\s+(?:already\s+|currently\s+)?"
+    r"(?:runs?|uses?|have|has|operates?|hosts?|deploys?|maintains?|knows?|owns?|are\s+on|"
+    r"'re\s+on|works?\s+with)\b"
+    r"|^(?:we|i)(?:'re|'m|\s+are|\s+am)\s+(?:building|designing|developing|adding|writing|"
+    r"creating|working\s+on|migrating|running|making)\b"
+    r"|\b(?:law|legal|regulat\w+|compliance|gdpr|hipaa|sox|pci)\b"
+    r"|^我们(?:已经|目前|现在)?(?:在用|用的是|使用|运行|有)|团队|法律|法规|合规",
+    re.I,
+)
+_AFFIRM_RE = re.compile(
+    r"^(?:yes|yep|yeah|yup|correct|exactly|right|agreed|confirmed|ok(?:ay)?|sure|"
+    r"sounds\s+good|that'?s\s+right|that\s+is\s+right|perfect|absolutely|definitely|indeed|"
+    r"对|是的|没错|好的|可以|同意|确认)\b",
+    re.I,
+)
+_DROP_RE = re.compile(
+    r"(?:^|\b(?:let'?s|please|just|we\s+can)\s+)(?:forget(?:\s+about)?|drop|scrap|remove|"
+    r"never\s*mind|skip)\s+(?P<x>.+)$"
+    r"|\b(?:we|i)\s+(?:no\s+longer|don'?t|do\s+not)\s+need\s+(?P<y>.+)$"
+    r"|\bno\s+need\s+for\s+(?P<z>.+)$"
+    r"|^(?P<w>.+?)\s+(?:is|are)\s+(?:no\s+longer\s+(?:needed|required)|not\s+(?:needed|required)"
+    r"\s+any\s*more|out\s+of\s+scope)"
+    r"|不再需要(?P<v>.+)|(?P<u>.+?)不需要了|去掉(?P<t>.+?)的?要求",
+    re.I,
+)
+_REOPEN_RE = re.compile(
+    r"\b(?:reconsider|revisit|back\s+on\s+the\s+table|after\s+all|bring\s+back|go\s+back\s+to|"
+    r"un-?reject|another\s+(?:look|chance)|open\s+to)\b"
+    r"|\b(?:maybe|perhaps|let'?s|try|use|consider)\b.*\bagain\b"
+    r"|重新考虑|再考虑|重新评估|又可以|还是用|回到",
+    re.I,
+)
+_PIVOT_RE = re.compile(
+    r"\b(?:change\s+of\s+(?:plans?|direction)|scratch\s+that|on\s+second\s+thoughts?|"
+    r"different\s+(?:direction|approach|route)|rethink|start\s+over|"
+    r"back\s+to\s+the\s+drawing\s+board|(?:i|we)(?:'ve)?\s+changed\s+(?:my|our)\s+minds?|pivot)\b"
+    r"|换个思路|改变主意|换个方向|推翻|重新来|算了",
+    re.I,
+)
+_TOPIC_CUE_RE = re.compile(
+    r"\b(?:new\s+topic|another\s+(?:question|topic)|different\s+(?:question|topic|subject)|"
+    r"unrelated(?:\s+question)?|switching\s+(?:gears|topics?|to)|change\s+(?:of\s+)?"
+    r"(?:subject|topic)|on\s+(?:a|an)\s+(?:other|unrelated|different|separate)\s+note|"
+    r"moving\s+on\s+to|something\s+(?:else|different)\s+entirely|totally\s+different)\b"
+    r"|换个话题|另一个问题|另外一个问题|顺便问一下|题外话|说点别的|换一个话题",
+    re.I,
+)
+_GREETING_RE = re.compile(
+    r"^(?:hi|hello|hey|good\s+(?:morning|afternoon|evening)|greetings|howdy|你好|您好|嗨)\b",
+    re.I,
+)
+_CLOSING_RE = re.compile(
+    r"\b(?:that'?s\s+(?:all|it|everything)|bye|goodbye|see\s+you|we'?re\s+done|i'?m\s+done|"
+    r"thanks?(?:\s+you)?(?:\s+so\s+much)?[,!.]?\s*(?:that'?s\s+all|bye|$)|that\s+helps)\b"
+    r"|谢谢|再见|就这样|没有了",
+    re.I,
+)
+_CLARIFY_RE = re.compile(
+    r"^(?:i\s+mean|what\s+i\s+meant|to\s+clarify|i\s+meant|that'?s\s+not\s+what|no,\s+i|"
+    r"just\s+to\s+be\s+clear|let\s+me\s+clarify|我的意思是|也就是说|不是.*我是说)",
+    re.I,
+)
+_UNSURE_RE = re.compile(
+    r"\b(?:not\s+sure\s+(?:about|whether|if)|(?:don'?t|do\s+not)\s+know\s+(?:if|whether)|"
+    r"undecided\s+(?:on|about)|haven'?t\s+decided)\b|不确定|不知道.*是否|还没决定",
+    re.I,
+)
+_OPEN_DECISION_RE = re.compile(
+    r"\b(?:need|needs|have|has)\s+to\s+(?P<what>(?:pick|choose|decide|select|figure\s+out)\b.+)$",
+    re.I,
+)
+
+
+def _affirmed_ids(sentences: list[_Sentence], view: LedgerView, choices: list[str]) -> list[str]:
+    """Existing requirements the user affirms ("yes, 20 MB is the limit")."""
+    live = [(rid, text) for rid, text, status in view.requirements if status != "dropped"]
+    if not live:
+        return []
+    ids: list[str] = []
+    for rid, text in live:
+        if any(option_matches(c, text) for c in choices):
+            ids.append(rid)
+    first = sentences[0].text if sentences else ""
+    if not _AFFIRM_RE.match(first.strip()):
+        return ids
+    said = set().union(*(_content_tokens(s.text) for s in sentences if not s.question))
+    said -= _content_tokens("yes ok okay right correct exactly agreed sure confirmed perfect")
+    if said:
+        targets = [(rid, _content_tokens(t)) for rid, t in live]
+    else:
+        # A bare "yes" answers the assistant's last question: confirm what that question named.
+        asked = " ".join(
+            s for s in _split_sentences(view.last_assistant_message) if s.rstrip().endswith("?")
+        )
+        said = _content_tokens(asked)
+        targets = [(rid, _content_tokens(t)) for rid, t in live]
+    for rid, tokens in targets:
+        if rid in ids or not tokens:
+            continue
+        shared = tokens & said
+        names_most = len(shared) >= 2 and len(shared) / len(tokens) >= 0.5
+        # "OK, PostgreSQL it is": everything said is part of the requirement.
+        all_of_it = bool(said) and said <= tokens and len(said) <= 3
+        if names_most or all_of_it:
+            ids.append(rid)
+    return ids
+
+
+def _dropped(sentences: list[_Sentence], view: LedgerView) -> tuple[list[str], set[int]]:
+    """Requirement ids the user withdraws, and the sentences that said so."""
+    live = [(rid, text) for rid, text, status in view.requirements if status != "dropped"]
+    ids: list[str] = []
+    used: set[int] = set()
+    for sentence in sentences:
+        if sentence.question:
+            continue
+        for clause in sentence.clauses:
+            m = _DROP_RE.search(_strip_discourse(clause))
+            if not m:
+                continue
+            named = next(g for g in m.groups() if g)
+            wanted = _content_tokens(named) - _content_tokens("requirement part bit thing feature")
+            if not wanted:
+                continue
+            for rid, text in live:
+                if rid not in ids and _overlap_of(wanted, _content_tokens(text)) >= 0.67:
+                    ids.append(rid)
+                    used.add(sentence.index)
+    return ids, used
+
+
+def _reopened(sentences: list[_Sentence], view: LedgerView, hits: list[_RejectionHit]) -> list[str]:
+    out: list[str] = []
+    rejected_now = [h.option for h in hits]
+    for option in view.reopenable:
+        if any(same_option(option, o) for o in out + rejected_now):
+            continue
+        for sentence in sentences:
+            if option_matches(option, sentence.text) and _REOPEN_RE.search(sentence.text):
+                out.append(option)
+                break
+    return out
+
+
+def _topic_shift(text: str, view: LedgerView) -> bool:
+    if not _TOPIC_CUE_RE.search(text):
+        return False
+    earlier = [m for m in view.recent_user_messages if m.strip() != text.strip()]
+    if not earlier:
+        return False
+    now = _content_tokens(text)
+    before = set().union(*(_content_tokens(m) for m in earlier))
+    return _overlap_of(now, before) < 0.2 if now else False
+
+
+def _question_text(sentence: str) -> str:
+    body = _strip_discourse(sentence)
+    return _tidy(body, 140)
+
+
+@dataclass
+class _Findings:
+    requirements: list[RequirementFinding] = field(default_factory=list)
+    facts: list[str] = field(default_factory=list)
+    trajectory: str = ""
+    choices: list[str] = field(default_factory=list)
+    questions: list[str] = field(default_factory=list)
+    production_request: bool = False
+    info_request: bool = False
+    answered: bool = False
+
+    def add_requirement(self, text: str, confidence: float) -> None:
+        if text and not any(text_similarity(text, r.text) >= 0.8 for r in self.requirements):
+            self.requirements.append(RequirementFinding(text, round(confidence, 2)))
+
+    def add_fact(self, text: str) -> None:
+        if text and not any(text_similarity(text, f) >= 0.8 for f in self.facts):
+            self.facts.append(text)
+
+
+def _scan_statements(
+    sentences: list[_Sentence],
+    scan: _RejectionScan,
+    reason_sentences: set[int],
+    skip_sentences: set[int],
+    view: LedgerView,
+) -> _Findings:
+    found = _Findings()
+    rejection_clauses = scan.clauses
+    for sentence in sentences:
+        if sentence.index in skip_sentences:
+            continue
+        if sentence.question:
+            _scan_question(sentence, found)
+            continue
+        if sentence.index == 0:
+            answer = _bare_answer(sentence.text, view.last_assistant_message)
+            if answer:
+                found.add_requirement(answer, 0.6)
+                found.answered = True
+                found.trajectory = _tidy(sentence.text)
+                continue
+        previous: str | None = None
+        for ci, clause in enumerate(sentence.clauses):
+            rejected = (sentence.index, ci) in rejection_clauses
+            if rejected and rejection_clauses[(sentence.index, ci)]:
+                clause, rejected = rejection_clauses[(sentence.index, ci)], False
+            previous = _scan_clause(
+                clause,
+                found,
+                rejected=rejected,
+                after_rejection=(sentence.index, ci - 1) in rejection_clauses,
+                strong_only=sentence.index in reason_sentences
+                or (sentence.index, ci) in scan.reason_clauses,
+                previous=previous,
+            )
+    return found
+
+
+def _scan_question(sentence: _Sentence, found: _Findings) -> None:
+    core = _strip_discourse(sentence.text.rstrip("?？ "))
+    m = _CAN_YOU_ADD_RE.match(core)
+    if m and _SCOPE_MARKER_RE.search(core):
+        # "Can you add error handling for large files too?" asks for more scope.
+        rest = re.sub(r"\s+(?:too|as\s+well)$", "", m.group("rest"), flags=re.I)
+        found.add_requirement(_tidy(rest), 0.55)
+        found.production_request = True
+        return
+    if _OUTPUT_VERB_RE.match(core) or re.match(r"^(?:can|could|would)\s+you\b", core, re.I):
+        found.production_request = True
+    found.questions.append(_question_text(sentence.text))
+
+
+def _scan_clause(
+    clause: str,
+    found: _Findings,
+    *,
+    rejected: bool,
+    after_rejection: bool,
+    strong_only: bool,
+    previous: str | None,
+) -> str | None:
+    """Record what one clause states; return the requirement text it produced (for a
+    following fragment such as "only PNG, JPEG and PDF" to attach to)."""
+    core = _strip_discourse(clause)
+    if not core:
+        return previous
+    fact = re.split(r"\s+and\s+(?:need|want|have|would|should)\b", core, maxsplit=1)[0]
+    if _FACT_RE.search(fact) and not _STRONG_MODAL_RE.search(fact):
+        found.add_fact(_tidy(fact))
+    team = _team_size(core)
+    if team:
+        found.add_fact(team)
+        if not strong_only:
+            found.add_requirement(team, 0.6)
+        return previous
+    m = _OPEN_DECISION_RE.search(core)
+    if m:
+        found.questions.append(_tidy(m.group("what"), 140))
+    if _UNSURE_RE.search(core):
+        found.questions.append(_tidy(core, 140))
+        return previous
+    if rejected:
+        return previous
+    picked = _choice(core)
+    if picked:
+        found.choices.append(picked)
+        found.trajectory = _tidy(core)
+        if not strong_only:
+            found.add_requirement(f"Use {picked}", 0.75)
+        return previous
+    if _TRAJECTORY_RE.search(core):
+        found.trajectory = _tidy(core)
+    if previous is not None and _ONLY_RE.match(core):
+        merged = f"{previous} — {_tidy(core)[:1].lower()}{_tidy(core)[1:]}"
+        found.requirements = [r for r in found.requirements if r.text != previous]
+        found.add_requirement(merged, 0.8)
+        return merged
+    if _INFO_VERB_RE.match(core):
+        found.info_request = True
+    elif _OUTPUT_VERB_RE.match(core) or _BUILD_VERB_RE.match(core):
+        found.production_request = True
+    result = _requirement_from_clause(clause, strong_only=strong_only, previous=previous)
+    if result is None and after_rejection and not strong_only and _looks_declarative(core):
+        # "We're not doing gRPC; the APIs will be plain REST": what comes instead is decided.
+        result = (_tidy(core), 0.7)
+    if result is None:
+        return None
+    text, confidence = result
+    found.add_requirement(text, confidence)
+    found.production_request = True
+    return text
+
+
+def _looks_declarative(core: str) -> bool:
+    return len(core.split()) >= 3 and bool(
+        re.search(r"\b(?:will|is|are|be|should|use|uses|runs?|goes)\b", core, re.I)
+    )
+
+
+def _dialog_state(
+    text: str, found: _Findings, hits: list[_RejectionHit], asked: bool
+) -> DialogState:
+    stripped = text.strip()
+    acted = bool(found.requirements or hits)
+    if _GREETING_RE.match(stripped) and len(stripped.split()) <= 8 and not acted:
+        return "greeting"
+    if _CLOSING_RE.search(stripped) and not acted and not found.questions:
+        return "closing"
+    if _CLARIFY_RE.match(stripped) or (asked and (found.answered or acted) and not found.questions):
+        return "clarification"
+    if acted or found.production_request:
+        return "problem_solving"
+    return "information_seeking"
+
+
+def _was_on_the_table(option: str, view: LedgerView, text: str) -> bool:
+    """Rejecting what was being discussed is a change of direction; rejecting something
+    nobody proposed is just a constraint."""
+    earlier = [m for m in view.recent_user_messages if m.strip() != text.strip()][-3:]
+    return any(option_matches(option, c) for c in [view.last_assistant_message, *earlier] if c)
+
+
+def analyse_message(text: str, turn: int, view: LedgerView) -> Analysis:
+    """Everything the deterministic rules can read from one user message (instant, offline).
+
+    `turn` is accepted for symmetry with the LLM analyser; the rules themselves do not depend
+    on it.
+    """
+    del turn
+    sentences = _sentences(text)
+    analysis = Analysis(source="heuristic")
+    if not sentences:
+        return analysis
+    dropped_ids, drop_sentences = _dropped(sentences, view)
+    scan = _find_rejections(sentences, drop_sentences)
+    hits = scan.hits
+    reason_sentences = {
+        s.index
+        for s in sentences
+        for h in hits
+        if h.sentence != s.index and h.reason and s.text.strip(" .").endswith(h.reason)
+    }
+    asked = "?" in view.last_assistant_message or "？" in view.last_assistant_message
+    found = _scan_statements(sentences, scan, reason_sentences, drop_sentences, view)
+
+    analysis.requirements = found.requirements
+    analysis.rejections = [RejectionFinding(h.option, h.reason) for h in hits]
+    analysis.reopened = _reopened(sentences, view, hits)
+    analysis.dropped_ids = dropped_ids
+    analysis.confirmed_ids = [
+        rid for rid in _affirmed_ids(sentences, view, found.choices) if rid not in dropped_ids
+    ]
+    analysis.facts = found.facts
+    analysis.trajectory = found.trajectory
+    analysis.questions = list(dict.fromkeys(q for q in found.questions if q))
+    analysis.pivot = bool(_PIVOT_RE.search(text)) or any(
+        _was_on_the_table(h.option, view, text) for h in hits
+    )
+    analysis.topic_shift = _topic_shift(text, view)
+    analysis.dialog_state = _dialog_state(text, found, hits, asked)
+    return analysis
+
+
+# ---------------------------------------------------------------------------------------------
+# Re-advocacy: does a reply propose an option the user rejected?
+# ---------------------------------------------------------------------------------------------
+
+# Cues right before a mention, nearest wins; a longer cue ending at the same place beats a
+# shorter one, so "don't use X" / "不用X" read as negative although they contain "use" / "用".
+_NEGATIVE_BEFORE_RE = re.compile(
+    r"\b(?:no|not|without|instead\s+of|rather\s+than|unlike|except(?:\s+for)?|other\s+than|"
+    r"apart\s+from|besides|avoid(?:ing)?|drop(?:ping|ped)?|skip(?:ping)?|forget(?:ting)?"
+    r"(?:\s+about)?|ditch(?:ing)?|replac(?:e|ing)|(?:migrat|mov)(?:e|ing)\s+(?:away\s+)?from|"
+    r"away\s+from|off|against|rul(?:e|ed|ing)\s+out|reject(?:ed|ing)?|exclud(?:e|ed|ing)|"
+    r"no\s+longer|(?:don'?t|do\s+not|won'?t|will\s+not|shouldn'?t|can'?t|cannot|never)\s+"
+    r"(?:\w+\s+)?(?:use|using|need|want|add|go\s+with|recommend|suggest|propose))\b"
+    r"|不用|不要|别用?|不使用|不采用|既然不用|放弃了?|排除了?|除了|而不是|没有|不考虑|去掉|不再",
+    re.I,
+)
+_POSITIVE_BEFORE_RE = re.compile(
+    r"\b(?:use|using|into|to|with|via|in|on|onto|consider|considering|recommend|suggest|try|"
+    r"adopt|adopting|add|adding|introduce|pick|choose|go\s+with|leverage|switch\s+to|"
+    r"move\s+to|migrate\s+to|like|such\s+as|prefer|put|store|keep|back(?:ed)?\s+by|run|"
+    r"deploy|i'd\s+(?:go\s+with|use|pick)|opt\s+for)\b"
+    r"|建议(?:使用|用|采用)?|推荐|可以(?:用|考虑|使用)|使用|采用|改用|换成|迁移到|放到|存到|存入|放进|选择|考虑|用",
+    re.I,
+)
+_POSITIVE_AFTER_RE = re.compile(
+    r"^\W{0,3}(?:(?:would|will|could)\s+(?:be|work|handle|fit|give)|"
+    r"(?:is|are|remains?)\s+(?:the\s+|a\s+)?(?:usual|best|natural|obvious|simplest|easiest|"
+    r"right|ideal|recommended|standard|go-to|better|good|great|solid|strong|perfect|"
+    r"sensible|clear)\b|fits|handles|gives\s+you|shines|excels|works\s+(?:well|best|great)|"
+    r"is\s+(?:ideal|perfect|better|best|great)\s+for)"
+    r"|^(?:更好|最好|更合适|是最佳|是首选|很合适|非常适合|比较合适)",
+    re.I,
+)
+_NEGATIVE_AFTER_RE = re.compile(
+    r"^\W{0,3}(?:(?:is|was|has\s+been|were|are|had\s+been)\s+(?:now\s+|already\s+)?"
+    r"(?:ruled\s+out|rejected|off\s+the\s+table|out|excluded|dropped|not\s+an?\s+option|"
+    r"not\s+allowed|no\s+longer\s+an?\s+option|not\s+on\s+the\s+table|out\s+of\s+the\s+question|"
+    r"a\s+no[- ]?go)|,?\s*(?:which|that)\s+you\s+(?:rejected|ruled\s+out|excluded|dropped)|"
+    r"(?:is|was)\s+not\s+(?:wanted|welcome))"
+    r"|^(?:被排除|已经排除|不行|不考虑|已被否决|被否决|已排除)",
+    re.I,
+)
+# "..., but you ruled it out": an acknowledgement that covers the mentions before it.
+_ACK_LATER_RE = re.compile(
+    r"\b(?:(?:you|we)\s+(?:rejected|ruled\s+out|excluded|dropped|said\s+no\s+to)\s+"
+    r"(?:it|that|this|them)|(?:it|that|this|which)\s+(?:was|is|has\s+been|had\s+been)\s+"
+    r"(?:ruled\s+out|rejected|off\s+the\s+table|excluded))\b",
+    re.I,
+)
+_NEGATOR_BEFORE_CUE_RE = re.compile(
+    r"\b(?:not|n't|never|no)\s+(?:\w+\s+){0,1}$|(?:不|别|没)$", re.I
+)
+_READV_CLAUSE_SPLIT_RE = re.compile(r"\s*(?:;|；|:\s|：|[—–]|\s-\s|,|，|\(|\))\s*")
+
+
+def _cue_before(prefix: str) -> str | None:
+    """'neg' / 'pos' for the cue nearest the end of `prefix` (within a few words), or None."""
+    best: tuple[int, int, str] | None = None  # (end, -start, kind)
+    for kind, pattern in (("neg", _NEGATIVE_BEFORE_RE), ("pos", _POSITIVE_BEFORE_RE)):
+        for m in pattern.finditer(prefix):
+            gap = prefix[m.end() :]
+            if len(gap.split()) > 4 or len(re.findall(f"[{_CJK}]", gap)) > 6:
+                continue
+            candidate = (m.end(), -m.start(), kind)
+            if best is None or candidate[:2] > best[:2]:
+                best = candidate
+    if best is None:
+        return None
+    _, neg_start, kind = best
+    if kind == "pos" and _NEGATOR_BEFORE_CUE_RE.search(prefix[:-neg_start]):
+        return "neg"
+    return kind
+
+
+def _mention_proposes(clause: str, start: int, end: int) -> bool | None:
+    """True: proposes; False: mentions it as rejected; None: a neutral mention."""
+    before, after = clause[:start], clause[end:]
+    if _NEGATIVE_AFTER_RE.match(after):
+        return False
+    kind = _cue_before(before)
+    if kind == "neg":
+        return False
+    if kind == "pos" or _POSITIVE_AFTER_RE.match(after):
+        return True
+    return None
+
+
+def find_readvocacy(reply: str, rejected_options: list[str]) -> list[str]:
+    """The rejected options that `reply` proposes again (not those it mentions as rejected)."""
+    proposed: list[str] = []
+    for option in rejected_options:
+        if not option.strip() or any(same_option(option, p) for p in proposed):
+            continue
+        if _proposes_option(reply, option):
+            proposed.append(option)
+    return proposed
+
+
+def _proposes_option(reply: str, option: str) -> bool:
+    for sentence in _split_sentences(reply):
+        if not option_matches(option, sentence):
+            continue
+        ack = _ACK_LATER_RE.search(sentence)
+        clauses = _READV_CLAUSE_SPLIT_RE.split(sentence)
+        offset = 0
+        for clause in clauses:
+            position = sentence.find(clause, offset)
+            offset = max(offset, position + len(clause))
+            for start, end in _option_spans(option, clause):
+                if ack and position + start < ack.start():
+                    continue
+                if _mention_proposes(clause, start, end):
+                    return True
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# Premature full answers
+# ---------------------------------------------------------------------------------------------
+
+# Turns at the start of a conversation where a complete solution is premature on its own: the
+# facts it needs have usually not been given yet.
+EARLY_TURNS = 2
+_SUBSTANTIAL_CODE_LINES = 15
+_SUBSTANTIAL_CODE_CHARS = 600
+_PLAN_MIN_STEPS = 5
+
+_CODE_BLOCK_RE = re.compile(r"```[^\n]*\n(.*?)(?:```|\Z)", re.S)
+_FULL_SOLUTION_RE = re.compile(
+    r"\b(?:here(?:'s|\s+is)\s+(?:the|a|your)\s+(?:complete|full|final|finished|entire|whole|"
+    r"working|production[- ]ready)\s+(?:\w+\s+)?(?:implementation|code|solution|version|program|"
+    r"script|module|app(?:lication)?|plan|design|answer)|(?:complete|full|final|entire|"
+    r"production[- ]ready)\s+(?:implementation|solution|source\s+code|code\s+listing)|"
+    r"final\s+answer|putting\s+it\s+all\s+together|the\s+full\s+code|ready\s+to\s+(?:deploy|ship)"
+    r"\s+as[- ]is)\b"
+    r"|完整(?:的)?(?:代码|实现|方案|解决方案|程序)|最终(?:的)?(?:方案|答案|版本|代码)",
+    re.I,
+)
+_STEP_RE = re.compile(
+    r"(?:^|(?<=\s))(?:step\s+)?(?P<n>\d{1,2})[.)]\s+(?P<body>.+?)(?=(?:\s(?:step\s+)?\d{1,2}[.)]\s)|$)"
+    r"|第(?P<zh>[一二三四五六七八九十\d]+)步",
+    re.I | re.M,
+)
+
+
+def _solution_markers(reply: str) -> list[str]:
+    markers: list[str] = []
+    blocks = _CODE_BLOCK_RE.findall(reply)
+    sizes = [(len([ln for ln in b.splitlines() if ln.strip()]), len(b)) for b in blocks]
+    big = [
+        lines
+        for lines, chars in sizes
+        if lines >= _SUBSTANTIAL_CODE_LINES or chars >= _SUBSTANTIAL_CODE_CHARS
+    ]
+    if big:
+        markers.append(f"complete code block ({max(big)} lines)")
+    elif sum(lines for lines, _ in sizes) >= 2 * _SUBSTANTIAL_CODE_LINES:
+        markers.append(f"code blocks totalling {sum(lines for lines, _ in sizes)} lines")
+    phrase = _FULL_SOLUTION_RE.search(reply)
+    if phrase:
+        markers.append(f'full-solution phrase "{phrase.group().strip()}"')
+    prose = _CODE_BLOCK_RE.sub(" ", reply)
+    steps = [m for m in _STEP_RE.finditer(prose)]
+    statements = [m for m in steps if m.group("zh") or not m.group("body").rstrip().endswith("?")]
+    if len(statements) >= _PLAN_MIN_STEPS:
+        markers.append(f"numbered plan ({len(statements)} steps)")
+    return markers
+
+
+def is_full_answer_attempt(reply: str) -> bool:
+    """Does the reply present a complete solution (long code, 'complete implementation', a
+    5+-step plan)? Used for the first-full-answer-attempt metric."""
+    return bool(_solution_markers(reply))
+
+
+def premature_markers(reply: str, open_requirement_count: int, turn: int) -> list[str]:
+    """The full-solution markers of a reply that is premature, else [].
+
+    A full solution is premature while requirements are still open, or in the first
+    EARLY_TURNS turns, when the facts it depends on have usually not been given yet.
+    """
+    markers = _solution_markers(reply)
+    if not markers or (open_requirement_count <= 0 and turn > EARLY_TURNS):
+        return []
+    return markers

@@ -1,0 +1,310 @@
+"""Merging what the analysers found into the session's ledger.
+
+The ledger is the one place where requirements and rejected options live, so every change goes
+through here: requirements are merged and de-duplicated (never replaced wholesale, never
+duplicated), rejections keep their history when reopened, and every change is described in a
+short human-readable line the UI and the inspector show.
+"""
+
+from __future__ import annotations
+
+from .analysis import Analysis, LedgerView
+from .heuristics import (
+    find_readvocacy,
+    more_specific,
+    normalise_option,
+    restates,
+    same_option,
+    text_similarity,
+)
+from .models import (
+    Origin,
+    RejectedOption,
+    Requirement,
+    RequirementStatus,
+    Restatement,
+    Session,
+)
+
+# A finding at least this similar to an existing requirement is the same requirement.
+MERGE_THRESHOLD = 0.6
+FACT_DUPLICATE_THRESHOLD = 0.8
+MAX_OPEN_QUESTIONS = 8
+RECENT_USER_MESSAGES = 6
+_ORIGINS: frozenset[str] = frozenset({"heuristic", "llm", "user", "model", "status", "solidify"})
+
+
+def _origin(source: str) -> Origin:
+    return source if source in _ORIGINS else "heuristic"  # type: ignore[return-value]
+
+
+def _next_id(prefix: str, ids: list[str]) -> str:
+    tail = [i[len(prefix) :] for i in ids if i.startswith(prefix)]
+    numbers = [int(t) for t in tail if t.isdigit()]
+    return f"{prefix}{max(numbers, default=0) + 1}"
+
+
+def _contains(a: str, b: str) -> bool:
+    x, y = " ".join(a.lower().split()), " ".join(b.lower().split())
+    return bool(x) and bool(y) and (x in y or y in x)
+
+
+# -- rejected options ---------------------------------------------------------------------------
+
+
+def _active_rejection(session: Session, option: str) -> RejectedOption | None:
+    return next((r for r in session.active_rejections() if same_option(r.option, option)), None)
+
+
+def _drop_requirements_proposing(session: Session, option: str, turn: int) -> list[str]:
+    """A requirement to use an option the user now rejects no longer holds."""
+    changes: list[str] = []
+    for req in session.requirements:
+        if req.status != "dropped" and find_readvocacy(req.text, [option]):
+            req.status = "dropped"
+            req.updated_turn = turn
+            changes.append(f"{req.id} dropped ({option} rejected)")
+    return changes
+
+
+def _reject(
+    session: Session, option: str, reason: str, turn: int, origin: Origin, overwrite_reason: bool
+) -> tuple[RejectedOption, list[str]]:
+    option, reason = option.strip(), reason.strip()
+    existing = _active_rejection(session, option)
+    if existing is not None:
+        changes: list[str] = []
+        if reason and (not existing.reason or (overwrite_reason and reason != existing.reason)):
+            existing.reason = reason
+            changes.append(f"{existing.option}: reason noted")
+        return existing, changes
+    entry = RejectedOption(
+        id=_next_id("X", [r.id for r in session.rejected]),
+        option=option,
+        reason=reason,
+        turn=turn,
+        origin=origin,
+    )
+    session.rejected.append(entry)
+    return entry, [f"rejected {option}", *_drop_requirements_proposing(session, option, turn)]
+
+
+def reject_option(
+    session: Session, option: str, reason: str, turn: int, origin: Origin = "user"
+) -> RejectedOption:
+    """Reject an option by hand (`/reject X: reason`); an explicit reason replaces the old one."""
+    if not option.strip():
+        raise ValueError("name the option to reject, e.g. /reject Redis: we run PostgreSQL")
+    entry, _ = _reject(session, option, reason, turn, origin, overwrite_reason=origin == "user")
+    return entry
+
+
+def reopen_option(session: Session, option: str, turn: int) -> RejectedOption | None:
+    """Take an option off the active rejected list (`/unreject X`); its entry stays as history."""
+    entry = _active_rejection(session, option)
+    if entry is not None:
+        entry.reopened_turn = turn
+    return entry
+
+
+# -- requirements -------------------------------------------------------------------------------
+
+
+def _find_requirement(session: Session, req_id: str) -> Requirement:
+    for req in session.requirements:
+        if req.id.lower() == req_id.strip().lower():
+            return req
+    known = ", ".join(r.id for r in session.requirements) or "none yet"
+    raise KeyError(f"no requirement {req_id!r} (known: {known})")
+
+
+def set_requirement_status(
+    session: Session, req_id: str, status: RequirementStatus, turn: int
+) -> Requirement:
+    """Change a requirement's status by hand; KeyError names the known ids."""
+    req = _find_requirement(session, req_id)
+    req.status = status
+    req.updated_turn = turn
+    return req
+
+
+def mark_addressed(session: Session, req_ids: list[str], turn: int) -> list[str]:
+    """Pending requirements the reply addressed become `addressed` (confirmed ones stay)."""
+    changes: list[str] = []
+    wanted = {i.strip().lower() for i in req_ids}
+    for req in session.requirements:
+        if req.id.lower() in wanted and req.status == "pending":
+            req.status = "addressed"
+            req.updated_turn = turn
+            changes.append(f"{req.id} addressed")
+    return changes
+
+
+def _similar_requirement(session: Session, text: str) -> Requirement | None:
+    best: tuple[float, Requirement] | None = None
+    for req in session.requirements:
+        score = text_similarity(text, req.text)
+        if _contains(text, req.text):
+            score = max(score, MERGE_THRESHOLD)
+        if score >= MERGE_THRESHOLD and (best is None or score > best[0]):
+            best = (score, req)
+    return best[1] if best else None
+
+
+def _merge_requirement(
+    session: Session, text: str, confidence: float, turn: int, origin: Origin
+) -> list[str]:
+    text = " ".join(text.split())
+    if not text:
+        return []
+    active = [r.option for r in session.active_rejections()]
+    if active and find_readvocacy(text, active):
+        return []  # "use MongoDB" after MongoDB was rejected is not a requirement
+    existing = _similar_requirement(session, text)
+    if existing is None:
+        req = Requirement(
+            id=_next_id("R", [r.id for r in session.requirements]),
+            text=text,
+            source_turn=turn,
+            confidence=round(min(max(confidence, 0.0), 1.0), 2),
+            origin=origin,
+        )
+        session.requirements.append(req)
+        return [f"+{req.id} {req.text}"]
+    return _update_requirement(session, existing, text, confidence, turn)
+
+
+def _update_requirement(
+    session: Session, req: Requirement, text: str, confidence: float, turn: int
+) -> list[str]:
+    changes: list[str] = []
+    first_touch_this_turn = req.source_turn < turn and req.updated_turn != turn
+    if first_touch_this_turn and restates(text, req.text) and turn not in req.restated_turns:
+        # The user had to say it again: forgetting, seen from the user's side.
+        req.restated_turns.append(turn)
+        session.metrics.restated_requirements.append(
+            Restatement(turn=turn, requirement_id=req.id, text=text)
+        )
+        confidence += 0.1
+        changes.append(f"{req.id} restated")
+        if req.status == "dropped":
+            req.status = "pending"
+            changes.append(f"{req.id} reinstated")
+    elif text != req.text and more_specific(text, req.text):
+        req.text = text
+        changes.append(f"{req.id} updated: {text}")
+    new_confidence = round(min(max(req.confidence, confidence), 1.0), 2)
+    if changes or new_confidence != req.confidence:
+        req.confidence = new_confidence
+        req.updated_turn = turn
+    return changes
+
+
+def _set_status(
+    session: Session, ids: list[str], status: RequirementStatus, turn: int
+) -> list[str]:
+    changes: list[str] = []
+    for req_id in ids:
+        try:
+            req = _find_requirement(session, req_id)
+        except KeyError:
+            continue  # an analyser may name an id that no longer exists; nothing to change
+        if req.status != status:
+            req.status = status
+            req.updated_turn = turn
+            changes.append(f"{req.id} {status}")
+    return changes
+
+
+# -- memory -------------------------------------------------------------------------------------
+
+
+def _merge_facts(session: Session, facts: list[str]) -> list[str]:
+    changes: list[str] = []
+    for fact in facts:
+        fact = " ".join(fact.split())
+        known = session.memory.facts
+        if not fact or any(
+            _contains(fact, f) or text_similarity(fact, f) >= FACT_DUPLICATE_THRESHOLD
+            for f in known
+        ):
+            continue
+        known.append(fact)
+        changes.append(f"fact: {fact}")
+    return changes
+
+
+def _merge_questions(session: Session, questions: list[str]) -> None:
+    open_questions = session.memory.open_questions
+    for question in questions:
+        question = " ".join(question.split())
+        if not question:
+            continue
+        for old in [q for q in open_questions if text_similarity(q, question) >= 0.8]:
+            open_questions.remove(old)  # asked again: move it to the end, keep one copy
+        open_questions.append(question)
+    del open_questions[:-MAX_OPEN_QUESTIONS]
+
+
+# -- the merge ----------------------------------------------------------------------------------
+
+
+def apply_analysis(session: Session, analysis: Analysis, turn: int) -> list[str]:
+    """Merge one analysis into the session in place; return what changed, one line each.
+
+    Order matters: reopening before rejecting (so "reconsider X" then "no, drop X" in one
+    message ends rejected), rejections before requirements (so a requirement to use a
+    just-rejected option is never added).
+    """
+    origin = _origin(analysis.source)
+    changes: list[str] = []
+    for option in analysis.reopened:
+        if reopen_option(session, option, turn) is not None:
+            changes.append(f"reopened {option}")
+    for finding in analysis.rejections:
+        if finding.option.strip() and normalise_option(finding.option):
+            _, rejected = _reject(
+                session, finding.option, finding.reason, turn, origin, overwrite_reason=False
+            )
+            changes.extend(rejected)
+    changes.extend(_set_status(session, analysis.dropped_ids, "dropped", turn))
+    changes.extend(
+        _set_status(
+            session,
+            [i for i in analysis.confirmed_ids if i not in analysis.dropped_ids],
+            "confirmed",
+            turn,
+        )
+    )
+    for req_finding in analysis.requirements:
+        changes.extend(
+            _merge_requirement(session, req_finding.text, req_finding.confidence, turn, origin)
+        )
+    if analysis.pivot and turn not in session.pivots:
+        session.pivots.append(turn)
+        changes.append("pivot")
+    changes.extend(_merge_facts(session, analysis.facts))
+    trajectory = analysis.trajectory.strip()
+    if trajectory and trajectory != session.memory.trajectory:
+        session.memory.trajectory = trajectory
+        changes.append(f"trajectory: {trajectory}")
+    _merge_questions(session, analysis.questions)
+    session.dialog_state = analysis.dialog_state
+    return changes
+
+
+def ledger_view(session: Session) -> LedgerView:
+    """The snapshot an analyser reads; independent of the session, safe to share."""
+    users = [m.content for m in session.messages if m.role == "user"]
+    last_reply = next((m.content for m in reversed(session.messages) if m.role == "assistant"), "")
+    reopenable: list[str] = []
+    for entry in session.rejected:
+        if not any(same_option(entry.option, o) for o in reopenable):
+            reopenable.append(entry.option)
+    return LedgerView(
+        requirements=[(r.id, r.text, r.status) for r in session.requirements],
+        active_rejections=[r.option for r in session.active_rejections()],
+        reopenable=reopenable,
+        recent_user_messages=users[-RECENT_USER_MESSAGES:],
+        last_assistant_message=last_reply,
+    )
