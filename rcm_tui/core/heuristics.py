@@ -328,7 +328,11 @@ def _split_sentences(text: str) -> list[str]:
 
 
 def _split_clauses(sentence: str) -> list[str]:
-    return [c.strip(" ,，") for c in _CLAUSE_SPLIT_RE.split(sentence) if c.strip(" ,，.。")]
+    clauses = _CLAUSE_SPLIT_RE.split(sentence)
+    if _CJK_CHAR_RE.search(sentence):
+        # Chinese chains clauses with full-width commas where English would start a new one.
+        clauses = [part for clause in clauses for part in clause.split("，")]
+    return [c.strip(" ,，") for c in clauses if c.strip(" ,，.。")]
 
 
 def _is_question(sentence: str) -> bool:
@@ -354,8 +358,10 @@ _DISCOURSE_RE = re.compile(
     r"yes|yeah|yep|sure|hmm+|great|cool|fine|good|perfect|thanks|thank\s+you|"
     r"one\s+more\s+thing|another\s+thing|by\s+the\s+way|btw|plus|additionally|finally|lastly|"
     r"anyway|in\s+addition|on\s+top\s+of\s+that|remember|note\s+that|"
-    r"keep\s+in\s+mind(?:\s+that)?|however|besides|please|kindly|understood|got\s+it|"
-    r"另外|还有|然后|那么|好的|好|嗯|对了|其实|所以|但是|不过|请)\b[,，:：!]?\s*)+",
+    r"keep\s+in\s+mind(?:\s+that)?|however|besides|please|kindly|understood|got\s+it|because)"
+    r"\b[,，:：!]?\s*"
+    # CJK characters are word characters too, so these need no (and allow no) \b.
+    r"|(?:另外|还有|然后|那么|好的|嗯|对了|其实|所以|但是|不过|因为|由于|请(?!求))[,，:：!]?\s*)+",
     re.I,
 )
 
@@ -532,6 +538,9 @@ class _RejectionHit:
     generic: bool
     # In "A, so B is off the table", A: a statement of its own that may hold requirements.
     cause: str = ""
+    # The reason was said inside the rejecting clause ("no X because we need Y"): it is mined
+    # for strongly worded requirements, since the clause itself is not.
+    inline_reason: bool = False
 
 
 def _reason_after(rest: str, zh: bool) -> str:
@@ -608,6 +617,10 @@ def _chinese_clause_rejections(clause: str) -> list[tuple[str, str, bool]]:
     return found
 
 
+_REASON_START_RE = re.compile(r"^(?:because|since|as|given\s+that)\b|^(?:因为|由于|毕竟)", re.I)
+_CONSEQUENCE_RE = re.compile(r"^(?:so|therefore|hence|thus)\b|^(?:所以|因此|因而)", re.I)
+
+
 def _is_reason_clause(clause: str) -> bool:
     """A clause after a rejection that explains it (not one that says what to do instead)."""
     core = _strip_discourse(clause)
@@ -620,32 +633,39 @@ def _is_reason_clause(clause: str) -> bool:
 
 def _sentence_rejections(sentence: _Sentence) -> tuple[list[_RejectionHit], set[int]]:
     """The rejections in one sentence, and the indices of clauses that only give reasons."""
-    per_clause: list[tuple[str, list[tuple[str, str, bool]]]] = []
-    for clause in sentence.clauses:
-        # "A, so B is off the table": A is the cause of rejecting B.
-        cause = ""
-        parts = re.split(r",?\s+so\s+(?!that\b)|，所以|所以", clause, maxsplit=1)
+    per_clause: list[tuple[str, str, list[tuple[str, str, bool]]]] = []
+    for ci, clause in enumerate(sentence.clauses):
+        # "A, so B is off the table": A is the cause of rejecting B (and still a statement of
+        # its own); "A — so B is off the table" / "A，所以B不行": the clause before is the cause.
+        cause = lead = ""
+        parts = re.split(r",?\s+so\s+(?!that\b)", clause, maxsplit=1, flags=re.I)
         if len(parts) == 2 and len(parts[0].split()) >= 2:
             cause, clause = parts[0], parts[1]
+        elif ci > 0 and _CONSEQUENCE_RE.match(clause):
+            previous = sentence.clauses[ci - 1]
+            lead = "" if _ALTERNATIVE_RE.search(previous) else previous
         raw_hits = _chinese_clause_rejections(clause) if _CJK_CHAR_RE.search(clause) else []
         raw_hits += _english_clause_rejections(clause)
-        per_clause.append((cause, raw_hits))
+        per_clause.append((cause, lead, raw_hits))
     hits: list[_RejectionHit] = []
     reason_clauses: set[int] = set()
-    for ci, (cause, raw_hits) in enumerate(per_clause):
+    for ci, (cause, lead, raw_hits) in enumerate(per_clause):
         zh = bool(_CJK_CHAR_RE.search(sentence.clauses[ci]))
         for option, rest, generic in raw_hits:
-            reason = _reason_after(rest, zh) or _tidy(cause, 200)
+            inline = _reason_after(rest, zh)
+            reason = inline or _tidy(cause or lead, 200)
             follower = ci + 1
             if (
                 not reason
                 and follower < len(per_clause)
-                and not per_clause[follower][1]
+                and not per_clause[follower][2]
                 and _is_reason_clause(sentence.clauses[follower])
             ):
                 reason = _tidy(_strip_discourse(sentence.clauses[follower]), 200)
                 reason_clauses.add(follower)
-            hits.append(_RejectionHit(option, reason, sentence.index, ci, generic, cause))
+            hits.append(
+                _RejectionHit(option, reason, sentence.index, ci, generic, cause, bool(inline))
+            )
     return hits, reason_clauses
 
 
@@ -730,7 +750,10 @@ _STRONG_MODAL_RE = re.compile(
     r"\b(?:must|mustn'?t|need\s+to|needs\s+to|have\s+to|has\s+to|has\s+got\s+to|"
     r"have\s+got\s+to|required?|requires|requirement|mandatory|shall|should|is\s+essential|"
     r"it'?s\s+essential|is\s+critical|make\s+sure|ensure|guarantee)\b"
-    r"|必须|需要|要求|一定要|务必|应该|应当|只能|只支持|只允许|不能超过|不超过|不得|至少|最多|记得|别忘了|不要忘记",
+    # "we need an audit trail" — but not "no need for", "don't need", "need help".
+    r"|(?<!no\s)(?<!n't\s)(?<!not\s)\bneeds?\b(?!\s+(?:to|help)\b)"
+    r"|必须|需要|要求|一定要|务必|应该|应当|只能|只支持|只允许|不能超过|不超过|不得|至少|最多|记得"
+    r"|别忘了|不要忘记|还要|也要|得要",
     re.I,
 )
 # "need to pick/decide ..." states an open decision, not a constraint.
@@ -745,9 +768,9 @@ _WANT_TO_CHAT_RE = re.compile(
     re.I,
 )
 _NEED_HELP_RE = re.compile(
-    r"^(?:i|we)\s+(?:need|want|would\s+like|'d\s+like)\s+(?:some\s+)?help\s+(?:with\s+|"
-    r"(?:in\s+)?(?:creating|building|writing|making|designing|implementing)\s+|"
-    r"to\s+(?:create|build|write|make|design|implement)\s+)(?P<task>.+)$",
+    r"^(?:i|we)\s*(?:need|want|would\s+like|'d\s+like)\s+(?:some\s+)?help\s+(?:with\s+|"
+    r"(?:in\s+)?(?P<ing>creat|build|writ|mak|design|implement)ing\s+|"
+    r"to\s+(?P<verb>create|build|write|make|design|implement)\s+)(?P<task>.+)$",
     re.I,
 )
 # Requests about the conversation itself ("summarise", "sketch that out"): no constraint.
@@ -807,7 +830,7 @@ _CHOICE_RE = re.compile(
     r"|^(?:let'?s|we(?:'ll|\s+will|\s+should)?|i'd|i\s+would)\s+(?:go\s+with|stick\s+with|"
     r"settle\s+on|opt\s+for|pick|choose)\s+(?P<c>.+)$"
     r"|^(?:we\s+)?(?:chose|picked|decided\s+on|went\s+with|settled\s+on)\s+(?P<d>.+)$"
-    r"|^(?:就用|决定用|改用|选择?用?)(?P<e>.+?)(?:吧|了)?$",
+    r"|^(?:我们|咱们)?(?:就|还是|决定|改|那就)?(?:用|选|选用|采用)(?P<e>[^，,。]+?)(?:吧|了)?$",
     re.I,
 )
 _NOT_A_CHOICE = _word_set("here there this that so where what how now which")
@@ -910,14 +933,21 @@ def _requirement_from_clause(
     m = _DONT_FORGET_RE.match(core)
     if m:
         return _tidy(m.group("rest") or m.group("zh") or ""), 0.8
+    m = _NEED_HELP_RE.match(core)
+    if m:
+        # "I need help creating X" states the task: "Create X".
+        stem = m.group("ing")
+        verb = m.group("verb") or (
+            stem + ("e" if stem in {"creat", "writ", "mak"} else "") if stem else ""
+        )
+        if strong_only or not verb:
+            return None  # "help with the deploy scripts" names a topic, not a deliverable
+        return _tidy(f"{verb} {m.group('task')}"), 0.6
     modal = _reqs_from_modal(core)
     if modal:
         return modal, 0.85
     if strong_only:
         return None
-    m = _NEED_HELP_RE.match(core)
-    if m:
-        return _tidy(_strip_option_noise(m.group("task"))), 0.6
     lets = _LETS_RE.match(core)
     if lets:
         rest = lets.group("rest")
@@ -937,6 +967,11 @@ def _requirement_from_clause(
     if re.search(r"^(?:we|i)(?:\s+want|\s*'d\s+like|\s+would\s+like)\s+(?!to\b)", core, re.I):
         return _tidy(core), 0.65
     return None
+
+
+def _use(option: str, said: str) -> str:
+    """A chosen option as a requirement, in the language the user wrote it in."""
+    return f"使用{option}" if _CJK_CHAR_RE.search(said) else f"Use {option}"
 
 
 def _choice(core: str) -> str | None:
@@ -972,7 +1007,7 @@ def _bare_answer(sentence: str, last_reply: str) -> str | None:
         r"\b(?:is|are|was|were|do|does|did|can|will|would|should|i|we|you|it)\b", head, re.I
     ):
         return None
-    text = f"Use {head.strip()}"
+    text = _use(head.strip(), body)
     return text + (f", {tail.strip()}" if tail.strip() else "")
 
 
@@ -1212,6 +1247,16 @@ def _scan_statements(
                 or (sentence.index, ci) in scan.reason_clauses,
                 previous=previous,
             )
+    for hit in scan.hits:
+        if hit.inline_reason:
+            _scan_clause(
+                hit.reason,
+                found,
+                rejected=False,
+                after_rejection=False,
+                strong_only=True,
+                previous=None,
+            )
     return found
 
 
@@ -1260,12 +1305,14 @@ def _scan_clause(
         return previous
     if rejected:
         return previous
+    if previous is not None and _REASON_START_RE.match(clause.strip()):
+        return previous  # "..., because tax law requires it" explains, it adds nothing
     picked = _choice(core)
     if picked:
         found.choices.append(picked)
         found.trajectory = _tidy(core)
         if not strong_only:
-            found.add_requirement(f"Use {picked}", 0.75)
+            found.add_requirement(_use(picked, core), 0.75)
         return previous
     if _TRAJECTORY_RE.search(core):
         found.trajectory = _tidy(core)
