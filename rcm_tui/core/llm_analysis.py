@@ -7,6 +7,8 @@ words; what is not is discarded and counted, never merged into the ledger.
 
 from __future__ import annotations
 
+import re
+
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from . import heuristics
@@ -14,6 +16,21 @@ from .analysis import Analysis, LedgerView, RejectionFinding, RequirementFinding
 from .quality import StructuredOutputError, content_terms, extract_json
 
 GROUNDING_MIN_OVERLAP = 0.6
+MAX_OPTION_WORDS = 5
+# A rejection or a pivot needs the user's own words for it in the same sentence: a negation,
+# a "drop / forget / instead" verb, or their Chinese counterparts.
+_REJECTION_CUE = re.compile(
+    r"\b(no|not|don'?t|do not|never|avoid|drop|forget|without|instead|rule[sd]? out|against|"
+    r"off the table|no-go|reject\w*|skip|ditch|abandon|scrap|remove|stop using|too (heavy|slow|"
+    r"complex|expensive))\b|不|别|放弃|排除|去掉",
+    re.IGNORECASE,
+)
+_PIVOT_CUE = re.compile(
+    r"\b(actually|instead|change of plan|scratch that|forget|rather|switch|pivot|on second "
+    r"thought|let'?s not|no longer)\b|换个|改用|还是",
+    re.IGNORECASE,
+)
+_SENTENCE = re.compile(r"(?<=[.!?;。！？；])\s*|\n+")
 
 
 class _Rejection(BaseModel):
@@ -24,6 +41,14 @@ class _Rejection(BaseModel):
 class _Requirement(BaseModel):
     text: str
     confidence: float = Field(0.7, ge=0, le=1)
+
+    @field_validator("confidence", mode="before")
+    @classmethod
+    def _percent_to_fraction(cls, value: object) -> object:
+        # Small models often answer 90 for 0.9; a percentage is unambiguous, keep it.
+        if isinstance(value, int | float) and 1 < value <= 100:
+            return value / 100
+        return value
 
 
 class AnalysisAnswer(BaseModel):
@@ -53,6 +78,16 @@ def _grounded(text: str, source_terms: set[str]) -> bool:
     return len(terms & source_terms) / len(terms) >= GROUNDING_MIN_OVERLAP
 
 
+def _rejection_grounded(option: str, message: str) -> bool:
+    """The option is a short name the user wrote, in a sentence that rejects something."""
+    if not option or len(option.split()) > MAX_OPTION_WORDS:
+        return False
+    for sentence in _SENTENCE.split(message):
+        if heuristics.option_matches(option, sentence) and _REJECTION_CUE.search(sentence):
+            return True
+    return False
+
+
 def parse_analysis(answer: str, message: str, view: LedgerView) -> Analysis:
     """Validate the JSON answer and keep only items grounded in the user's message."""
     data = extract_json(answer)
@@ -63,7 +98,8 @@ def parse_analysis(answer: str, message: str, view: LedgerView) -> Analysis:
         where = ".".join(str(p) for p in first["loc"])
         raise StructuredOutputError(f"analysis field {where}: {first['msg']}") from None
     source = content_terms(message)
-    out = Analysis(source="llm", pivot=parsed.pivot, topic_shift=parsed.topic_shift)
+    pivot = parsed.pivot and bool(_PIVOT_CUE.search(message))
+    out = Analysis(source="llm", pivot=pivot, topic_shift=parsed.topic_shift)
     out.dialog_state = parsed.dialog_state  # type: ignore[assignment]
     for item in parsed.requirements:
         req = item if isinstance(item, _Requirement) else _Requirement(text=item)
@@ -75,7 +111,7 @@ def parse_analysis(answer: str, message: str, view: LedgerView) -> Analysis:
     for rej_item in parsed.rejections:
         rej = rej_item if isinstance(rej_item, _Rejection) else _Rejection(option=rej_item)
         option = " ".join(rej.option.split())
-        if option and heuristics.option_matches(option, message):
+        if _rejection_grounded(option, message):
             out.rejections.append(RejectionFinding(option, rej.reason.strip()))
         else:
             out.discarded.append(f"rejection: {option[:80]}")

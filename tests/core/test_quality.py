@@ -153,3 +153,17 @@ def test_status_block_and_markers_are_parsed() -> None:
 def test_a_reply_without_markers_has_none() -> None:
     found = parse_markers("Use PostgreSQL. No status here.")
     assert not found.status_found and not found.pivot and found.rejected_markers == []
+
+
+def test_llm_rejections_need_a_rejecting_sentence_and_a_short_name() -> None:
+    answer = json.dumps({
+        "requirements": [{"text": "Store them on local disk", "confidence": 90}],
+        "rejections": [{"option": "Flask. Store them on local disk under /srv/uploads"},
+                       {"option": "Flask"}, {"option": "python-magic"}],
+        "pivot": True, "dialog_state": "problem_solving",
+    })
+    message = "Flask. Store them on local disk. Don't use python-magic, we can't install it."
+    analysis = parse_analysis(answer, message, LedgerView())
+    assert [r.option for r in analysis.rejections] == ["python-magic"]
+    assert analysis.requirements[0].confidence == pytest.approx(0.9)
+    assert not analysis.pivot  # "pivot": true without any change-of-direction words
