@@ -1,0 +1,221 @@
+"""The Textual app and `run_app`, the entry point the CLI calls.
+
+Kept import-light: no provider SDK and no model runtime is imported on the way to the first
+frame; the controller builds its providers on the first turn.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
+
+from textual.app import App
+from textual.binding import Binding, BindingType
+
+from .palette import RcmCommands
+from .screens.main import MainScreen
+
+if TYPE_CHECKING:
+    from ..commands import CommandResult
+    from ..config import LoadedSettings
+    from ..controller import Controller
+    from ..store import SessionEntry
+    from .screens.sessions import SessionsScreen
+
+
+class RcmApp(App[int]):
+    CSS_PATH = "app.tcss"
+    TITLE = "rcm-tui"
+    # Tests turn this off so snapshots never catch a cursor mid-blink.
+    CURSOR_BLINK: ClassVar[bool] = True
+    COMMANDS = App.COMMANDS | {RcmCommands}
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f1", "help", "Help", id="help"),
+        Binding("ctrl+q", "quit", "Quit", id="quit", priority=True),
+    ]
+
+    def __init__(self, controller: Controller, *, recap: str | None = None) -> None:
+        super().__init__()
+        self.controller = controller
+        self._closing = False
+        self.main = MainScreen(controller, recap=recap)
+        controller.on_event = self.main.forward
+
+    def get_default_screen(self) -> MainScreen:
+        return self.main
+
+    def on_mount(self) -> None:
+        from ..config import KeySettings
+
+        # Only remapped keys go into the keymap, so the footer keeps the bindings' order.
+        defaults = KeySettings().model_dump()
+        keys = self.controller.settings.keys.model_dump()
+        self.set_keymap({name: key for name, key in keys.items() if key and key != defaults[name]})
+
+    # -- app-wide actions ---------------------------------------------------------------
+    async def action_help(self) -> None:
+        from ..commands import dispatch
+        from .screens.info import HelpScreen
+
+        if isinstance(self.screen, HelpScreen):
+            return
+        result = await dispatch(self.controller, "/help")
+        await self.push_screen(HelpScreen(result.text))
+
+    async def action_quit(self) -> None:
+        """Cancel a running turn (its message is saved), finish background work, exit 0."""
+        if self._closing:
+            return
+        self._closing = True
+        self.main.stage.detail = "closing…"
+        await self.main.cancel_and_wait()
+        try:
+            await self.controller.aclose()
+        finally:
+            self.exit(0)
+
+    async def apply_command_action(self, result: CommandResult) -> None:
+        """What a slash command asks the front end to do beyond showing its text."""
+        if result.action == "new_session":
+            self.controller.new_session()
+            await self.main.show_session()
+        elif result.action == "open_sessions":
+            self.open_sessions()
+        elif result.action == "exit":
+            await self.action_quit()
+
+    # -- sessions browser ---------------------------------------------------------------
+    def open_sessions(self) -> None:
+        from .screens.sessions import SessionsScreen
+
+        if isinstance(self.screen, SessionsScreen):
+            return
+        self.push_screen(SessionsScreen(self.controller.session.id))
+
+    async def on_sessions_screen_chosen(self, message: SessionsScreen.Chosen) -> None:
+        from .screens.dialogs import ConfirmDialog, ExportDialog, TextDialog
+
+        browser = message.control if message.control is not None else self.screen
+        entry = message.entry
+        if message.what == "resume":
+            await self._resume(entry)
+        elif message.what == "rename":
+            if entry.broken:
+                self.notify("A broken session cannot be renamed.", severity="warning")
+                return
+            self.push_screen(
+                TextDialog("Rename session", entry.title),
+                lambda title: self._rename(entry, title, browser),
+            )
+        elif message.what == "delete":
+            what = "broken file" if entry.broken else "session"
+            question = f"Delete the {what} “{entry.title}” ({entry.id})? This cannot be undone."
+            self.push_screen(
+                ConfirmDialog(question),
+                lambda yes: self._delete(entry, bool(yes), browser),
+            )
+        elif message.what == "export":
+            if entry.broken:
+                self.notify("A broken session cannot be exported.", severity="warning")
+                return
+            self.push_screen(ExportDialog(entry.title), lambda suffix: self._export(entry, suffix))
+
+    async def _resume(self, entry: SessionEntry) -> None:
+        from .screens.sessions import SessionsScreen
+
+        if entry.broken:
+            self.notify(f"Cannot open: {entry.broken}", severity="error", timeout=6)
+            return
+        if entry.id != self.controller.session.id:
+            try:
+                self.controller.open_session(entry.id)
+            except Exception as exc:  # locked by another instance, broken since listed, ...
+                self.notify(str(exc), severity="error", timeout=8)
+                return
+        if isinstance(self.screen, SessionsScreen):
+            self.screen.dismiss(None)
+        await self.main.show_session(self.controller.recap())
+
+    def _rename(self, entry: SessionEntry, title: str | None, browser: object) -> None:
+        if not title:
+            return
+        try:
+            if entry.id == self.controller.session.id:
+                self.controller.session.title = " ".join(title.split())
+                self.controller.save()
+                self.main.refresh_views()
+            else:
+                self.controller.store.rename(entry.id, title)
+        except Exception as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self._reload(browser)
+
+    async def _delete(self, entry: SessionEntry, confirmed: bool, browser: object) -> None:
+        if not confirmed:
+            return
+        try:
+            if entry.id == self.controller.session.id:
+                # Release the open session first, or its next save would bring it back.
+                self.controller.new_session()
+                await self.main.show_session()
+            self.controller.store.delete(entry.id)
+        except Exception as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self.notify(f"Deleted {entry.id}.")
+        self._reload(browser)
+
+    def _export(self, entry: SessionEntry, suffix: str | None) -> None:
+        if not suffix:
+            return
+        from ..config import data_dir
+        from ..export import to_json, to_markdown
+
+        try:
+            if entry.id == self.controller.session.id:
+                session = self.controller.session
+            else:
+                session = self.controller.store.load(entry.id)
+            target = Path(data_dir()) / "exports" / f"{entry.id}.{suffix}"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            text = to_json(session) if suffix == "json" else to_markdown(session)
+            target.write_text(text, encoding="utf-8")
+        except Exception as exc:
+            self.notify(f"Export failed: {exc}", severity="error")
+            return
+        self.notify(f"Exported to {target}", timeout=8)
+
+    @staticmethod
+    def _reload(browser: object) -> None:
+        reload = getattr(browser, "reload", None)
+        if callable(reload):
+            reload()
+
+
+def run_app(loaded: LoadedSettings, resume: str | None = None) -> int:
+    """Start the TUI; print the exit summary afterwards. Returns the exit code."""
+    from ..controller import Controller
+    from ..core.stats import exit_summary
+    from ..store import SessionStore, StoreError
+
+    controller = Controller(loaded, SessionStore())
+    recap = None
+    if resume:
+        try:
+            controller.open_session(resume)
+        except StoreError as exc:
+            print(f"rcm-tui: {exc}", file=sys.stderr)
+            return 1
+        recap = controller.recap()
+    app = RcmApp(controller, recap=recap)
+    try:
+        app.run()
+    finally:
+        controller.release()
+    session = controller.session
+    if session.messages:
+        settings = loaded.settings
+        print(exit_summary(session, settings.bloat_moderate, settings.bloat_significant))
+    return app.return_code or 0

@@ -1,0 +1,467 @@
+"""The main screen: the chat on the left, the ledger panels on the right.
+
+Turns and commands run in workers (group "turn" for anything that calls the model), so the
+screen never waits on the network. The controller's pipeline events arrive as
+`PipelineUpdate` messages on this screen's queue, in the order they were emitted; the worker
+posts `TurnEnded` / `CommandFinished` last, so the outcome is handled after every event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import Footer
+from textual.worker import Worker
+
+from ...commands import CommandResult, dispatch, is_command
+from ...core.events import (
+    CallFinished,
+    LedgerChanged,
+    Notice,
+    PipelineEvent,
+    QualityScored,
+    ReplyDelta,
+    ReplyShown,
+    ReplyStarted,
+    StageChanged,
+    TurnFailed,
+    TurnFinished,
+)
+from ...core.pipeline import TurnOutcome
+from ..widgets.chat import ChatLog, reply_meta
+from ..widgets.composer import Composer
+from ..widgets.decisions import DecisionsPanel
+from ..widgets.panels import SidePanels
+from ..widgets.requirements import RequirementsTable
+from ..widgets.status import SessionHeader, StageLine
+from .base import follow_app_cursor_blink
+from .dialogs import EditDialog
+from .inspector import InspectorScreen
+
+if TYPE_CHECKING:
+    from ...controller import Controller
+
+# Commands that change the session or call the model: one at a time, never during a turn.
+EXCLUSIVE_COMMANDS = frozenset({"solidify", "new", "sessions", "exit", "reject", "unreject"})
+# Below this size the three panels become tabs so each stays readable.
+TABBED_BELOW = (110, 34)
+
+
+def command_name(text: str) -> str:
+    return text.strip()[1:].partition(" ")[0].lower()
+
+
+class PipelineUpdate(Message):
+    """A pipeline event forwarded by the controller."""
+
+    def __init__(self, event: PipelineEvent) -> None:
+        super().__init__()
+        self.event = event
+
+
+class TurnEnded(Message):
+    """A turn worker finished: with an outcome, cancelled, or with an unexpected error."""
+
+    def __init__(
+        self,
+        outcome: TurnOutcome | None,
+        *,
+        turn: int,
+        cancelled: bool = False,
+        error: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.outcome = outcome
+        self.turn = turn
+        self.cancelled = cancelled
+        self.error = error
+
+
+class CommandFinished(Message):
+    def __init__(self, text: str, result: CommandResult | None, cancelled: bool = False) -> None:
+        super().__init__()
+        self.text = text
+        self.result = result
+        self.cancelled = cancelled
+
+
+class MainScreen(Screen[None]):
+    # Keys come from `settings.keys` through the app's keymap (binding ids = setting names).
+    # Priority: the composer must not swallow them (TextArea binds ctrl+e, for one).
+    # Listed in footer order, most used first; help and quit repeat the app's bindings so a
+    # narrow footer still shows them.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "solidify", "Solidify", id="solidify", priority=True),
+        Binding("escape", "cancel", "Cancel turn", id="cancel"),
+        Binding("ctrl+r", "retry", "Retry", id="retry", priority=True),
+        Binding("ctrl+o", "sessions", "Sessions", id="sessions", priority=True),
+        Binding("ctrl+b", "toggle_panels", "Panels", id="toggle_panels", priority=True),
+        Binding("f1", "app.help", "Help", id="help"),
+        Binding("ctrl+q", "app.quit", "Quit", id="quit", priority=True),
+        Binding("ctrl+n", "new_session", "New", id="new_session", priority=True),
+        Binding("f2", "stats", "Stats", id="stats"),
+        Binding("f3", "inspector", "Inspector", id="inspector"),
+        Binding("ctrl+e", "export", "Export", id="export", priority=True),
+    ]
+
+    busy: reactive[bool] = reactive(False, bindings=True)
+    panels_visible: reactive[bool] = reactive(True)
+
+    def __init__(self, controller: Controller, *, recap: str | None = None) -> None:
+        super().__init__(id="main")
+        self.controller = controller
+        self._recap = recap
+        self._turn_worker: Worker[None] | None = None
+        self._errors_shown: set[int] = set()
+
+    # -- layout ---------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        settings = self.controller.settings
+        yield SessionHeader(id="header")
+        with Horizontal(id="body"):
+            with Vertical(id="chat-column"):
+                yield ChatLog(id="chat")
+                yield StageLine(id="stage")
+                yield Composer(id="composer")
+            yield SidePanels(
+                self.controller.session,
+                settings.quality_threshold,
+                (settings.bloat_moderate, settings.bloat_significant),
+                id="side",
+            )
+        yield Footer(id="footer", compact=True)
+
+    @property
+    def chat(self) -> ChatLog:
+        return self.query_one(ChatLog)
+
+    @property
+    def composer(self) -> Composer:
+        return self.query_one(Composer)
+
+    @property
+    def stage(self) -> StageLine:
+        return self.query_one(StageLine)
+
+    @property
+    def panels(self) -> SidePanels:
+        return self.query_one(SidePanels)
+
+    def key_for(self, action: str) -> str:
+        return str(getattr(self.controller.settings.keys, action, action))
+
+    async def on_mount(self) -> None:
+        self.stage.hint = (
+            f"Enter send · {self.key_for('newline')} or ctrl+j newline · "
+            f"{self.key_for('solidify')} solidify · /help"
+        )
+        follow_app_cursor_blink(self)
+        self.composer.focus()
+        await self.show_session(self._recap)
+
+    def on_resize(self) -> None:
+        width, height = self.size
+        self.panels.tabbed = width < TABBED_BELOW[0] or height < TABBED_BELOW[1]
+
+    def watch_panels_visible(self, visible: bool) -> None:
+        self.set_class(not visible, "-panels-hidden")
+
+    async def show_session(self, recap: str | None = None) -> None:
+        """Render the controller's session from scratch (start, open, new)."""
+        session = self.controller.session
+        self._errors_shown.clear()
+        await self.chat.show_session(session)
+        if recap:
+            await self.chat.add_note(recap, "recap · where this session stood", kind="recap")
+        pending = session.pending_user_turn
+        if pending is not None:
+            await self.chat.add_error(
+                pending.turn,
+                "This message has no answer yet: the turn was interrupted or failed.",
+                self.key_for("retry"),
+            )
+            self._errors_shown.add(pending.turn)
+        self.composer.set_history([m.content for m in session.messages if m.role == "user"])
+        self.stage.detail = ""
+        self.stage.running = False
+        self.refresh_views()
+
+    def refresh_views(self) -> None:
+        """Re-render the panels and the header from the session document."""
+        session = self.controller.session
+        self.panels.show(session)
+        header = self.query_one(SessionHeader)
+        header.session_title = session.title
+        header.provider = self.controller.provider_label
+        header.reason = self.controller.choice.reason
+        header.turn = session.turn
+        header.dialog_state = session.dialog_state
+        if isinstance(self.app.screen, InspectorScreen):
+            self.app.screen.refresh_calls()
+        self.refresh_bindings()
+
+    # -- actions (keys, palette and slash commands all land here) -----------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Cancel and retry leave the footer when there is nothing to cancel or retry.
+        if action == "cancel":
+            return self.busy
+        if action == "retry":
+            return not self.busy and self.controller.session.pending_user_turn is not None
+        return True
+
+    def action_solidify(self) -> None:
+        self.run_command("/solidify")
+
+    def action_export(self) -> None:
+        self.run_command("/export")
+
+    def action_new_session(self) -> None:
+        self.run_command("/new")
+
+    def action_sessions(self) -> None:
+        if self.busy:
+            self.notify("A turn is running; press escape to cancel it first.", severity="warning")
+            return
+        self.app.open_sessions()  # type: ignore[attr-defined]
+
+    def action_toggle_panels(self) -> None:
+        self.panels_visible = not self.panels_visible
+
+    async def action_stats(self) -> None:
+        from .info import StatsScreen
+
+        result = await dispatch(self.controller, "/stats")
+        await self.app.push_screen(StatsScreen(result.text))
+
+    async def action_inspector(self) -> None:
+        await self.app.push_screen(InspectorScreen(self.controller.session))
+
+    def action_cancel(self) -> None:
+        worker = self._turn_worker
+        if worker is not None and not worker.is_finished:
+            worker.cancel()
+
+    def action_retry(self) -> None:
+        if self.busy:
+            self.notify("A turn is running; wait for it or press escape.", severity="warning")
+            return
+        pending = self.controller.session.pending_user_turn
+        if pending is None:
+            self.notify("Nothing to retry: the last message has an answer.")
+            return
+        self._start(self.controller.retry(), pending.turn)
+
+    async def cancel_and_wait(self) -> None:
+        """Cancel a running turn and let the controller save (used when quitting)."""
+        worker = self._turn_worker
+        if worker is not None and not worker.is_finished:
+            worker.cancel()
+            # WorkerCancelled is the expected answer; the controller saved the session.
+            with contextlib.suppress(Exception):
+                await worker.wait()
+
+    # -- the composer ---------------------------------------------------------------------
+    @on(Composer.Submitted)
+    async def _submitted(self, event: Composer.Submitted) -> None:
+        event.stop()
+        text = event.text
+        if is_command(text):
+            self.composer.clear()
+            self.run_command(text.strip())
+            return
+        if self.busy:
+            self.notify("A turn is running; press escape to cancel it.", severity="warning")
+            return
+        self.composer.clear()
+        turn = self.controller.session.turn + 1
+        await self.chat.add_user(text, turn)
+        self._start(self.controller.send(text), turn)
+
+    def _start(self, work: Awaitable[TurnOutcome | None], turn: int) -> None:
+        self.busy = True
+        self.stage.begin(turn)
+        self._turn_worker = self.run_worker(
+            self._run_turn(work, turn), group="turn", exclusive=True, exit_on_error=False
+        )
+
+    async def _run_turn(self, work: Awaitable[TurnOutcome | None], turn: int) -> None:
+        try:
+            outcome = await work
+        except asyncio.CancelledError:
+            self.post_message(TurnEnded(None, turn=turn, cancelled=True))
+            raise
+        except Exception as exc:  # a store error, say: shown, never a traceback
+            self.post_message(TurnEnded(None, turn=turn, error=str(exc) or type(exc).__name__))
+            return
+        self.post_message(TurnEnded(outcome, turn=turn))
+
+    # -- slash commands -------------------------------------------------------------------
+    def run_command(self, text: str) -> None:
+        name = command_name(text)
+        if name == "retry":
+            self.action_retry()
+            return
+        if name in EXCLUSIVE_COMMANDS and self.busy:
+            self.notify(
+                f"/{name} waits for the running turn (escape cancels it).", severity="warning"
+            )
+            return
+        if name == "solidify":
+            self.busy = True
+            self.stage.begin(self.controller.session.turn)
+            self._turn_worker = self.run_worker(
+                self._run_command(text), group="turn", exclusive=True, exit_on_error=False
+            )
+            return
+        self.run_worker(self._run_command(text), group="command", exit_on_error=False)
+
+    async def _run_command(self, text: str) -> None:
+        try:
+            result = await dispatch(self.controller, text)
+        except asyncio.CancelledError:
+            self.post_message(CommandFinished(text, None, cancelled=True))
+            raise
+        except Exception as exc:  # e.g. the session file could not be written
+            result = CommandResult(f"{text.split()[0]} failed: {exc}", ok=False)
+        self.post_message(CommandFinished(text, result))
+
+    @on(CommandFinished)
+    async def _command_finished(self, message: CommandFinished) -> None:
+        name = command_name(message.text)
+        if name == "solidify":
+            self.busy = False
+            self.stage.running = False
+        result = message.result
+        if message.cancelled or result is None:
+            await self.chat.add_notice(f"/{name} cancelled.", "warning")
+            self.refresh_views()
+            return
+        if result.action != "open_sessions":
+            caption = f"/{name}" if result.ok else f"/{name} · failed"
+            await self.chat.add_note(result.text, caption, kind="note" if result.ok else "error")
+        await self.app.apply_command_action(result)  # type: ignore[attr-defined]
+        self.refresh_views()
+
+    # -- pipeline events ------------------------------------------------------------------
+    @on(PipelineUpdate)
+    async def _pipeline_update(self, message: PipelineUpdate) -> None:
+        event = message.event
+        if isinstance(event, ReplyDelta):
+            await self.chat.write_draft(event.text)
+        elif isinstance(event, StageChanged):
+            self.stage.update_stage(event.turn, event.stage, event.label)
+        elif isinstance(event, ReplyStarted):
+            await self.chat.start_draft(event.turn, event.attempt)
+            which = "draft" if event.attempt == 1 else f"attempt {event.attempt}"
+            self.stage.detail = f"streaming {which}"
+        elif isinstance(event, ReplyShown):
+            await self.chat.settle_draft(
+                event.turn, event.text, reply_meta(event.turn, None, event.attempt)
+            )
+            self.stage.detail = f"showing attempt {event.attempt}"
+        elif isinstance(event, QualityScored):
+            record = event.record
+            self.chat.set_reply_meta(record.turn, reply_meta(record.turn, record))
+            self.stage.detail = f"showing attempt {record.shown_attempt} of {record.attempts}"
+            self.refresh_views()
+        elif isinstance(event, TurnFailed):
+            await self.chat.drop_draft()
+            await self._show_error(event.turn, event.message)
+        elif isinstance(event, Notice):
+            await self.chat.add_notice(event.text, event.level)
+        elif isinstance(event, LedgerChanged | CallFinished | TurnFinished):
+            self.refresh_views()
+
+    async def _show_error(self, turn: int, reason: str) -> None:
+        if turn in self._errors_shown:
+            return
+        self._errors_shown.add(turn)
+        await self.chat.add_error(turn, reason, self.key_for("retry"))
+
+    @on(TurnEnded)
+    async def _turn_ended(self, message: TurnEnded) -> None:
+        self.busy = False
+        self._turn_worker = None
+        outcome = message.outcome
+        stage = self.stage
+        stage.running = False
+        if message.cancelled:
+            await self.chat.drop_draft()
+            stage.detail = f"turn {message.turn} cancelled"
+            await self.chat.add_notice(
+                f"Turn {message.turn} cancelled. Your message is saved; press "
+                f"{self.key_for('retry')} to run it again.",
+                "warning",
+            )
+            self._errors_shown.discard(message.turn)
+        elif message.error is not None or (outcome is not None and not outcome.ok):
+            await self.chat.drop_draft()
+            reason = message.error or (outcome.error if outcome else None) or "the turn failed"
+            stage.detail = f"turn {message.turn} failed"
+            await self._show_error(message.turn, reason)
+        elif outcome is not None:
+            self._errors_shown.discard(outcome.turn)
+            cost = next(
+                (c for c in self.controller.session.metrics.llm_calls if c.turn == outcome.turn),
+                None,
+            )
+            took = f" in {cost.seconds:.1f} s" if cost and cost.seconds else ""
+            record = outcome.quality
+            shown = (
+                f" · attempt {record.shown_attempt} of {record.attempts} shown"
+                if record and record.attempts > 1
+                else ""
+            )
+            stage.detail = f"turn {outcome.turn} done{took}{shown}"
+        self.refresh_views()
+
+    # -- panels ---------------------------------------------------------------------------
+    @on(RequirementsTable.StatusChosen)
+    def _requirement_status(self, message: RequirementsTable.StatusChosen) -> None:
+        message.stop()
+        try:
+            req = self.controller.set_requirement_status(message.requirement_id, message.status)
+        except (KeyError, ValueError) as exc:
+            self.notify(str(exc), severity="error")
+            return
+        except Exception as exc:
+            self.notify(f"could not save: {exc}", severity="error")
+            return
+        self.notify(f"{req.id} is now {req.status}.")
+        self.refresh_views()
+
+    @on(DecisionsPanel.EditRequested)
+    def _edit_solidified(self, message: DecisionsPanel.EditRequested) -> None:
+        message.stop()
+        if self.busy:
+            self.notify("A turn is running; edit SOLIDIFIED when it is done.", severity="warning")
+            return
+        block = self.controller.session.solidified
+        text = block.text if block else "CONCLUSION: \nREJECTED:\n- \nOPEN QUESTIONS:\n- "
+
+        def save(edited: str | None) -> None:
+            if edited is None:
+                return
+            try:
+                self.controller.edit_solidified(edited)
+            except Exception as exc:
+                self.notify(f"could not save: {exc}", severity="error")
+                return
+            self.notify("SOLIDIFIED updated.")
+            self.refresh_views()
+
+        self.app.push_screen(EditDialog("Edit the SOLIDIFIED block", text), save)
+
+    def forward(self, event: Any) -> None:
+        """The controller's on_event callback (same event loop; runs inside the worker)."""
+        self.post_message(PipelineUpdate(event))

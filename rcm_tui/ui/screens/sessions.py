@@ -1,0 +1,186 @@
+"""The sessions browser: every saved session with title, last update, turns and average
+quality; type to filter by title and content; Enter resumes; r rename; d delete (asks
+first); x export. Broken files are listed with their reason and can only be deleted."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Input, Static
+
+from ...store import SessionEntry
+from .base import follow_app_cursor_blink
+
+UPDATED_FORMAT = "%Y-%m-%d %H:%M"
+
+
+def updated_text(value: datetime | None) -> str:
+    return value.astimezone().strftime(UPDATED_FORMAT) if value else "—"
+
+
+class SessionsTable(DataTable[Text]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select_cursor", "Resume", show=True),
+        Binding("r", "request('rename')", "Rename"),
+        Binding("d,delete", "request('delete')", "Delete"),
+        Binding("x", "request('export')", "Export"),
+    ]
+
+    class Requested(Message):
+        def __init__(self, what: str) -> None:
+            super().__init__()
+            self.what = what
+
+    def action_request(self, what: str) -> None:
+        self.post_message(self.Requested(what))
+
+
+class SessionsScreen(Screen[None]):
+    """Actions are carried out by the app (it owns the controller); this screen asks."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Back"),
+        Binding("down", "focus_table", "Table", show=False),
+    ]
+
+    class Chosen(Message):
+        """The user asked to do `what` with a session (resume, rename, delete, export)."""
+
+        def __init__(self, what: str, entry: SessionEntry) -> None:
+            super().__init__()
+            self.what = what
+            self.entry = entry
+
+    def __init__(self, current_id: str | None = None) -> None:
+        super().__init__(classes="sessions-screen")
+        self.current_id = current_id
+        self.entries: list[SessionEntry] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static("Sessions", id="sessions-title", markup=False)
+        yield Input(placeholder="Filter by title and content…", id="sessions-filter")
+        yield SessionsTable(id="sessions-table", cursor_type="row")
+        yield Static(id="sessions-status", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(SessionsTable)
+        table.add_column("title", key="title")
+        table.add_column("updated", key="updated", width=16)
+        table.add_column("turns", key="turns", width=5)
+        table.add_column("quality", key="quality", width=7)
+        table.add_column("id", key="id")
+        follow_app_cursor_blink(self)
+        self.query_one(Input).focus()
+        self.reload()
+
+    def reload(self) -> None:
+        self.search(self.query_one(Input).value)
+
+    @on(Input.Changed, "#sessions-filter")
+    def _filter(self, event: Input.Changed) -> None:
+        self.search(event.value)
+
+    @work(exclusive=True, group="sessions-search", thread=True, exit_on_error=False)
+    def search(self, query: str) -> None:
+        # Content search reads session files; a thread keeps typing responsive.
+        store = self.app.controller.store  # type: ignore[attr-defined]
+        try:
+            entries = store.search(query) if query.strip() else store.list()
+        except Exception as exc:
+            self.app.call_from_thread(self._show_error, str(exc))
+            return
+        self.app.call_from_thread(self._show, entries, query)
+
+    def _show_error(self, message: str) -> None:
+        self.query_one("#sessions-status", Static).update(Text(message, "bold red"))
+
+    def _show(self, entries: list[SessionEntry], query: str) -> None:
+        self.entries = entries
+        table = self.query_one(SessionsTable)
+        cursor = table.cursor_row
+        table.clear()
+        for entry in entries:
+            table.add_row(*self._cells(entry), key=entry.id)
+        if entries:
+            table.move_cursor(row=min(max(cursor, 0), len(entries) - 1), animate=False)
+        broken = sum(1 for e in entries if e.broken)
+        summary = f"{len(entries)} session(s)"
+        if query.strip():
+            summary += f" matching “{query.strip()}”"
+        if broken:
+            summary += f" · {broken} broken"
+        self.query_one("#sessions-status", Static).update(
+            Text.assemble(summary, ("   Enter resume · r rename · d delete · x export", "dim"))
+        )
+
+    def _cells(self, entry: SessionEntry) -> tuple[Text, ...]:
+        if entry.broken:
+            return (
+                Text(f"⚠ BROKEN: {entry.broken}", "bold red"),
+                Text(updated_text(entry.updated_at), "dim"),
+                Text("—", "dim"),
+                Text("—", "dim"),
+                Text(entry.id, "dim"),
+            )
+        title = Text(entry.title)
+        if entry.id == self.current_id:
+            title.append("  (open)", "italic dim")
+        quality = "—" if entry.average_quality is None else f"{entry.average_quality:.2f}"
+        return (
+            title,
+            Text(updated_text(entry.updated_at)),
+            Text(str(entry.turns), justify="right"),
+            Text(quality, justify="right"),
+            Text(entry.id, "dim"),
+        )
+
+    def selected(self) -> SessionEntry | None:
+        table = self.query_one(SessionsTable)
+        if not self.entries or table.cursor_row < 0:
+            return None
+        return self.entries[min(table.cursor_row, len(self.entries) - 1)]
+
+    def _ask(self, what: str) -> None:
+        entry = self.selected()
+        if entry is None:
+            self.notify("No session selected.", severity="warning")
+            return
+        self.post_message(self.Chosen(what, entry))
+
+    @on(Input.Submitted, "#sessions-filter")
+    def _open_from_filter(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._ask("resume")
+
+    @on(DataTable.RowSelected, "#sessions-table")
+    def _open_row(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self._ask("resume")
+
+    @on(SessionsTable.Requested)
+    def _request(self, event: SessionsTable.Requested) -> None:
+        event.stop()
+        self._ask(event.what)
+
+    def on_key(self, event) -> None:  # type: ignore[no-untyped-def]
+        # Typing while the table has focus goes to the filter ("type to filter").
+        table = self.query_one(SessionsTable)
+        if table.has_focus and event.is_printable and event.character not in "rdxj":
+            filter_input = self.query_one(Input)
+            filter_input.focus()
+            filter_input.insert_text_at_cursor(event.character or "")
+            event.stop()
+
+    def action_focus_table(self) -> None:
+        self.query_one(SessionsTable).focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)

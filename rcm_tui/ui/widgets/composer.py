@@ -1,0 +1,124 @@
+"""The multi-line composer: Enter sends, shift+enter or ctrl+j adds a newline, and up/down on
+the first/last line walk the input history.
+
+Many terminals send the same byte for Enter and shift+enter, which is why ctrl+j (a plain
+line feed every terminal can send) always adds a newline too.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.widgets import TextArea
+
+# The app's keys (solidify, export, ...) must reach the screen from the composer; TextArea's
+# emacs-style ctrl+e (line end; `end` still works) would swallow the export key.
+APP_KEYS = frozenset({"ctrl+e"})
+
+
+def _without_app_keys(bindings: list[BindingType]) -> list[BindingType]:
+    kept: list[BindingType] = []
+    for binding in bindings:
+        if isinstance(binding, Binding):
+            keys = [k.strip() for k in binding.key.split(",") if k.strip() not in APP_KEYS]
+            if keys:
+                kept.append(
+                    Binding(
+                        ",".join(keys),
+                        binding.action,
+                        binding.description,
+                        show=binding.show,
+                        priority=binding.priority,
+                    )
+                )
+        else:
+            kept.append(binding)
+    return kept
+
+
+class Composer(TextArea, inherit_bindings=False):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        *_without_app_keys(TextArea.BINDINGS),
+        Binding("shift+enter", "newline", "Newline", id="newline", show=False),
+        Binding("ctrl+j", "newline", "Newline", show=False),
+    ]
+
+    class Submitted(Message):
+        """The user pressed Enter on a non-empty composer."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(
+            id=id,
+            soft_wrap=True,
+            show_line_numbers=False,
+            tab_behavior="focus",
+            compact=True,
+            highlight_cursor_line=False,
+            placeholder="Message · Enter sends · /help",
+        )
+        self.input_history: list[str] = []
+        # Index into history while walking it; len(history) means "the text being written".
+        self._history_index = 0
+        self._unsent = ""
+
+    def set_history(self, entries: list[str]) -> None:
+        self.input_history = [e for e in entries if e.strip()]
+        self._history_index = len(self.input_history)
+        self._unsent = ""
+
+    async def _on_key(self, event: events.Key) -> None:
+        # Runs before TextArea's own handler, which would insert a newline for Enter.
+        if event.key == "enter":
+            event.stop()
+            event.prevent_default()
+            self._submit()
+
+    def _submit(self) -> None:
+        text = self.text
+        if not text.strip():
+            return
+        if not self.input_history or self.input_history[-1] != text:
+            self.input_history.append(text)
+        self._history_index = len(self.input_history)
+        self._unsent = ""
+        self.post_message(self.Submitted(text))
+
+    def action_newline(self) -> None:
+        start, end = self.selection
+        self.replace("\n", start, end)
+
+    def action_cursor_up(self, select: bool = False) -> None:
+        at_top = self.navigator.is_first_wrapped_line(self.cursor_location)
+        if not select and at_top and self._recall(-1):
+            return
+        super().action_cursor_up(select)
+
+    def action_cursor_down(self, select: bool = False) -> None:
+        at_bottom = self.navigator.is_last_wrapped_line(self.cursor_location)
+        if not select and at_bottom and self._recall(+1):
+            return
+        super().action_cursor_down(select)
+
+    def _recall(self, step: int) -> bool:
+        index = self._history_index + step
+        if not 0 <= index <= len(self.input_history) or not self.input_history:
+            return False
+        if self._history_index == len(self.input_history):
+            self._unsent = self.text
+        self._history_index = index
+        self.load_text(
+            self.input_history[index] if index < len(self.input_history) else self._unsent
+        )
+        # Up lands on the first line, down on the last, so the next press keeps walking.
+        if step < 0:
+            self.move_cursor((0, len(self.document.get_line(0))))
+        else:
+            self.move_cursor(self.document.end)
+        return True

@@ -1,0 +1,126 @@
+"""The decision log: SOLIDIFIED pinned on top, the current direction, rejected options with
+their reasons and turns (reopened ones dimmed), open questions, facts and topics."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from ...core.models import Session
+
+
+def solidified_text(session: Session) -> Text:
+    block = session.solidified
+    if block is None:
+        return Text("No SOLIDIFIED block yet — ctrl+s writes one from the conversation.", "dim")
+    return Text(block.text)
+
+
+def solidified_caption(session: Session) -> str:
+    block = session.solidified
+    if block is None:
+        return "SOLIDIFIED"
+    notes = [f"turn {block.turn}"]
+    if block.edited:
+        notes.append("edited")
+    if block.fallback:
+        notes.append("from the ledger")
+    return "SOLIDIFIED · " + " · ".join(notes)
+
+
+def decision_log_text(session: Session) -> Text:
+    out = Text()
+
+    def heading(title: str) -> None:
+        if out:
+            out.append("\n")
+        out.append(title + "\n", "bold underline")
+
+    direction = session.memory.trajectory
+    status = session.status_blocks[-1] if session.status_blocks else None
+    if direction or status:
+        heading("Current conclusion")
+        if direction:
+            out.append(f"{direction}\n")
+        if status and status.conclusion and status.conclusion != direction:
+            out.append(f"STATUS turn {status.turn}: ", "dim")
+            out.append(f"{status.conclusion}\n")
+    if session.rejected:
+        heading("Rejected")
+        for option in session.rejected:
+            if option.active:
+                out.append("✗ ", "bold red")
+                out.append(option.option, "strike bold")
+                if option.reason:
+                    out.append(f" — {option.reason}")
+                out.append(f"  t{option.turn}\n", "dim")
+            else:
+                out.append(f"↺ {option.option}", "dim strike")
+                out.append(
+                    f" — reopened at turn {option.reopened_turn} (rejected t{option.turn})\n",
+                    "dim",
+                )
+    if session.memory.open_questions:
+        heading("Open questions")
+        for question in session.memory.open_questions[-6:]:
+            out.append(f"? {question}\n")
+    if session.memory.facts:
+        heading("Facts")
+        for fact in session.memory.facts[-8:]:
+            out.append(f"• {fact}\n")
+    if session.topics:
+        heading("Topics")
+        for topic in session.topics:
+            out.append(f"t{topic.turn} ", "dim")
+            out.append(topic.title, "bold")
+            if topic.summary:
+                out.append(f" — {topic.summary}", "dim")
+            out.append("\n")
+    if not out:
+        out.append(
+            "Nothing decided or rejected yet. Say what is off the table (\"let's not "
+            'use X") or /reject X.',
+            "dim",
+        )
+    out.rstrip()
+    return out
+
+
+class DecisionsPanel(VerticalScroll, can_focus=True):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("e", "edit_solidified", "Edit SOLIDIFIED")]
+
+    class EditRequested(Message):
+        """The user wants to edit the SOLIDIFIED block."""
+
+    session: reactive[Session | None] = reactive(None, always_update=True, init=False)
+
+    def compose(self):  # type: ignore[no-untyped-def]
+        yield Static(id="solidified", markup=False)
+        yield Static(id="decision-log", markup=False)
+
+    def on_mount(self) -> None:
+        self.border_title = "Decisions"
+        self._render_session()
+
+    def watch_session(self) -> None:
+        self._render_session()
+
+    def _render_session(self) -> None:
+        if self.session is None or not self.is_mounted:
+            return
+        pinned = self.query_one("#solidified", Static)
+        pinned.update(solidified_text(self.session))
+        pinned.border_title = solidified_caption(self.session)
+        pinned.set_class(self.session.solidified is not None, "-present")
+        self.query_one("#decision-log", Static).update(decision_log_text(self.session))
+        active = len(self.session.active_rejections())
+        self.border_subtitle = f"{active} rejected" if active else ""
+
+    def action_edit_solidified(self) -> None:
+        self.post_message(self.EditRequested())

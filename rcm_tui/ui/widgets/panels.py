@@ -1,0 +1,85 @@
+"""The right column: requirements, decisions and quality.
+
+Wide terminals show the three panels stacked; narrow ones show them as tabs so each stays
+readable. Every panel renders `session` (the controller's document); nothing is copied.
+"""
+
+from __future__ import annotations
+
+from textual.containers import Vertical
+from textual.reactive import reactive
+from textual.widgets import Static, TabbedContent, TabPane
+
+from ...core.models import Session
+from .decisions import DecisionsPanel
+from .quality import QualityPanel
+from .requirements import RequirementsTable
+
+
+class RequirementsPanel(Vertical):
+    session: reactive[Session | None] = reactive(None, always_update=True, init=False)
+
+    def compose(self):  # type: ignore[no-untyped-def]
+        yield RequirementsTable(id="requirements")
+        yield Static(
+            'No requirements yet. State what you need ("it must…", "we need…") and it '
+            "appears here.",
+            classes="empty",
+        )
+
+    def on_mount(self) -> None:
+        self.border_title = "Requirements"
+
+    def watch_session(self, session: Session | None) -> None:
+        self.query_one(RequirementsTable).session = session
+        requirements = session.requirements if session else []
+        self.set_class(not requirements, "-empty")
+        pending = sum(1 for r in requirements if r.status == "pending")
+        self.border_subtitle = f"{len(requirements)} · {pending} pending" if requirements else ""
+
+
+class SidePanels(Vertical):
+    tabbed: reactive[bool] = reactive(False, recompose=True)
+
+    def __init__(
+        self,
+        session: Session,
+        threshold: float,
+        bloat_bands: tuple[float, float],
+        *,
+        id: str | None = None,
+    ) -> None:
+        super().__init__(id=id)
+        self.session = session
+        self.threshold = threshold
+        self.bloat_bands = bloat_bands
+
+    def compose(self):  # type: ignore[no-untyped-def]
+        requirements = RequirementsPanel(id="requirements-panel")
+        decisions = DecisionsPanel(id="decisions")
+        quality = QualityPanel(self.threshold, self.bloat_bands, id="quality")
+        if self.tabbed:
+            with TabbedContent(id="panel-tabs"):
+                with TabPane("Reqs", id="tab-requirements"):
+                    yield requirements
+                with TabPane("Decisions", id="tab-decisions"):
+                    yield decisions
+                with TabPane("Quality", id="tab-quality"):
+                    yield quality
+        else:
+            yield requirements
+            yield decisions
+            yield quality
+
+    def on_mount(self) -> None:
+        self.show(self.session)
+
+    async def watch_tabbed(self) -> None:
+        # Recompose has replaced the panels; give the new ones the document.
+        self.call_after_refresh(self.show, self.session)
+
+    def show(self, session: Session) -> None:
+        """Re-render every panel from the session document."""
+        self.session = session
+        for panel in self.query("RequirementsPanel, DecisionsPanel, QualityPanel"):
+            panel.session = session  # type: ignore[attr-defined]

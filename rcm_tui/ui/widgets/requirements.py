@@ -1,0 +1,110 @@
+"""The requirement ledger as a table the user can act on: c confirm, a addressed, d drop,
+p pending. The table is a view of `session.requirements`; changes go up as messages."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import DataTable
+
+from ...core.models import Requirement, Session
+
+STATUS_STYLE = {
+    "pending": "bold yellow",
+    "addressed": "cyan",
+    "confirmed": "bold green",
+    "dropped": "dim strike",
+}
+# id, status, turn, confidence and the padding of five cells; narrow tables drop turn and
+# confidence so the requirement text keeps its room.
+WIDE_FIXED = 4 + 9 + 4 + 4 + 5 * 2
+NARROW_FIXED = 3 + 9 + 3 * 2
+NARROW_BELOW = 44
+
+
+class RequirementsTable(DataTable[Text]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("c", "set_status('confirmed')", "Confirm"),
+        Binding("a", "set_status('addressed')", "Addressed"),
+        Binding("d", "set_status('dropped')", "Drop"),
+        Binding("p", "set_status('pending')", "Pending"),
+    ]
+
+    class StatusChosen(Message):
+        """The user asked to move a requirement to another status."""
+
+        def __init__(self, requirement_id: str, status: str) -> None:
+            super().__init__()
+            self.requirement_id = requirement_id
+            self.status = status
+
+    session: reactive[Session | None] = reactive(None, always_update=True, init=False)
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, cursor_type="row", zebra_stripes=False, show_cursor=True)
+        self._text_width = 0
+
+    def on_mount(self) -> None:
+        self._build_columns()
+
+    @property
+    def narrow(self) -> bool:
+        return self.size.width < NARROW_BELOW
+
+    def _wanted_text_width(self) -> int:
+        fixed = NARROW_FIXED if self.narrow else WIDE_FIXED
+        return max(10, self.size.width - fixed - 1)
+
+    def _build_columns(self) -> None:
+        self.clear(columns=True)
+        self._text_width = self._wanted_text_width()
+        self.add_column("id", key="id", width=3 if self.narrow else 4)
+        self.add_column("requirement", key="text", width=self._text_width)
+        self.add_column("status", key="status", width=9)
+        if not self.narrow:
+            self.add_column("turn", key="turn", width=4)
+            self.add_column("conf", key="conf", width=4)
+        self._fill()
+
+    def on_resize(self) -> None:
+        if self._wanted_text_width() != self._text_width:
+            self._build_columns()
+
+    def watch_session(self) -> None:
+        self._fill()
+
+    def _fill(self) -> None:
+        if not self.columns:
+            return
+        session = self.session
+        requirements = session.requirements if session is not None else []
+        cursor = self.cursor_row
+        self.clear()
+        for req in requirements:
+            cells = self._cells(req)
+            self.add_row(*(cells[:3] if self.narrow else cells), key=req.id, height=None)
+        if requirements:
+            self.move_cursor(row=min(cursor, len(requirements) - 1), animate=False)
+
+    def _cells(self, req: Requirement) -> tuple[Text, ...]:
+        dropped = req.status == "dropped"
+        text_style = "dim strike" if dropped else ""
+        return (
+            Text(req.id, "bold" if not dropped else "dim"),
+            Text(req.text, text_style, overflow="fold"),
+            Text(req.status, STATUS_STYLE.get(req.status, "")),
+            Text(str(req.source_turn), "dim", justify="right"),
+            Text(f"{req.confidence:.2f}", "dim", justify="right"),
+        )
+
+    def action_set_status(self, status: str) -> None:
+        if not self.row_count:
+            self.notify("No requirements yet.", severity="warning")
+            return
+        row_key, _ = self.coordinate_to_cell_key(self.cursor_coordinate)
+        if row_key.value is not None:
+            self.post_message(self.StatusChosen(row_key.value, status))
