@@ -78,7 +78,7 @@ def _grounded(text: str, source_terms: set[str]) -> bool:
     return len(terms & source_terms) / len(terms) >= GROUNDING_MIN_OVERLAP
 
 
-def _rejection_grounded(option: str, message: str) -> bool:
+def rejection_grounded(option: str, message: str) -> bool:
     """The option is a short name the user wrote, in a sentence that rejects something."""
     if not option or len(option.split()) > MAX_OPTION_WORDS:
         return False
@@ -111,7 +111,7 @@ def parse_analysis(answer: str, message: str, view: LedgerView) -> Analysis:
     for rej_item in parsed.rejections:
         rej = rej_item if isinstance(rej_item, _Rejection) else _Rejection(option=rej_item)
         option = " ".join(rej.option.split())
-        if _rejection_grounded(option, message):
+        if rejection_grounded(option, message):
             out.rejections.append(RejectionFinding(option, rej.reason.strip()))
         else:
             out.discarded.append(f"rejection: {option[:80]}")
@@ -131,4 +131,4 @@ def parse_analysis(answer: str, message: str, view: LedgerView) -> Analysis:
     return out
 
 
-__all__ = ["AnalysisAnswer", "StructuredOutputError", "parse_analysis"]
+__all__ = ["AnalysisAnswer", "StructuredOutputError", "parse_analysis", "rejection_grounded"]

@@ -43,7 +43,7 @@ from .events import (
 )
 from .ledger import apply_analysis, ledger_view, mark_addressed, reject_option
 from .llm import ChatMessage, LLMProvider, LLMRequest, ProviderError, TextDelta, Usage, complete
-from .llm_analysis import parse_analysis
+from .llm_analysis import parse_analysis, rejection_grounded
 from .markers import option_of, parse_markers
 from .models import (
     CallRecord,
@@ -611,7 +611,7 @@ class Pipeline:
     def _apply_markers(self, session: Session, turn: int, reply: str) -> list[str]:
         markers = parse_markers(reply)
         changes: list[str] = []
-        user_text = " ".join(m.content for m in session.messages if m.role == "user")
+        user_messages = [m.content for m in session.messages if m.role == "user"]
         if markers.pivot and self.settings.reliability and turn not in session.pivots:
             session.pivots.append(turn)
             changes.append("pivot marked by the model")
@@ -622,7 +622,8 @@ class Pipeline:
             already = any(
                 heuristics.option_matches(option, r.option) for r in session.active_rejections()
             )
-            if option and not already and heuristics.option_matches(option, user_text):
+            voiced = any(rejection_grounded(option, text) for text in user_messages)
+            if option and not already and voiced:
                 reject_option(session, option, reason, turn, origin="model")
                 changes.append(f"rejected {option} (marked by the model)")
         if self._status_due(turn):
@@ -719,7 +720,7 @@ class Pipeline:
         fallback = False
         text = ""
         try:
-            text, record, _usage = await self._call(
+            text, _record, _usage = await self._call(
                 session,
                 self.analyst,
                 request,
