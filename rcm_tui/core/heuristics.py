@@ -321,18 +321,61 @@ class _Sentence:
     index: int
     question: bool
     clauses: list[str] = field(default_factory=list)
+    bullet: bool = False
+
+
+_LIST_HEADER_RE = re.compile(
+    r"\b(?:requirements?|constraints?|must[- ]haves?|needs|specs?|specification|criteria|rules|"
+    r"non[- ]negotiables?|acceptance)\b|要求|需求|约束|条件",
+    re.I,
+)
+_BULLET_RE = re.compile(r"^\s*(?:[-*•·]|\d{1,2}[.)])\s+")
+_LABEL_RE = re.compile(r"^(?P<label>[A-Za-z][\w /&-]{0,30}?)\s*:\s+(?P<rest>\S.*)$")
+_NOT_A_LABEL_RE = re.compile(
+    r"^(?:note|fyi|ps|update|context|background|question|q|summary|again|also|and|so|then|"
+    r"however|anyway|plus|ok|okay|yes|no|well|first|second|third|finally|lastly|btw|"
+    r"important|reminder|remember|correction|edit|actually|to\s+be\s+clear)$",
+    re.I,
+)
+
+
+def _split_lines(text: str) -> list[tuple[str, bool]]:
+    """(sentence, is a list item) for every sentence, list markers removed."""
+    out: list[tuple[str, bool]] = []
+    for line in text.splitlines():
+        body = _BULLET_RE.sub("", line)
+        bullet = body != line
+        for sentence in _SENTENCE_SPLIT_RE.split(body):
+            if sentence and sentence.strip():
+                out.append((sentence.strip(), bullet))
+    return out
 
 
 def _split_sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE_SPLIT_RE.split(text) if s and s.strip()]
+    return [s for s, _ in _split_lines(text)]
+
+
+def _is_label(label: str) -> bool:
+    """'Budget' in 'Budget: under $200' — a noun naming what the value constrains."""
+    words = label.split()
+    if not 1 <= len(words) <= 3 or _NOT_A_LABEL_RE.match(label) or not _strip_discourse(label):
+        return False
+    verbish = (_SYSTEM_VERB_RE, _OUTPUT_VERB_RE, _BUILD_VERB_RE, _IMPERATIVE_REJECT_RE)
+    return not any(p.match(label) for p in verbish) and not re.match(
+        r"^(?:no|not|don't|do)\b", label, re.I
+    )
 
 
 def _split_clauses(sentence: str) -> list[str]:
+    label = _LABEL_RE.match(sentence)
+    if label and _is_label(label.group("label")):
+        head, *rest = _split_clauses(label.group("rest"))
+        return [f"{label.group('label')}: {head}", *rest]
     clauses = _CLAUSE_SPLIT_RE.split(sentence)
     if _CJK_CHAR_RE.search(sentence):
         # Chinese chains clauses with full-width commas where English would start a new one.
         clauses = [part for clause in clauses for part in clause.split("，")]
-    return [c.strip(" ,，") for c in clauses if c.strip(" ,，.。")]
+    return [c.strip(" ,，") for c in clauses if c.strip(" ,，.。")] or [sentence]
 
 
 def _is_question(sentence: str) -> bool:
@@ -347,8 +390,8 @@ def _is_question(sentence: str) -> bool:
 
 def _sentences(text: str) -> list[_Sentence]:
     return [
-        _Sentence(s, i, _is_question(s), _split_clauses(s))
-        for i, s in enumerate(_split_sentences(text))
+        _Sentence(s, i, _is_question(s), _split_clauses(s), bullet)
+        for i, (s, bullet) in enumerate(_split_lines(text))
     ]
 
 
@@ -399,7 +442,7 @@ _ZH_BAD_OPTION_START_RE = re.compile(
 _OPTION_CUT_RE = re.compile(
     r"\s+(?:because|since|as|so|for|in|on|at|to|from|with|under|over|inside|within|across|"
     r"during|via|which|that|who|when|if|unless|until|anymore|any\s+more|at\s+all|please|here|"
-    r"there|either|though|now|again|but|we|it|they|you|i)\b.*$",
+    r"there|either|though|now|again|yet|ever|but|we|it|they|you|i)\b.*$",
     re.I,
 )
 _LIST_SPLIT_RE = re.compile(r"\s*(?:,|\bor\b|\band\b|\bnor\b|/|、|或者|或|和)\s*", re.I)
@@ -421,6 +464,8 @@ def _clean_options(raw: str, *, allow_gerund: bool = True) -> list[str]:
             continue
         if not allow_gerund and first.endswith("ing") and len(words) > 1:
             continue
+        if _ASPECT_SUFFIX_RE.search(option):
+            continue  # "not AWS-specific" qualifies something else, it rejects no option
         options.append(option)
     return options
 
@@ -443,14 +488,34 @@ _NEGATOR = (
 )
 _CHOICE_VERB = (
     r"(?:use|using|go\s+with|going\s+with|choose|choosing|pick|picking|adopt|adopting|do|"
-    r"doing|introduce|introducing|rely\s+on|relying\s+on|depend\s+on|depending\s+on|"
-    r"build\s+on|building\s+on|want|consider|considering|bother\s+with|switch\s+to|"
-    r"switching\s+to|move\s+to|moving\s+to|migrate\s+to|bring\s+in|touch|add|adding)"
+    r"doing|rely\s+on|relying\s+on|depend\s+on|depending\s+on|build\s+on|building\s+on|"
+    r"want|consider|considering|bother\s+with|switch\s+to|switching\s+to|move\s+to|"
+    r"moving\s+to|migrate\s+to|suggest|propose|recommend|bring\s+up|mention|"
+    r"(?P<weak>introduce|introducing|bring\s+in|touch|add|adding))"
 )
+# "you don't need to use Docker" says it is optional, not that it is rejected.
 _NEGATED_CHOICE_RE = re.compile(
-    rf"\b{_NEGATOR}\s+(?:be\s+)?(?:(?:going\s+to|gonna|want\s+to|plan(?:ning)?\s+to|"
-    rf"need\s+to|have\s+to)\s+)?{_CHOICE_VERB}\s+{_OPT}",
+    rf"\b(?P<neg>{_NEGATOR})\s+(?:be\s+)?(?:(?:going\s+to|gonna|want\s+to|"
+    rf"plan(?:ning)?\s+to)\s+)?{_CHOICE_VERB}\s+{_OPT}",
     re.I,
+)
+# A negation that describes rather than decides: "it doesn't use Redis", "if we don't use X".
+_DESCRIPTIVE_NEGATOR_RE = re.compile(r"^(?:does|doesn'?t|did|didn'?t|isn'?t|wasn'?t)", re.I)
+_THIRD_PERSON_BEFORE_RE = re.compile(
+    r"\b(?:it|he|she|they|this|that|which|who|app|code|library|service|function|script|"
+    r"system|version|module|tool|package|project|repo|setup)\s*$",
+    re.I,
+)
+_CONDITION_BEFORE_RE = re.compile(r"\b(?:if|unless|whether|in\s+case|what\s+if|even\s+if)\b", re.I)
+# "Definitely not Kafka." / "Go with Postgres, not Mongo."
+_BARE_NOT_RE = re.compile(
+    r"(?:^(?:(?:definitely|certainly|absolutely|surely|just|nah|nope|no)[,\s]+)?|,\s*|\bbut\s+)"
+    r"not\s+(?P<opt>[^,.;:!?()—–\n]+?)\s*[.!]?$",
+    re.I,
+)
+_KEEP_OUT_RE = re.compile(rf"^keep\s+{_OPT}\s+out\b", re.I)
+_ASPECT_SUFFIX_RE = re.compile(
+    r"-(?:specific|only|based|dependent|compatible|bound|related|friendly|aware|like|style)$", re.I
 )
 # Imperatives that discard something; only at the start of a clause, so "don't forget X" and
 # "we use blue-green deploys to avoid downtime" are not rejections.
@@ -478,6 +543,11 @@ _STATE_REJECT_RE = re.compile(
     r"a\s+non[- ]starter|a\s+deal[- ]?breaker|banned|forbidden|overkill)\b",
     re.I,
 )
+_RELEASE_WORDS_RE = re.compile(
+    r"\b(?:of|version|release|update|beta|results?|news|issue|episode|edition|patch|report)\b",
+    re.I,
+)
+_IS_OUT_RE = re.compile(r"^(?P<subj>.+?)\s+(?:is|are|'s)\s+(?:now\s+)?out\s*[.!]?$", re.I)
 _WONT_WORK_RE = re.compile(
     r"^(?P<subj>.+?)\s+(?:won'?t|will\s+not|doesn'?t|does\s+not|isn'?t\s+going\s+to|"
     r"is\s+not\s+going\s+to)\s+(?:work|fly|cut\s+it)\b",
@@ -570,9 +640,22 @@ def _english_clause_rejections(clause: str) -> list[tuple[str, str, bool]]:
             found.append((option, _REST_NOISE_RE.sub("", after), _looks_generic(raw, option)))
 
     for m in _NEGATED_CHOICE_RE.finditer(core):
-        if re.search(r"\bnothing\s*$", core[: m.start()], re.I):
+        before = core[: m.start()]
+        if (
+            re.search(r"\bnothing\s*$", before, re.I)
+            or _DESCRIPTIVE_NEGATOR_RE.match(m.group("neg"))
+            or _THIRD_PERSON_BEFORE_RE.search(before)
+            or _CONDITION_BEFORE_RE.search(before)
+        ):
             continue
-        add(m.group("opt"), core[m.end() :])
+        # "don't add comments" is a style rule; "don't add Redis" rejects a product.
+        add(m.group("opt"), core[m.end() :], need_name=bool(m.group("weak")))
+    bare_not = _BARE_NOT_RE.search(core)
+    if bare_not and not _CONDITION_BEFORE_RE.search(core[: bare_not.start()]):
+        add(bare_not.group("opt"), "", need_name=True)
+    keep_out = _KEEP_OUT_RE.match(core)
+    if keep_out:
+        add(keep_out.group("opt"), core[keep_out.end() :])
     imperative = _IMPERATIVE_REJECT_RE.match(core)
     if imperative:
         # "avoid blocking the event loop" is a requirement, "avoid ORMs" a rejection.
@@ -595,11 +678,15 @@ def _english_clause_rejections(clause: str) -> list[tuple[str, str, bool]]:
     bare_no = _NO_OPTION_RE.match(core)
     if bare_no:
         add(bare_no.group("opt"), core[bare_no.end() :])
-    for pattern in (_STATE_REJECT_RE, _WONT_WORK_RE):
+    for pattern in (_STATE_REJECT_RE, _WONT_WORK_RE, _IS_OUT_RE):
         state = pattern.match(core)
         if state:
             subject = _SUBJECT_LEAD_RE.sub("", state.group("subj").split(",")[-1].strip())
-            add(subject, core[state.end() :])
+            out = pattern is _IS_OUT_RE
+            if out and _RELEASE_WORDS_RE.search(subject):
+                continue  # "the new version of Django is out" announces a release
+            # "Option A is out" rejects a named option; "the report is out" is news.
+            add(subject, core[state.end() :], need_name=out)
     return found
 
 
@@ -633,7 +720,8 @@ def _is_reason_clause(clause: str) -> bool:
 
 def _sentence_rejections(sentence: _Sentence) -> tuple[list[_RejectionHit], set[int]]:
     """The rejections in one sentence, and the indices of clauses that only give reasons."""
-    per_clause: list[tuple[str, str, list[tuple[str, str, bool]]]] = []
+    # (cause before "so", cause in the previous clause, hits, text still to mine)
+    per_clause: list[tuple[str, str, list[tuple[str, str, bool]], str]] = []
     for ci, clause in enumerate(sentence.clauses):
         # "A, so B is off the table": A is the cause of rejecting B (and still a statement of
         # its own); "A — so B is off the table" / "A，所以B不行": the clause before is the cause.
@@ -646,10 +734,14 @@ def _sentence_rejections(sentence: _Sentence) -> tuple[list[_RejectionHit], set[
             lead = "" if _ALTERNATIVE_RE.search(previous) else previous
         raw_hits = _chinese_clause_rejections(clause) if _CJK_CHAR_RE.search(clause) else []
         raw_hits += _english_clause_rejections(clause)
-        per_clause.append((cause, lead, raw_hits))
+        kept = cause
+        bare_not = _BARE_NOT_RE.search(clause)
+        if raw_hits and bare_not and bare_not.start() > 0:
+            kept = clause[: bare_not.start()]  # "Go with Postgres, not Mongo": the choice stays
+        per_clause.append((cause, lead, raw_hits, kept))
     hits: list[_RejectionHit] = []
     reason_clauses: set[int] = set()
-    for ci, (cause, lead, raw_hits) in enumerate(per_clause):
+    for ci, (cause, lead, raw_hits, kept) in enumerate(per_clause):
         zh = bool(_CJK_CHAR_RE.search(sentence.clauses[ci]))
         for option, rest, generic in raw_hits:
             inline = _reason_after(rest, zh)
@@ -664,7 +756,7 @@ def _sentence_rejections(sentence: _Sentence) -> tuple[list[_RejectionHit], set[
                 reason = _tidy(_strip_discourse(sentence.clauses[follower]), 200)
                 reason_clauses.add(follower)
             hits.append(
-                _RejectionHit(option, reason, sentence.index, ci, generic, cause, bool(inline))
+                _RejectionHit(option, reason, sentence.index, ci, generic, kept, bool(inline))
             )
     return hits, reason_clauses
 
@@ -806,9 +898,11 @@ _BUILD_VERB_RE = re.compile(
 _SCOPE_MARKER_RE = re.compile(
     r"\b(?:also|too|as\s+well|additionally|in\s+addition|plus)\b|还要|也要|另外", re.I
 )
-_AUX_SECOND_RE = re.compile(
-    r"^\S+\s+(?:is|are|was|were|has|have|had|will|would|can|could|should|must|does|did|"
-    r"seems|looks|sounds|'s)\b",
+# "Test coverage is low" starts with a verb-looking noun; an imperative has no finite verb
+# right behind its first word.
+_NOT_IMPERATIVE_RE = re.compile(
+    r"^\S+(?:\s+\S+)?\s+(?:is|are|was|were|has|have|had|will|would|can|could|should|must|"
+    r"does|did|seems|looks|sounds|'s)\b|^use\s+cases?\b",
     re.I,
 )
 _LETS_RE = re.compile(r"^let'?s\s+(?!not\b)(?P<rest>.+)$", re.I)
@@ -827,7 +921,7 @@ _CHOICE_RE = re.compile(
     r"^(?P<a>[^,]{1,40}?)\s*,?\s+it\s+is$"
     r"|^(?P<b>.+?)\s+(?:is|are|seems|sounds)\s+(?:definitely\s+)?(?:the\s+way\s+to\s+go|"
     r"the\s+(?:right|best|better)\s+(?:choice|option|call|fit|bet))"
-    r"|^(?:let'?s|we(?:'ll|\s+will|\s+should)?|i'd|i\s+would)\s+(?:go\s+with|stick\s+with|"
+    r"|^(?:(?:let'?s|we(?:'ll|\s+will|\s+should)?|i'd|i\s+would)\s+)?(?:go\s+with|stick\s+with|"
     r"settle\s+on|opt\s+for|pick|choose)\s+(?P<c>.+)$"
     r"|^(?:we\s+)?(?:chose|picked|decided\s+on|went\s+with|settled\s+on)\s+(?P<d>.+)$"
     r"|^(?:我们|咱们)?(?:就|还是|决定|改|那就)?(?:用|选|选用|采用)(?P<e>[^，,。]+?)(?:吧|了)?$",
@@ -852,7 +946,7 @@ _UNIT_PATTERN = (
     r"quer(?:y|ies)|transactions?|events?|messages?|users?|customers?|clients?|tenants?|"
     r"accounts?|records?|rows?|items?|files?|uploads?|requests?|calls?|connections?|"
     r"sessions?|engineers?|developers?|devs?|people|persons?|members?|servers?|nodes?|"
-    r"instances?|cores?|cpus?|regions?|zones?|usd|eur|dollars?|euros?|times|x)"
+    r"instances?|cores?|cpus?|regions?|zones?|usd|eur|dollars?|euros?)"
 )
 _QUANTITY_RE = re.compile(
     rf"[$€£¥]\s*\d[\d,.]*\s*(?:k|m|bn)?\b|\b{_NUMBER_PATTERN}\s*(?:-\s*|\s+)?"
@@ -866,6 +960,22 @@ _TEAM_RE = re.compile(
     rf"|^(?P<n2>{_NUMBER_PATTERN})\s+(?P<unit2>engineers?|developers?|devs?|people|persons?)$"
     rf"|\b(?P<n3>{_NUMBER_PATTERN})[- ](?:person|people|engineer|developer|member)\s+team\b"
     r"|团队(?:有|共)?(?P<n4>\d+|[一二三四五六七八九十]+)(?:个)?人",
+    re.I,
+)
+_PAST_RE = re.compile(
+    r"\b(?:was|were|had|did|took|tried|spent|ran|went|got|came|saw|broke|failed|crashed|"
+    r"used\s+to|yesterday|last\s+(?:week|month|year|time|night)|ago)\b",
+    re.I,
+)
+_CONSTRAINT_NOUN_RE = re.compile(
+    r"\b(?:deadline|budget|sla|slo|quota|limit|cap|ceiling|retention|due\s+date)\b|预算|截止|上限|期限",
+    re.I,
+)
+# "Budget: under $200/month", "Database: PostgreSQL": a spec line.
+_LABEL_VALUE_RE = re.compile(r"^[A-Za-z][\w /&-]{0,30}:\s+\S")
+_CANNOT_RE = re.compile(
+    r"^(?:we|i)\s+(?:can'?t|cannot|can\s+not|(?:are|am|'re|'m)\s+(?:not|un)able\s+to|"
+    r"(?:are|'re)\s+not\s+allowed\s+to)\s+(?!use\b)\w+",
     re.I,
 )
 _ONLY_RE = re.compile(
@@ -956,14 +1066,18 @@ def _requirement_from_clause(
         core = rest
     if _ONLY_RE.match(core) and previous is None:
         return _tidy(core), 0.7
-    if _SYSTEM_VERB_RE.match(core) and not _AUX_SECOND_RE.match(core):
+    if _SYSTEM_VERB_RE.match(core) and not _NOT_IMPERATIVE_RE.match(core):
         return _tidy(core), 0.75
     if _BUILD_VERB_RE.match(core) and _SCOPE_MARKER_RE.search(clause):
         return _tidy(core), 0.7
     if _OUTPUT_VERB_RE.match(core) or _BUILD_VERB_RE.match(core):
         return None
-    if _QUANTITY_RE.search(core) and not _WH_WORDS_RE.match(core):
+    if _PAST_RE.search(core) or _WH_WORDS_RE.match(core):
+        return None  # "it took 5 minutes to build" reports, it does not require
+    if _QUANTITY_RE.search(core) or _CONSTRAINT_NOUN_RE.search(core) or _LABEL_VALUE_RE.match(core):
         return _tidy(core), 0.7
+    if _CANNOT_RE.match(core):
+        return _tidy(core), 0.6
     if re.search(r"^(?:we|i)(?:\s+want|\s*'d\s+like|\s+would\s+like)\s+(?!to\b)", core, re.I):
         return _tidy(core), 0.65
     return None
@@ -1220,12 +1334,18 @@ def _scan_statements(
 ) -> _Findings:
     found = _Findings()
     rejection_clauses = scan.clauses
+    in_list = False  # inside the items of a "Requirements:" list
     for sentence in sentences:
         if sentence.index in skip_sentences:
             continue
+        if sentence.text.endswith((":", "：")) and _LIST_HEADER_RE.search(sentence.text):
+            in_list = True
+            continue
+        in_list = in_list and sentence.bullet
         if sentence.question:
             _scan_question(sentence, found)
             continue
+        before = len(found.requirements)
         if sentence.index == 0:
             answer = _bare_answer(sentence.text, view.last_assistant_message)
             if answer:
@@ -1247,6 +1367,10 @@ def _scan_statements(
                 or (sentence.index, ci) in scan.reason_clauses,
                 previous=previous,
             )
+        rejects = any(s == sentence.index for s, _ in rejection_clauses)
+        if in_list and len(found.requirements) == before and not rejects:
+            # Every item under "Requirements:" is one, however terse ("EU hosting only").
+            found.add_requirement(_tidy(sentence.text), 0.7)
     for hit in scan.hits:
         if hit.inline_reason:
             _scan_clause(
@@ -1415,10 +1539,11 @@ def analyse_message(text: str, turn: int, view: LedgerView) -> Analysis:
 # shorter one, so "don't use X" / "不用X" read as negative although they contain "use" / "用".
 _NEGATIVE_BEFORE_RE = re.compile(
     r"\b(?:no|not|without|instead\s+of|rather\s+than|unlike|except(?:\s+for)?|other\s+than|"
-    r"apart\s+from|besides|avoid(?:ing)?|drop(?:ping|ped)?|skip(?:ping)?|forget(?:ting)?"
+    r"apart\s+from|besides|avoid(?:s|ing)?|drop(?:s|ping|ped)?|skip(?:ping)?|forget(?:ting)?"
     r"(?:\s+about)?|ditch(?:ing)?|replac(?:e|ing)|(?:migrat|mov)(?:e|ing)\s+(?:away\s+)?from|"
-    r"away\s+from|off|against|rul(?:e|ed|ing)\s+out|reject(?:ed|ing)?|exclud(?:e|ed|ing)|"
-    r"no\s+longer|(?:don'?t|do\s+not|won'?t|will\s+not|shouldn'?t|can'?t|cannot|never)\s+"
+    r"away\s+from|off|against|rul(?:e|ed|ing)[\s-]+out|reject(?:ed|ing)?|exclud(?:e|ed|ing)|"
+    r"no\s+longer|compared\s+(?:with|to)|than|versus|vs\.?|"
+    r"(?:don'?t|do\s+not|won'?t|will\s+not|shouldn'?t|can'?t|cannot|never)\s+"
     r"(?:\w+\s+)?(?:use|using|need|want|add|go\s+with|recommend|suggest|propose))\b"
     r"|不用|不要|别用?|不使用|不采用|既然不用|放弃了?|排除了?|除了|而不是|没有|不考虑|去掉|不再",
     re.I,
@@ -1427,7 +1552,9 @@ _POSITIVE_BEFORE_RE = re.compile(
     r"\b(?:use|using|into|to|with|via|in|on|onto|consider|considering|recommend|suggest|try|"
     r"adopt|adopting|add|adding|introduce|pick|choose|go\s+with|leverage|switch\s+to|"
     r"move\s+to|migrate\s+to|like|such\s+as|prefer|put|store|keep|back(?:ed)?\s+by|run|"
-    r"deploy|i'd\s+(?:go\s+with|use|pick)|opt\s+for)\b"
+    r"deploy|i'd\s+(?:go\s+with|use|pick)|opt\s+for|let|"
+    r"(?:answer|choice|option|solution|pick|recommendation|bet|candidate|approach|fix|tool)\s+"
+    r"(?:here\s+)?(?:is|would\s+be))\b"
     r"|建议(?:使用|用|采用)?|推荐|可以(?:用|考虑|使用)|使用|采用|改用|换成|迁移到|放到|存到|存入|放进|选择|考虑|用",
     re.I,
 )
@@ -1436,7 +1563,13 @@ _POSITIVE_AFTER_RE = re.compile(
     r"(?:is|are|remains?)\s+(?:the\s+|a\s+)?(?:usual|best|natural|obvious|simplest|easiest|"
     r"right|ideal|recommended|standard|go-to|better|good|great|solid|strong|perfect|"
     r"sensible|clear)\b|fits|handles|gives\s+you|shines|excels|works\s+(?:well|best|great)|"
-    r"is\s+(?:ideal|perfect|better|best|great)\s+for)"
+    r"is\s+(?:ideal|perfect|better|best|great)\s+for|"
+    # "a Redis cache in front would help"
+    r"(?:[\s-]+[\w-]+){0,4}\s+(?:would|could|will|can)\s+(?:really\s+)?(?:help|work|shine|"
+    r"solve|simplify|handle|fit|be\s+(?:ideal|best|better|great|perfect|simpler|faster|easier|"
+    r"the\s+(?:\w+est|best|right|way|answer|choice|pick)|(?:a\s+)?(?:good|great|natural|solid|"
+    r"easy|quick|fast|sensible)))\b)|"
+    r"(?:is|are)\s+(?:purpose[- ]built|designed|made|built|tailor[- ]made)\s+for"
     r"|^(?:更好|最好|更合适|是最佳|是首选|很合适|非常适合|比较合适)",
     re.I,
 )
@@ -1445,6 +1578,7 @@ _NEGATIVE_AFTER_RE = re.compile(
     r"(?:ruled\s+out|rejected|off\s+the\s+table|out|excluded|dropped|not\s+an?\s+option|"
     r"not\s+allowed|no\s+longer\s+an?\s+option|not\s+on\s+the\s+table|out\s+of\s+the\s+question|"
     r"a\s+no[- ]?go)|,?\s*(?:which|that)\s+you\s+(?:rejected|ruled\s+out|excluded|dropped)|"
+    r"out\s+of\s+(?:the\s+picture|it|this|the\s+stack|scope)|"
     r"(?:is|was)\s+not\s+(?:wanted|welcome))"
     r"|^(?:被排除|已经排除|不行|不考虑|已被否决|被否决|已排除)",
     re.I,
@@ -1457,9 +1591,23 @@ _ACK_LATER_RE = re.compile(
     re.I,
 )
 _NEGATOR_BEFORE_CUE_RE = re.compile(
-    r"\b(?:not|n't|never|no)\s+(?:\w+\s+){0,1}$|(?:不|别|没)$", re.I
+    r"(?:\b(?:not|never|no|without)|n't)\s+(?:\w+\s+){0,1}$|(?:不|别|没)$", re.I
 )
 _READV_CLAUSE_SPLIT_RE = re.compile(r"\s*(?:;|；|:\s|：|[—–]|\s-\s|,|，|\(|\))\s*")
+
+
+# "Option 2: Redis" — a list of proposals.
+_PROPOSAL_LABEL_RE = re.compile(
+    r"\b(?:option|alternative|candidate|recommendation|suggestion|choice|pick|answer|proposal)"
+    r"\s*[\w.)-]{0,3}\s*[:：]\s*$|(?:建议|推荐|方案\s*\w?)\s*[:：]\s*$",
+    re.I,
+)
+# "..., I would reconsider it": the reply argues for the option it just named.
+_URGE_REOPEN_RE = re.compile(
+    r"\b(?:i|we|you)\s*(?:would|'d|should|could|might\s+want\s+to)\s+(?:really\s+)?"
+    r"(?:reconsider|revisit)\b|建议重新考虑",
+    re.I,
+)
 
 
 def _cue_before(prefix: str) -> str | None:
@@ -1510,15 +1658,21 @@ def _proposes_option(reply: str, option: str) -> bool:
         if not option_matches(option, sentence):
             continue
         ack = _ACK_LATER_RE.search(sentence)
+        if _URGE_REOPEN_RE.search(sentence):
+            return True
         clauses = _READV_CLAUSE_SPLIT_RE.split(sentence)
         offset = 0
         for clause in clauses:
             position = sentence.find(clause, offset)
             offset = max(offset, position + len(clause))
+            prefix = sentence[:position]
+            # "Option 2: Redis" proposes; "Rejected options: Redis" does not.
+            labelled = bool(_PROPOSAL_LABEL_RE.search(prefix)) and _cue_before(prefix) != "neg"
             for start, end in _option_spans(option, clause):
                 if ack and position + start < ack.start():
                     continue
-                if _mention_proposes(clause, start, end):
+                verdict = _mention_proposes(clause, start, end)
+                if verdict or (verdict is None and labelled and start < 3):
                     return True
     return False
 

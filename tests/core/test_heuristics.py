@@ -63,6 +63,12 @@ def rejected(text: str, **view: object) -> list[str]:
         ),
         ("We're a team of 4 developers.", "Team of 4 developers"),
         ("Never log full card numbers.", "Never log full card numbers"),
+        ("Budget: under $200/month.", "Budget: under $200/month"),
+        ("Deadline is end of March.", "Deadline is end of March"),
+        ("We can't install anything on the build servers.", "can't install anything"),
+        ("Everything has to be hosted in the EU.", "Everything has to be hosted in the EU"),
+        ("Mobile support is a must.", "Mobile support is a must"),
+        ("We need an audit trail for refunds.", "We need an audit trail for refunds"),
     ],
 )
 def test_statements_of_need_become_requirements(message: str, fragment: str) -> None:
@@ -116,10 +122,31 @@ def test_an_independent_trailing_clause_is_cut_from_the_requirement() -> None:
         "Where does caching fit in?",
         "Could you show the folder layout?",
         "We need to decide on a queue.",
+        "I tried it 3 times.",
+        "It took 5 minutes to build.",
+        "Test coverage is low in that module.",
+        "I need help with the deployment scripts.",
+        "We don't need a dashboard.",
+        "There's no need for a cache.",
     ],
 )
 def test_questions_and_chatter_are_not_requirements(message: str) -> None:
     assert requirement_texts(message) == []
+
+
+def test_every_item_under_a_requirements_header_is_a_requirement() -> None:
+    message = "Requirements:\n- must support SSO\n- exports in CSV\n- EU hosting only\n- no Redis"
+    analysis = analyse(message + "\n\nWhat do you think?")
+    assert [r.text for r in analysis.requirements] == [
+        "Must support SSO",
+        "Exports in CSV",
+        "EU hosting only",
+    ]
+    assert [f.option for f in analysis.rejections] == ["Redis"]
+
+
+def test_a_list_under_another_header_is_not_a_requirement_list() -> None:
+    assert requirement_texts("Some thoughts:\n- the UI looks dated\n- maybe later") == []
 
 
 def test_a_question_is_kept_as_an_open_question() -> None:
@@ -190,6 +217,28 @@ def test_rejections_name_the_option_and_its_reason(message: str, option: str, re
     assert [(f.option, f.reason) for f in findings] == [(option, reason)]
 
 
+@pytest.mark.parametrize(
+    ("message", "options"),
+    [
+        ("Definitely not Kafka.", ["Kafka"]),
+        ("Nah, not GraphQL.", ["GraphQL"]),
+        ("Please don't suggest Kubernetes again.", ["Kubernetes"]),
+        ("Option A is out.", ["Option A"]),
+        ("Keep GraphQL out of this.", ["GraphQL"]),
+        ("Kubernetes is overkill for us.", ["Kubernetes"]),
+        ("We are not using any cloud provider yet.", ["cloud provider"]),
+    ],
+)
+def test_short_and_indirect_rejections(message: str, options: list[str]) -> None:
+    assert rejected(message) == options
+
+
+def test_the_choice_beside_a_bare_not_is_kept() -> None:
+    analysis = analyse("Go with Postgres, not Mongo.")
+    assert [f.option for f in analysis.rejections] == ["Mongo"]
+    assert [r.text for r in analysis.requirements] == ["Use Postgres"]
+
+
 def test_a_rejection_in_a_list_rejects_each_option() -> None:
     assert rejected("No Redis or Memcached, please.") == ["Redis", "Memcached"]
 
@@ -245,6 +294,11 @@ def test_avoiding_an_activity_is_a_requirement_not_a_rejection() -> None:
         "Reject requests without a token.",
         "The new version is out.",
         "No, that's not what I meant.",
+        "You don't need to use Docker for this.",
+        "It doesn't use Redis.",
+        "If we don't use Kafka, what then?",
+        "Don't add comments to the code.",
+        "The new version of Django is out.",
     ],
 )
 def test_traps_that_look_like_rejections_reject_nothing(message: str) -> None:
@@ -412,6 +466,16 @@ def test_the_analyser_is_fast() -> None:
         ),
         ("Postgres is the natural fit here.", ["PostgreSQL"], ["PostgreSQL"]),
         ("I know you said no Redis, but honestly Redis is the best choice.", ["Redis"], ["Redis"]),
+        ("A Redis cache in front would help a lot.", ["Redis"], ["Redis"]),
+        ("Let Redis handle expiry.", ["Redis"], ["Redis"]),
+        ("The classic answer here is Redis.", ["Redis"], ["Redis"]),
+        ("Option 2: Redis. Option 3: Memcached.", ["Redis"], ["Redis"]),
+        ("Honestly, Redis is purpose-built for this; I would reconsider it.", ["Redis"], ["Redis"]),
+        (
+            "Since the team knows MongoDB, Mongo Atlas would be the quickest start.",
+            ["MongoDB"],
+            ["MongoDB"],
+        ),
     ],
 )
 def test_proposing_a_rejected_option_is_re_advocacy(
@@ -436,6 +500,13 @@ def test_proposing_a_rejected_option_is_re_advocacy(
         "A plain table replaces Kafka here.",
         "Kafka stores messages in partitions.",
         "Don't use Kafka for this.",
+        "Compared with Kafka, this is slower.",
+        "We keep Kafka out of the picture.",
+        "Without introducing Kafka, a cron job can poll the table.",
+        "Rejected options: Kafka.",
+        "Ruled-out alternatives: Kafka, MongoDB.",
+        "[STATUS]\nConclusion: outbox table\nRejected: Kafka (ops burden)\nOpen: retention",
+        "Kafka, which you ruled out, would have made this trivial.",
     ],
 )
 def test_mentioning_a_rejected_option_as_rejected_is_not_re_advocacy(reply: str) -> None:
