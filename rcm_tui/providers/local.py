@@ -51,10 +51,14 @@ FORBIDDEN_BIAS = -100.0
 # The llama-cpp-python logger; its level decides which llama.cpp log lines get printed.
 LLAMA_LOGGER = "llama-cpp-python"
 LOAD_LOG_LINES = 2
+# 0xFFFFFFFF means "random seed" to llama.cpp, so seeds stay below it.
+SEED_RANGE = 2**32 - 1
 
 _QUANT_SUFFIX = re.compile(r"[.-](I?Q\d[\w]*|F16|F32|BF16)$", re.IGNORECASE)
 
 _LOAD_PROBLEM = re.compile(r"\b(bad|invalid|error|fail(ed)?|unknown|unsupported)\b", re.I)
+
+_CONTEXT_OVERFLOW = re.compile(r"Requested tokens \((\d+)\) exceed context window of (\d+)")
 
 _Item = StreamEvent | ProviderError | None
 
@@ -260,12 +264,24 @@ def _run(key: _ModelKey, gen: _Generation) -> None:
     except ProviderError as exc:
         gen.emit(exc)
     except ValueError as exc:
-        # llama-cpp-python's way of saying the prompt does not fit the context window.
-        gen.emit(ProviderError(f"the local model rejected the request: {exc}", "bad_request"))
+        gen.emit(ProviderError(_rejected_request(str(exc)), "bad_request"))
     except Exception as exc:
         gen.emit(ProviderError(f"the local model failed: {type(exc).__name__}: {exc}"))
     finally:
         gen.emit(None)
+
+
+def _rejected_request(reason: str) -> str:
+    # llama-cpp-python says "Requested tokens (N) exceed context window of M" when the prompt
+    # does not fit; the user can act on that only with the names of the settings involved.
+    overflow = _CONTEXT_OVERFLOW.search(reason)
+    if overflow:
+        prompt, window = overflow.groups()
+        return (
+            f"the prompt ({prompt} tokens) does not fit the local model's context window "
+            f"({window} tokens): raise providers.local.n_ctx or lower context.budget_tokens"
+        )
+    return f"the local model rejected the request: {reason}"
 
 
 # --- the provider ----------------------------------------------------------------------------
@@ -283,6 +299,7 @@ class LocalProvider:
         self.label = f"local · {shown} (embedded)"
         self._cancels: set[threading.Event] = set()
         self._threads: set[threading.Thread] = set()
+        self._calls = 0
 
     def _model_key(self) -> _ModelKey:
         if self._path is None:
@@ -295,6 +312,14 @@ class LocalProvider:
             raise ProviderError(f"local model file not found: {self._path}", kind="not_installed")
         n_threads = self._cfg.n_threads or os.cpu_count() or 1
         return (str(self._path), self._cfg.n_ctx, n_threads)
+
+    def _next_seed(self) -> int:
+        # llama-cpp-python reseeds every call, so one fixed seed would make a retry of the
+        # same prompt return the same answer. Stepping from the configured seed keeps a whole
+        # session reproducible (same calls, same answers) while a retry gets a fresh sample.
+        seed = (self._cfg.seed + self._calls) % SEED_RANGE
+        self._calls += 1
+        return seed
 
     async def stream(self, request: LLMRequest) -> AsyncIterator[StreamEvent]:
         key = self._model_key()
@@ -309,7 +334,7 @@ class LocalProvider:
         gen = _Generation(
             request=request,
             max_tokens=request.max_tokens or self._cfg.max_tokens,
-            seed=self._cfg.seed,
+            seed=self._next_seed(),
             cancel=cancel,
             emit=emit,
         )

@@ -120,6 +120,17 @@ async def test_a_follow_up_reuses_the_cached_prefix_and_reports_it_honestly() ->
     assert other.finished.usage.cached_tokens < 8
 
 
+async def test_a_retry_samples_afresh_yet_a_session_replays_identically() -> None:
+    request = ask("Invent a name for a dragon and describe it.", max_tokens=24, temperature=1.0)
+    first_run = LocalProvider(SETTINGS)
+    answer = (await collect(first_run, request)).text
+    retried = (await collect(first_run, request)).text
+    replayed = (await collect(LocalProvider(SETTINGS), request)).text
+
+    assert retried != answer
+    assert replayed == answer
+
+
 async def test_json_schema_answers_parse_and_follow_the_schema(provider: LocalProvider) -> None:
     schema = {
         "type": "object",
@@ -183,6 +194,19 @@ async def _wait_for_workers_to_exit(deadline_s: float) -> None:
     while any(t.name == WORKER_THREAD for t in threading.enumerate()):
         assert time.perf_counter() < deadline, "the cancelled generation is still running"
         await asyncio.sleep(0.02)
+
+
+async def test_a_prompt_longer_than_the_context_window_is_a_clear_error(
+    provider: LocalProvider,
+) -> None:
+    error = await expect_error(provider, ask("hello " * (SETTINGS.n_ctx + 100)))
+
+    assert error.kind == "bad_request"
+    assert "context window (2048 tokens)" in error.message
+    assert "providers.local.n_ctx" in error.message
+
+    after = await collect(provider, ask("Say hello."))
+    assert after.finished is not None
 
 
 async def test_a_missing_model_file_is_not_installed(tmp_path: Path) -> None:
