@@ -63,6 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
     eval_p.add_argument("--json", action="store_true")
     eval_p.add_argument("--report", type=Path, help="also write a Markdown report")
     eval_p.add_argument("--jobs", type=int, default=1, help="scenarios run concurrently")
+    eval_p.add_argument("--keep-sessions", action="store_true",
+                        help="save the eval sessions in your session store, titled 'eval: ...' "
+                        "(default: a temporary folder, removed afterwards)")
     eval_p.set_defaults(func=_cmd_eval)
 
     bench = sub.add_parser("bench", parents=[common],
@@ -73,6 +76,11 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--token-ms", type=float, default=2.0)
     bench.add_argument("--scenario", type=Path,
                        help="user turns to replay on a real provider (default: db-selection)")
+    # Sizes of the side measurements; hidden, so that tests can keep the benchmark fast.
+    bench.add_argument("--overhead-turns", type=int, default=200, help=argparse.SUPPRESS)
+    bench.add_argument("--list-sessions", type=int, default=1000, help=argparse.SUPPRESS)
+    bench.add_argument("--repetitions", type=int, default=20, help=argparse.SUPPRESS)
+    bench.add_argument("--no-first-frame", action="store_true", help=argparse.SUPPRESS)
     bench.set_defaults(func=_cmd_bench)
 
     config = sub.add_parser("config", help="show, create or locate the config file")
