@@ -185,23 +185,31 @@ def _assemble_summarised(
     chunk: int,
 ) -> AssembledPrompt:
     keep_min = min(len(pairs), budget.recent_turns)
+    # Token counts per turn, computed once: the search below tries many cut points, and
+    # re-estimating every kept message at each one made long sessions quadratic.
+    pair_tokens = [messages_tokens(_pair_messages(p)) for p in pairs]
     dropped = 0
     while True:
         dropped = min(len(pairs) - keep_min, dropped + max(1, chunk))
         through = pairs[dropped - 1][0].turn if dropped else 0
         summary = _summary_message(_summary_for(session, pairs, through), through)
-        kept = pairs[dropped:]
-        history = [m for p in kept for m in _pair_messages(p)]
-        if messages_tokens([summary, *history]) <= room or dropped >= len(pairs) - keep_min:
+        history_tokens = sum(pair_tokens[dropped:])
+        if (
+            messages_tokens([summary]) + history_tokens <= room
+            or dropped >= len(pairs) - keep_min
+        ):
             break
     # The summary outranks the verbatim turns but may not crowd them all out: cap it, then
     # drop the oldest verbatim turns until the rest fits.
-    summary = _fit_summary(summary, max(room * 2 // 5, room - messages_tokens(history)))
+    summary = _fit_summary(summary, max(room * 2 // 5, room - history_tokens))
+    summary_tokens = messages_tokens([summary])
     truncated: list[int] = []
-    while len(kept) > 1 and messages_tokens([summary, *history]) > room:
-        truncated.append(kept[0][0].turn)
-        kept = kept[1:]
-        history = [m for p in kept for m in _pair_messages(p)]
+    while len(pairs) - dropped > 1 and summary_tokens + history_tokens > room:
+        truncated.append(pairs[dropped][0].turn)
+        history_tokens -= pair_tokens[dropped]
+        dropped += 1
+    kept = pairs[dropped:]
+    history = [m for p in kept for m in _pair_messages(p)]
     prefix = [system, summary, *history]
     tokens = messages_tokens([*prefix, final])
     return AssembledPrompt(
