@@ -491,7 +491,7 @@ _CHOICE_VERB = (
     r"doing|rely\s+on|relying\s+on|depend\s+on|depending\s+on|build\s+on|building\s+on|"
     r"want|consider|considering|bother\s+with|switch\s+to|switching\s+to|move\s+to|"
     r"moving\s+to|migrate\s+to|suggest|propose|recommend|bring\s+up|mention|"
-    r"(?P<weak>introduce|introducing|bring\s+in|touch|add|adding))"
+    r"(?P<weak>introduce|introducing|bring\s+in|pull\s+in|pulling\s+in|touch|add|adding))"
 )
 # "you don't need to use Docker" says it is optional, not that it is rejected.
 _NEGATED_CHOICE_RE = re.compile(
@@ -587,6 +587,16 @@ _REASON_LEAD_RE = re.compile(
     r"nobody|no\s+one)\b))",
     re.I,
 )
+_COMMA_CLAUSE_RE = re.compile(
+    r"^\s*,\s*(?:please[\s,]*)?(?!(?:and|or|but|then|also|please|use|go|keep|switch|"
+    r"instead|rather)\b)(?P<body>\S+(?:\s+\S+){2,})$",
+    re.I,
+)
+_FINITE_VERB_RE = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|will|would|could|should|need|needs|lacks?|costs?|"
+    r"kills?|breaks?|takes?|makes?|requires?|adds?|hurts?|knows?|wants?)\b|n't\b",
+    re.I,
+)
 _ZH_REASON_LEAD_RE = re.compile(r"^[\s,，]*(?:因为|由于|因|毕竟)?")
 # A clause that names what to do instead is an alternative, not a reason.
 _ALTERNATIVE_RE = re.compile(
@@ -594,6 +604,7 @@ _ALTERNATIVE_RE = re.compile(
     r"switch\s+to|stick\s+(?:with|to)|keep\s+(?:it|them|everything)\s+in|use\s+[A-Z]|"
     r"will\s+(?:use|go|run|stay|talk|communicate|rely|stick|build|be)\b(?!\s+(?:too|very|hard|"
     r"slow|expensive|costly|painful|difficult|overkill|a\s+pain|a\s+nightmare|impossible)))\b"
+    r"|\b(?:good|fine)\s+enough\b|\bwill\s+do\b|\bdoes\s+the\s+job\b"
     r"|^(?:use|keep|go|stick|switch|store|put|move)\b|改用|换成|就用|而是|还是用|^用",
     re.I,
 )
@@ -615,6 +626,12 @@ class _RejectionHit:
 
 def _reason_after(rest: str, zh: bool) -> str:
     """The stated cause right after the rejected option, or ''."""
+    clause = _COMMA_CLAUSE_RE.match(rest)
+    if not zh and clause and _FINITE_VERB_RE.search(clause.group("body")):
+        # "forget X, the frontend team won't touch it": a comma and a full clause explain.
+        body = clause.group("body")
+        if not _ALTERNATIVE_RE.search(body):
+            return _tidy(body, 200)
     lead = (_ZH_REASON_LEAD_RE if zh else _REASON_LEAD_RE).match(rest)
     if not lead:
         return ""
@@ -819,6 +836,8 @@ def _neighbour_reason(sentences: list[_Sentence], index: int, hits: list[_Reject
         if sentence.question or (candidate in hit_sentences and candidate < index):
             continue
         body = _strip_discourse(sentence.text)
+        if _ALTERNATIVE_RE.search(body) or _choice(body):
+            continue  # what to do instead is not why
         if len(body.split()) >= 3 or _CJK_CHAR_RE.search(body):
             return _tidy(body, 200)
     return ""
@@ -845,7 +864,7 @@ _STRONG_MODAL_RE = re.compile(
     # "we need an audit trail" — but not "no need for", "don't need", "need help".
     r"|(?<!no\s)(?<!n't\s)(?<!not\s)\bneeds?\b(?!\s+(?:to|help)\b)"
     r"|必须|需要|要求|一定要|务必|应该|应当|只能|只支持|只允许|不能超过|不超过|不得|至少|最多|记得"
-    r"|别忘了|不要忘记|还要|也要|得要",
+    r"|别忘了|不要忘记|还要|也要|得要|(?<![主重只想不还也])要(?![不是么求])",
     re.I,
 )
 # "need to pick/decide ..." states an open decision, not a constraint.
@@ -920,11 +939,13 @@ _DONT_FORGET_RE = re.compile(
 _CHOICE_RE = re.compile(
     r"^(?P<a>[^,]{1,40}?)\s*,?\s+it\s+is$"
     r"|^(?P<b>.+?)\s+(?:is|are|seems|sounds)\s+(?:definitely\s+)?(?:the\s+way\s+to\s+go|"
-    r"the\s+(?:right|best|better)\s+(?:choice|option|call|fit|bet))"
+    r"the\s+(?:right|best|better)\s+(?:choice|option|call|fit|bet)|(?:good|fine)\s+enough)"
+    r"|^(?P<f>.+?)\s+(?:will\s+do|does\s+the\s+job|works\s+for\s+us)"
     r"|^(?:(?:let'?s|we(?:'ll|\s+will|\s+should)?|i'd|i\s+would)\s+)?(?:go\s+with|stick\s+with|"
     r"settle\s+on|opt\s+for|pick|choose)\s+(?P<c>.+)$"
     r"|^(?:we\s+)?(?:chose|picked|decided\s+on|went\s+with|settled\s+on)\s+(?P<d>.+)$"
-    r"|^(?:我们|咱们)?(?:就|还是|决定|改|那就)?(?:用|选|选用|采用)(?P<e>[^，,。]+?)(?:吧|了)?$",
+    rf"|^(?:我们|咱们|[{_CJK}]{{1,6}}?)?(?:就|还是|决定|改|那就)?(?:用|选|选用|采用)(?P<e>[^，,。]+?)(?:吧|了)?$"
+    r"|^(?P<g>.+?)就(?:够了|行了?|可以了?)$",
     re.I,
 )
 _NOT_A_CHOICE = _word_set("here there this that so where what how now which")
@@ -1084,12 +1105,17 @@ def _requirement_from_clause(
 
 
 def _use(option: str, said: str) -> str:
-    """A chosen option as a requirement, in the language the user wrote it in."""
-    return f"使用{option}" if _CJK_CHAR_RE.search(said) else f"Use {option}"
+    """A chosen option as a requirement, in the language the user wrote it in (Chinese keeps
+    the user's clause, which names what the choice is for: "数据库用MySQL")."""
+    if _CJK_CHAR_RE.search(said):
+        return _tidy(re.sub(r"[吧了啊呢]+$", "", said.strip(" 。！.!")))
+    return f"Use {option}"
 
 
 def _choice(core: str) -> str | None:
     """The option chosen by "X it is" / "X is the way to go" / "let's go with X", or None."""
+    if _FACT_RE.search(core) and re.search(r"已经|正在|在用|一直|already|currently", core, re.I):
+        return None  # "我们已经在用GCP" states what is, it chooses nothing
     m = _CHOICE_RE.match(core.rstrip(".!。！ "))
     if not m:
         return None
@@ -1104,25 +1130,31 @@ def _bare_answer(sentence: str, last_reply: str) -> str | None:
     """'Flask.' answering the assistant's question, or 'Django, because we want the admin'
     picking one of the options the assistant offered."""
     body = _strip_discourse(sentence.rstrip(".!。！ "))
-    head, _, tail = body.partition(",")
+    head, tail = [*re.split(r"[,，]", body, maxsplit=1), ""][:2]
+    head = re.sub(r"[吧了啊呢]+$", "", head.strip())
     words = head.split()
     if not 1 <= len(words) <= 3 or _QUANTITY_RE.search(head):
         return None
+    if _CJK_CHAR_RE.search(head) and (len(head) > 8 or re.search(r"[用是要得会能把让]", head)):
+        return None  # a Chinese clause, not a bare name
     asked = "?" in last_reply or "？" in last_reply
     if not asked and not option_matches(head, last_reply):
         return None
-    if tail and not re.match(r"\s*(?:because|since|as|for|so)\b", tail, re.I):
+    chinese = bool(_CJK_CHAR_RE.search(body))
+    if tail and not chinese and not re.match(r"\s*(?:because|since|as|for|so)\b", tail, re.I):
         return None
-    if words[0].lower().strip(".!") in _ACK_WORDS or _WH_WORDS_RE.search(head):
-        return None
+    first = words[0].lower().strip(".!")
+    if first in _ACK_WORDS or first.endswith("ly") or _WH_WORDS_RE.search(head):
+        return None  # "Mostly the database." describes; it names no choice
     if _OUTPUT_VERB_RE.match(head) or _SYSTEM_VERB_RE.match(head) or _BUILD_VERB_RE.match(head):
         return None
     if re.search(
         r"\b(?:is|are|was|were|do|does|did|can|will|would|should|i|we|you|it)\b", head, re.I
     ):
         return None
-    text = _use(head.strip(), body)
-    return text + (f", {tail.strip()}" if tail.strip() else "")
+    if chinese:
+        return f"使用{head.strip()}"  # the clause after a Chinese comma is its own statement
+    return f"Use {head.strip()}" + (f", {tail.strip()}" if tail.strip() else "")
 
 
 def _team_size(clause: str) -> str | None:
@@ -1552,10 +1584,12 @@ _POSITIVE_BEFORE_RE = re.compile(
     r"\b(?:use|using|into|to|with|via|in|on|onto|consider|considering|recommend|suggest|try|"
     r"adopt|adopting|add|adding|introduce|pick|choose|go\s+with|leverage|switch\s+to|"
     r"move\s+to|migrate\s+to|like|such\s+as|prefer|put|store|keep|back(?:ed)?\s+by|run|"
-    r"deploy|i'd\s+(?:go\s+with|use|pick)|opt\s+for|let|"
+    r"deploy|i'd\s+(?:go\s+with|use|pick)|opt\s+for|let|alternatively|otherwise|or\s+else|"
+    r"how\s+about|what\s+about|"
     r"(?:answer|choice|option|solution|pick|recommendation|bet|candidate|approach|fix|tool)\s+"
     r"(?:here\s+)?(?:is|would\s+be))\b"
-    r"|建议(?:使用|用|采用)?|推荐|可以(?:用|考虑|使用)|使用|采用|改用|换成|迁移到|放到|存到|存入|放进|选择|考虑|用",
+    r"|建议(?:使用|用|采用)?|推荐|可以(?:用|考虑|使用)|使用|采用|改用|换成|迁移到|放到|存到|存入|放进|选择|考虑|"
+    r"拆成|拆分成|改成|做成|引入|上|用",
     re.I,
 )
 _POSITIVE_AFTER_RE = re.compile(
@@ -1568,7 +1602,8 @@ _POSITIVE_AFTER_RE = re.compile(
     r"(?:[\s-]+[\w-]+){0,4}\s+(?:would|could|will|can)\s+(?:really\s+)?(?:help|work|shine|"
     r"solve|simplify|handle|fit|be\s+(?:ideal|best|better|great|perfect|simpler|faster|easier|"
     r"the\s+(?:\w+est|best|right|way|answer|choice|pick)|(?:a\s+)?(?:good|great|natural|solid|"
-    r"easy|quick|fast|sensible)))\b)|"
+    r"easy|quick|fast|sensible))|make\s+(?:\w+\s+){0,3}(?:much\s+|far\s+|a\s+lot\s+)?"
+    r"(?:easier|simpler|faster|trivial|safer|cleaner))\b)|"
     r"(?:is|are)\s+(?:purpose[- ]built|designed|made|built|tailor[- ]made)\s+for"
     r"|^(?:更好|最好|更合适|是最佳|是首选|很合适|非常适合|比较合适)",
     re.I,

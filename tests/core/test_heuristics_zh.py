@@ -64,7 +64,8 @@ def test_chinese_traps_reject_nothing(message: str) -> None:
         ("不要忘记记录日志。", ["记录日志"]),
         ("不要超过20MB。", ["不要超过20MB"]),
         ("团队有5个人。", ["团队5人"]),
-        ("不用Redis，用PostgreSQL。", ["使用PostgreSQL"]),
+        ("不用Redis，用PostgreSQL。", ["用PostgreSQL"]),
+        ("数据库用MySQL吧。", ["数据库用MySQL"]),
         ("不要用MongoDB，因为我们需要强一致性的事务。", ["我们需要强一致性的事务"]),
     ],
 )
@@ -110,7 +111,7 @@ def test_chinese_reopening(message: str) -> None:
 def test_chinese_pivot_and_choice() -> None:
     analysis = analyse("换个思路，我们用单体架构。")
     assert analysis.pivot is True
-    assert [r.text for r in analysis.requirements] == ["使用单体架构"]
+    assert [r.text for r in analysis.requirements] == ["我们用单体架构"]
     assert analysis.dialog_state == "problem_solving"
 
 
