@@ -301,6 +301,10 @@ def same_option(a: str, b: str) -> bool:
 # Sentences and clauses
 # ---------------------------------------------------------------------------------------------
 
+# Fenced code: whole blocks, and their bodies (for size and for what the code uses).
+_FENCED_CODE_RE = re.compile(r"```.*?(?:```|\Z)", re.S)
+_CODE_BLOCK_RE = re.compile(r"```[^\n]*\n(.*?)(?:```|\Z)", re.S)
+_CODE_COMMENT_RE = re.compile(r"(?:#|//|--).*$|/\*.*?\*/|<!--.*?-->")
 _SENTENCE_SPLIT_RE = re.compile(r"(?<=[!?])\s+|(?<=\.)\s+(?=[A-Z0-9\"'“(\[])|(?<=[。！？])|\n+")
 # Clause boundaries that never fall inside a noun phrase.
 _CLAUSE_SPLIT_RE = re.compile(r"\s*(?:;|；|\s[—–]\s|[—–]|\s-\s|:\s|：)\s*")
@@ -1529,7 +1533,8 @@ def analyse_message(text: str, turn: int, view: LedgerView) -> Analysis:
     on it.
     """
     del turn
-    sentences = _sentences(text)
+    # Pasted code is material to discuss, not statements: "return x" is no requirement.
+    sentences = _sentences(_FENCED_CODE_RE.sub("\n", text))
     analysis = Analysis(source="heuristic")
     if not sentences:
         return analysis
@@ -1688,8 +1693,19 @@ def find_readvocacy(reply: str, rejected_options: list[str]) -> list[str]:
     return proposed
 
 
+def _code_uses(code: str, option: str) -> bool:
+    """Code that imports or calls the option proposes it; a comment that names it does not."""
+    for line in code.splitlines():
+        statement = _CODE_COMMENT_RE.sub("", line)
+        if statement.strip() and option_matches(option, statement):
+            return True
+    return False
+
+
 def _proposes_option(reply: str, option: str) -> bool:
-    for sentence in _split_sentences(reply):
+    if any(_code_uses(block, option) for block in _CODE_BLOCK_RE.findall(reply)):
+        return True
+    for sentence in _split_sentences(_FENCED_CODE_RE.sub("\n", reply)):
         if not option_matches(option, sentence):
             continue
         ack = _ACK_LATER_RE.search(sentence)
@@ -1723,7 +1739,6 @@ _SUBSTANTIAL_CODE_LINES = 15
 _SUBSTANTIAL_CODE_CHARS = 600
 _PLAN_MIN_STEPS = 5
 
-_CODE_BLOCK_RE = re.compile(r"```[^\n]*\n(.*?)(?:```|\Z)", re.S)
 _FULL_SOLUTION_RE = re.compile(
     r"\b(?:here(?:'s|\s+is)\s+(?:the|a|your)\s+(?:complete|full|final|finished|entire|whole|"
     r"working|production[- ]ready)\s+(?:\w+\s+)?(?:implementation|code|solution|version|program|"

@@ -436,6 +436,15 @@ def test_topic_shift_needs_a_cue_and_a_new_subject() -> None:
     assert analyse("How do I configure Neovim?", recent_user_messages=recent).topic_shift is False
 
 
+def test_pasted_code_is_not_read_as_statements() -> None:
+    code = "\n".join(["def handler(req):", "    store = get_store()", "    return store.save(req)"])
+    message = f"Here's my handler:\n```python\n{code}\n```\n"
+    message += "Why does it crash? It must handle empty files."
+    analysis = analyse(message)
+    assert [r.text for r in analysis.requirements] == ["Handle empty files"]
+    assert analysis.questions == ["Why does it crash?"]
+
+
 def test_the_analyser_is_fast() -> None:
     message = (
         "Actually, let's not use MongoDB. Our compliance team requires strict ACID guarantees "
@@ -511,6 +520,19 @@ def test_proposing_a_rejected_option_is_re_advocacy(
 )
 def test_mentioning_a_rejected_option_as_rejected_is_not_re_advocacy(reply: str) -> None:
     assert find_readvocacy(reply, ["Kafka"]) == []
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        ("Sure:\n```python\nimport kafka\nproducer = kafka.KafkaProducer()\n```", ["Kafka"]),
+        ("```yaml\nservices:\n  broker:\n    image: bitnami/kafka:3.7\n```", ["Kafka"]),
+        ("```sql\n-- no Kafka: the outbox lives here\nCREATE TABLE outbox (id bigint);\n```", []),
+        ("```go\n// Kafka was ruled out\ndb.Exec(q)\n```", []),
+    ],
+)
+def test_code_that_uses_a_rejected_option_proposes_it(reply: str, expected: list[str]) -> None:
+    assert find_readvocacy(reply, ["Kafka"]) == expected
 
 
 def test_readvocacy_ignores_options_that_are_not_mentioned() -> None:

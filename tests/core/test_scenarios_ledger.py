@@ -63,7 +63,7 @@ OWN_SCENARIOS: dict[str, tuple[list[tuple[str, str]], dict[str, Any]]] = {
     "photo-sync": (
         [
             (
-                ("Hey! I want to build a CLI that syncs photos to S3. Where should I begin?"),
+                "Hey! I want to build a CLI that syncs photos to S3. Where should I begin?",
                 (
                     "Which language are you comfortable with, and how many photos are "
                     "we talking about?"
@@ -71,11 +71,11 @@ OWN_SCENARIOS: dict[str, tuple[list[tuple[str, str]], dict[str, Any]]] = {
             ),
             (
                 "Go. Roughly 200k photos, about 1.5 TB in total.",
-                ("The AWS SDK for Go v2 gives you multipart uploads and retries out of the box."),
+                "The AWS SDK for Go v2 gives you multipart uploads and retries out of the box.",
             ),
             (
                 "What about resumable uploads?",
-                ("Multipart uploads can be resumed by listing the parts already stored..."),
+                "Multipart uploads can be resumed by listing the parts already stored...",
             ),
             (
                 (
@@ -90,7 +90,7 @@ OWN_SCENARIOS: dict[str, tuple[list[tuple[str, str]], dict[str, Any]]] = {
             ),
             (
                 "Could you show the upload loop?",
-                ("Here is the loop; honestly the AWS SDK would make retries much easier."),
+                "Here is the loop; honestly the AWS SDK would make retries much easier.",
             ),
             (
                 "Hashes should be checked before upload so nothing is sent twice.",
@@ -147,7 +147,7 @@ OWN_SCENARIOS: dict[str, tuple[list[tuple[str, str]], dict[str, Any]]] = {
             ),
             (
                 "另外，附件最大10MB。",
-                ("上传时校验大小，超过10MB直接拒绝。既然不用微服务，附件处理也放在单体里。"),
+                "上传时校验大小，超过10MB直接拒绝。既然不用微服务，附件处理也放在单体里。",
             ),
         ],
         {
@@ -178,7 +178,7 @@ OWN_SCENARIOS: dict[str, tuple[list[tuple[str, str]], dict[str, Any]]] = {
                     "On second thought, Elasticsearch is overkill for us. Postgres "
                     "full-text search is good enough."
                 ),
-                ("Agreed: tsvector columns with GIN indexes in the existing Postgres."),
+                "Agreed: tsvector columns with GIN indexes in the existing Postgres.",
             ),
             (
                 "Results have to be ranked by recency as well as relevance.",
@@ -212,7 +212,7 @@ OWN_SCENARIOS: dict[str, tuple[list[tuple[str, str]], dict[str, Any]]] = {
                     "We're splitting a Rails monolith's public API behind a gateway. "
                     "Traffic is about 3k requests per second."
                 ),
-                ("Kong, Envoy or AWS API Gateway are the common choices. Do you run on AWS?"),
+                "Kong, Envoy or AWS API Gateway are the common choices. Do you run on AWS?",
             ),
             (
                 (
@@ -223,7 +223,7 @@ OWN_SCENARIOS: dict[str, tuple[list[tuple[str, str]], dict[str, Any]]] = {
             ),
             (
                 "What's the operational burden of Envoy?",
-                ("You maintain the xDS configuration yourself unless you add a control plane..."),
+                "You maintain the xDS configuration yourself unless you add a control plane...",
             ),
             (
                 "Kong it is. JWT validation has to happen at the gateway.",
@@ -257,11 +257,11 @@ OWN_SCENARIOS: dict[str, tuple[list[tuple[str, str]], dict[str, Any]]] = {
         [
             (
                 "Our product pages are slow, p95 is 2.3 s. Goal: under 500 ms.",
-                ("Where is the time going — database, rendering, or third-party calls?"),
+                "Where is the time going — database, rendering, or third-party calls?",
             ),
             (
                 "Mostly the database. We can't add new infrastructure this quarter.",
-                ("Then no new cache servers; start with query optimisation and an in-process LRU."),
+                "Then no new cache servers; start with query optimisation and an in-process LRU.",
             ),
             (
                 "Why not Varnish?",
@@ -271,7 +271,7 @@ OWN_SCENARIOS: dict[str, tuple[list[tuple[str, str]], dict[str, Any]]] = {
                 ),
             ),
             (
-                ("Right. And forget GraphQL batching, the frontend team won't touch it."),
+                "Right. And forget GraphQL batching, the frontend team won't touch it.",
                 (
                     "Noted, GraphQL batching is out. Add the missing composite index on"
                     " (product_id, locale) first."
@@ -279,7 +279,7 @@ OWN_SCENARIOS: dict[str, tuple[list[tuple[str, str]], dict[str, Any]]] = {
             ),
             (
                 "How big should the LRU be?",
-                ("About 256 MB per instance; unlike GraphQL batching it needs no frontend work."),
+                "About 256 MB per instance; unlike GraphQL batching it needs no frontend work.",
             ),
             (
                 "Cache entries must expire within 60 seconds of a price change.",
@@ -301,8 +301,8 @@ OWN_SCENARIOS: dict[str, tuple[list[tuple[str, str]], dict[str, Any]]] = {
     "etl-zh": (
         [
             (
-                ("我们需要每天从MySQL同步数据到数据仓库，数据量大约每天5000万行。"),
-                ("可以用Airflow调度，或者用Kafka做实时同步。你们需要实时吗？"),
+                "我们需要每天从MySQL同步数据到数据仓库，数据量大约每天5000万行。",
+                "可以用Airflow调度，或者用Kafka做实时同步。你们需要实时吗？",
             ),
             (
                 "不需要实时，T+1就够了。Kafka就算了，没人会运维。",
