@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -184,6 +185,26 @@ async def test_cancelling_mid_stream_stops_generation_and_the_model_stays_usable
     # The generation stopped within a few tokens of the cancel, not 1500 tokens later.
     (model,) = [m for key, m in local._MODELS.items() if key[1] == SETTINGS.n_ctx]
     assert model.llm.meter.completion_tokens <= len(seen) + 10
+
+    after = await collect(provider, ask("Say hello."))
+    assert after.finished is not None and after.text.strip()
+
+
+async def test_cancelling_during_a_long_prompt_does_not_wait_for_the_prompt(
+    provider: LocalProvider,
+) -> None:
+    # ~1500 prompt tokens take seconds on a CPU; a cancel must not wait for all of them.
+    # The unique head keeps an earlier test's KV cache from covering the prompt.
+    long_text = uuid.uuid4().hex + " " + "The quick brown fox jumps over the lazy dog. " * 150
+    task = asyncio.create_task(collect(provider, ask(long_text, max_tokens=8)))
+    await asyncio.sleep(0.3)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+
+    await _wait_for_workers_to_exit(deadline_s=3.0)
+    (model,) = [m for key, m in local._MODELS.items() if key[1] == SETTINGS.n_ctx]
+    assert model.llm.n_tokens < model.llm.meter.prompt_tokens  # stopped inside the prompt
 
     after = await collect(provider, ask("Say hello."))
     assert after.finished is not None and after.text.strip()
