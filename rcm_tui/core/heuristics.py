@@ -111,7 +111,7 @@ def text_similarity(a: str, b: str) -> float:
     ta, tb = _content_tokens(a), _content_tokens(b)
     if not ta or not tb:
         return 1.0 if _squash(a) and _squash(a) == _squash(b) else 0.0
-    return 2 * len(ta & tb) / (len(ta) + len(tb))
+    return _dice(ta, tb)
 
 
 def _numbers(tokens: set[str]) -> set[str]:
@@ -131,6 +131,32 @@ def restates(text: str, existing: str) -> bool:
     if text_similarity(text, existing) >= 0.75:
         return True
     return len(new & old) >= 2 and len(new - old) <= 1
+
+
+def _dice(a: set[str], b: set[str]) -> float:
+    return 2 * len(a & b) / (len(a) + len(b)) if a and b else 0.0
+
+
+def requirement_similarity(a: str, b: str) -> float:
+    """How likely two texts state the same requirement, 0–1.
+
+    Like `text_similarity`, plus: a text whose content words all appear in the other (two or
+    more of them) scores at least 0.6; and when the two carry different numbers, the rest must
+    match closely — "30 minutes" → "60 minutes" is the same rule changed, but "files over
+    20 MB" / "images over 5 MB" are two rules.
+    """
+    ta, tb = _content_tokens(a), _content_tokens(b)
+    if not ta or not tb:
+        return text_similarity(a, b)
+    na, nb = _numbers(ta), _numbers(tb)
+    if na and nb and na != nb:
+        rest = _dice(ta - na, tb - nb)
+        return rest if rest >= 0.8 else min(rest, 0.5)
+    score = _dice(ta, tb)
+    small, large = sorted((ta, tb), key=len)
+    if len(small) >= 2 and small <= large:
+        score = max(score, 0.6)
+    return score
 
 
 def more_specific(new: str, old: str) -> bool:
@@ -853,14 +879,14 @@ def _neighbour_reason(sentences: list[_Sentence], index: int, hits: list[_Reject
 
 _PRONOUN_MODAL_RE = re.compile(
     r"^(?:we|i|you|it|they|this|that|the\s+(?:app|system|function|service|api|code|endpoint|"
-    r"tool|solution))\s+(?:really\s+|also\s+|still\s+|definitely\s+|absolutely\s+)?"
+    # "we must" / "we'd like to": a space, or straight into the contraction.
+    r"tool|solution))(?:\s+|(?='))(?:really\s+|also\s+|still\s+|definitely\s+|absolutely\s+)?"
     r"(?P<modal>must(?:\s+also)?|need\s+to|needs\s+to|have\s+to|has\s+to|have\s+got\s+to|"
     r"has\s+got\s+to|got\s+to|gotta|should|shall|will\s+need\s+to|'ll\s+need\s+to|"
     r"are\s+required\s+to|is\s+required\s+to|'re\s+required\s+to|want\s+to|'d\s+like\s+to|"
     r"would\s+like\s+to)\s+(?:also\s+)?(?P<rest>.+)$",
     re.I,
 )
-_CONTRACTED_PRONOUN_RE = re.compile(r"^(?:we|i|you|they|it)(?='(?:ll|d|re))", re.I)
 _STRONG_MODAL_RE = re.compile(
     r"\b(?:must|mustn'?t|need\s+to|needs\s+to|have\s+to|has\s+to|has\s+got\s+to|"
     r"have\s+got\s+to|required?|requires|requirement|mandatory|shall|should|is\s+essential|"
@@ -1023,9 +1049,6 @@ _WH_WORDS_RE = re.compile(r"\b(?:what|how|why|where|when|which|who)\b", re.I)
 
 def _reqs_from_modal(core: str) -> str | None:
     """A clause with a modal of obligation, reduced to what is required."""
-    contracted = _CONTRACTED_PRONOUN_RE.match(core)
-    if contracted:
-        core = core.replace("'", " '", 1)
     m = _PRONOUN_MODAL_RE.match(core)
     if m:
         rest = m.group("rest")
@@ -1348,8 +1371,7 @@ class _Findings:
     trajectory: str = ""
     choices: list[str] = field(default_factory=list)
     questions: list[str] = field(default_factory=list)
-    production_request: bool = False
-    info_request: bool = False
+    production_request: bool = False  # asks for work to be done (→ problem solving)
     answered: bool = False
 
     def add_requirement(self, text: str, confidence: float) -> None:
@@ -1481,10 +1503,10 @@ def _scan_clause(
         found.requirements = [r for r in found.requirements if r.text != previous]
         found.add_requirement(merged, 0.8)
         return merged
-    if _INFO_VERB_RE.match(core):
-        found.info_request = True
-    elif _OUTPUT_VERB_RE.match(core) or _BUILD_VERB_RE.match(core):
-        found.production_request = True
+    if not _INFO_VERB_RE.match(core) and (
+        _OUTPUT_VERB_RE.match(core) or _BUILD_VERB_RE.match(core)
+    ):
+        found.production_request = True  # "sketch it", "write the script"; not "explain X"
     result = _requirement_from_clause(clause, strong_only=strong_only, previous=previous)
     if result is None and after_rejection and not strong_only and _looks_declarative(core):
         # "We're not doing gRPC; the APIs will be plain REST": what comes instead is decided.
@@ -1519,6 +1541,19 @@ def _dialog_state(
     return "information_seeking"
 
 
+def _without_confirmed(
+    findings: list[RequirementFinding], confirmed: list[str], view: LedgerView
+) -> list[RequirementFinding]:
+    """ "Yes, 20 MB is the limit" confirms R1; it is neither a new requirement nor a
+    restatement of it."""
+    texts = [_content_tokens(text) for rid, text, _ in view.requirements if rid in confirmed]
+    return [
+        f
+        for f in findings
+        if not any(_overlap_of(_content_tokens(f.text), t) >= 0.5 for t in texts)
+    ]
+
+
 def _was_on_the_table(option: str, view: LedgerView, text: str) -> bool:
     """Rejecting what was being discussed is a change of direction; rejecting something
     nobody proposed is just a constraint."""
@@ -1550,13 +1585,13 @@ def analyse_message(text: str, turn: int, view: LedgerView) -> Analysis:
     asked = "?" in view.last_assistant_message or "？" in view.last_assistant_message
     found = _scan_statements(sentences, scan, reason_sentences, drop_sentences, view)
 
-    analysis.requirements = found.requirements
     analysis.rejections = [RejectionFinding(h.option, h.reason) for h in hits]
     analysis.reopened = _reopened(sentences, view, hits)
     analysis.dropped_ids = dropped_ids
     analysis.confirmed_ids = [
         rid for rid in _affirmed_ids(sentences, view, found.choices) if rid not in dropped_ids
     ]
+    analysis.requirements = _without_confirmed(found.requirements, analysis.confirmed_ids, view)
     analysis.facts = found.facts
     analysis.trajectory = found.trajectory
     analysis.questions = list(dict.fromkeys(q for q in found.questions if q))

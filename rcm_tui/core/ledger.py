@@ -13,6 +13,7 @@ from .heuristics import (
     find_readvocacy,
     more_specific,
     normalise_option,
+    requirement_similarity,
     restates,
     same_option,
     text_similarity,
@@ -42,11 +43,6 @@ def _next_id(prefix: str, ids: list[str]) -> str:
     tail = [i[len(prefix) :] for i in ids if i.startswith(prefix)]
     numbers = [int(t) for t in tail if t.isdigit()]
     return f"{prefix}{max(numbers, default=0) + 1}"
-
-
-def _contains(a: str, b: str) -> bool:
-    x, y = " ".join(a.lower().split()), " ".join(b.lower().split())
-    return bool(x) and bool(y) and (x in y or y in x)
 
 
 # -- rejected options ---------------------------------------------------------------------------
@@ -143,9 +139,7 @@ def mark_addressed(session: Session, req_ids: list[str], turn: int) -> list[str]
 def _similar_requirement(session: Session, text: str) -> Requirement | None:
     best: tuple[float, Requirement] | None = None
     for req in session.requirements:
-        score = text_similarity(text, req.text)
-        if _contains(text, req.text):
-            score = max(score, MERGE_THRESHOLD)
+        score = requirement_similarity(text, req.text)
         if score >= MERGE_THRESHOLD and (best is None or score > best[0]):
             best = (score, req)
     return best[1] if best else None
@@ -190,6 +184,10 @@ def _update_requirement(
         if req.status == "dropped":
             req.status = "pending"
             changes.append(f"{req.id} reinstated")
+        elif req.status == "addressed":
+            # Said again after it was addressed: the reply evidently lost it.
+            req.status = "pending"
+            changes.append(f"{req.id} pending again")
     elif text != req.text and more_specific(text, req.text):
         req.text = text
         changes.append(f"{req.id} updated: {text}")
@@ -225,8 +223,7 @@ def _merge_facts(session: Session, facts: list[str]) -> list[str]:
         fact = " ".join(fact.split())
         known = session.memory.facts
         if not fact or any(
-            _contains(fact, f) or text_similarity(fact, f) >= FACT_DUPLICATE_THRESHOLD
-            for f in known
+            requirement_similarity(fact, f) >= FACT_DUPLICATE_THRESHOLD for f in known
         ):
             continue
         known.append(fact)

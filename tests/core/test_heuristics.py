@@ -14,6 +14,7 @@ from rcm_tui.core.heuristics import (
     normalise_option,
     option_matches,
     premature_markers,
+    requirement_similarity,
     restates,
     text_similarity,
 )
@@ -363,6 +364,11 @@ def test_affirming_an_existing_requirement_confirms_it(message: str, confirmed: 
     assert analysis.confirmed_ids == confirmed
 
 
+def test_a_confirmation_is_not_also_a_new_requirement() -> None:
+    analysis = analyse("Yes, 20 MB is the limit.", requirements=REQS)
+    assert (analysis.confirmed_ids, analysis.requirements) == (["R1"], [])
+
+
 @pytest.mark.parametrize(
     ("message", "dropped"),
     [
@@ -615,3 +621,16 @@ def test_text_similarity_and_restates() -> None:
     assert restates("Remember, sessions expire after 30 minutes of inactivity.", a)
     assert not restates("Sessions must expire after 60 minutes of inactivity", a)
     assert not restates("Log every login attempt", a)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("Sessions expire after 30 minutes", "Sessions expire after 60 minutes", True),
+        ("Reject files over 20 MB", "Reject images over 5 MB", False),
+        ("Validate file types", "Validate file types — only PNG and PDF", True),
+        ("Use Go", "Use Google Cloud", False),
+    ],
+)
+def test_requirement_similarity(a: str, b: str, same: bool) -> None:
+    assert (requirement_similarity(a, b) >= 0.6) is same

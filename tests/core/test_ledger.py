@@ -103,11 +103,31 @@ def test_a_changed_number_updates_the_requirement() -> None:
     assert session.requirements[0].restated_turns == []
 
 
-def test_different_requirements_stay_apart() -> None:
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Reads for the dashboard must not slow down writes", "Around 2,000 writes per second"),
+        ("Reject files over 20 MB", "Reject images over 5 MB"),
+        ("Use Go", "Use Google Cloud"),
+        ("Use Flask", "Log every upload"),
+    ],
+)
+def test_different_requirements_stay_apart(first: str, second: str) -> None:
     session = Session()
-    apply_analysis(session, reqs("Reads for the dashboard must not slow down writes"), 1)
-    apply_analysis(session, reqs("Around 2,000 writes per second at peak"), 2)
-    assert len(session.requirements) == 2
+    apply_analysis(session, reqs(first), 1)
+    apply_analysis(session, reqs(second), 2)
+    assert [r.text for r in session.requirements] == [first, second]
+
+
+def test_restating_an_addressed_requirement_makes_it_pending_again() -> None:
+    session = Session()
+    apply_analysis(session, reqs("Log every login attempt"), 1)
+    mark_addressed(session, ["R1"], 1)
+    assert apply_analysis(session, reqs("Log every login attempt"), 3) == [
+        "R1 restated",
+        "R1 pending again",
+    ]
+    assert session.requirements[0].status == "pending"
 
 
 def test_a_requirement_to_use_a_rejected_option_is_not_added() -> None:
