@@ -51,6 +51,24 @@ async def test_streams_several_deltas_and_reports_usage(llama_server: ServerProc
     assert 0 < usage.completion_tokens <= 24
 
 
+async def test_prompt_cache_hits_are_counted_once(llama_server: ServerProcess) -> None:
+    # llama-server reports Anthropic-style usage: input_tokens excludes the tokens read from
+    # its prompt cache. The app's prompt_tokens counts all of them, cached_tokens the reused.
+    provider = provider_for(llama_server)
+    request = LLMRequest(
+        [LONG_SYSTEM, ChatMessage("user", "How do I poach an egg?")], "generation", max_tokens=4
+    )
+    try:
+        first = await collect(provider, request)
+        again = await collect(provider, request)
+    finally:
+        await provider.aclose()
+
+    assert first.finished is not None and again.finished is not None
+    assert again.finished.usage.prompt_tokens == first.finished.usage.prompt_tokens
+    assert again.finished.usage.cached_tokens >= again.finished.usage.prompt_tokens - 1
+
+
 async def test_the_system_prompt_reaches_the_model(llama_server: ServerProcess) -> None:
     provider = provider_for(llama_server)
     question = ChatMessage("user", "How do I boil an egg?")

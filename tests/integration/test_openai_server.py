@@ -83,6 +83,22 @@ async def test_reports_token_usage(
     assert 0 < usage.completion_tokens <= 32
 
 
+async def test_llama_server_reports_prompt_cache_hits(llama_server: ServerProcess) -> None:
+    provider = provider_for(llama_server.root_url)
+    request = ask("How do I poach an egg?", max_tokens=4)
+    try:
+        first = await collect(provider, request)
+        again = await collect(provider, request)
+    finally:
+        await provider.aclose()
+
+    assert first.finished is not None and again.finished is not None
+    usage = again.finished.usage
+    assert usage.prompt_tokens == first.finished.usage.prompt_tokens
+    # Everything but the last prompt token, which is decoded again to get fresh logits.
+    assert usage.cached_tokens >= usage.prompt_tokens - 1
+
+
 async def test_json_schema_output_parses(
     openai_server: ServerProcess, request: pytest.FixtureRequest
 ) -> None:
