@@ -391,9 +391,7 @@ def _is_label(label: str) -> bool:
     if not 1 <= len(words) <= 3 or _NOT_A_LABEL_RE.match(label) or not _strip_discourse(label):
         return False
     verbish = (_SYSTEM_VERB_RE, _OUTPUT_VERB_RE, _BUILD_VERB_RE, _IMPERATIVE_REJECT_RE)
-    return not any(p.match(label) for p in verbish) and not re.match(
-        r"^(?:no|not|don't|do)\b", label, re.I
-    )
+    return not any(p.match(label) for p in verbish) and not _NEGATIVE_START_RE.match(label)
 
 
 def _split_clauses(sentence: str) -> list[str]:
@@ -413,7 +411,7 @@ def _is_question(sentence: str) -> bool:
     if body.endswith(("?", "？")):
         return True
     core = _strip_discourse(body.rstrip(".!。！"))
-    if _QUESTION_START_RE.match(core) and not re.match(r"^(?:do\s+not|don't)\b", core, re.I):
+    if _QUESTION_START_RE.match(core) and not _DONT_START_RE.match(core):
         return True
     return bool(_CJK_CHAR_RE.search(core) and _ZH_QUESTION_RE.search(core))
 
@@ -424,6 +422,12 @@ def _sentences(text: str) -> list[_Sentence]:
         for i, (s, bullet) in enumerate(_split_lines(text))
     ]
 
+
+_DONT_START_RE = re.compile(r"^(?:do\s+not|don't)\b", re.I)
+_NEGATIVE_START_RE = re.compile(r"^(?:no|not|don't|do)\b", re.I)
+_TRAILING_PLEASE_RE = re.compile(r"[\s,]+please$", re.I)
+_ZH_PARTICLES_RE = re.compile(r"[吧了啊呢]+$")
+_COMMA_RE = re.compile(r"[,，]")
 
 # Discourse markers that open a clause without carrying content.
 _DISCOURSE_RE = re.compile(
@@ -446,7 +450,7 @@ def _strip_discourse(clause: str) -> str:
 def _tidy(text: str, limit: int = 160) -> str:
     """A ledger-ready clause: trimmed, no trailing punctuation or 'please', first letter up."""
     body = " ".join(text.split()).strip(" ,;:—–-，。；：")
-    body = re.sub(r"[\s,]+please$", "", body, flags=re.I).rstrip(".!。！ ")
+    body = _TRAILING_PLEASE_RE.sub("", body).rstrip(".!。！ ")
     if len(body) > limit:
         body = body[:limit].rsplit(" ", 1)[0] + "…"
     return body[:1].upper() + body[1:] if body else ""
@@ -500,14 +504,24 @@ def _clean_options(raw: str, *, allow_gerund: bool = True) -> list[str]:
     return options
 
 
+_INDEFINITE_RE = re.compile(r"^\s*(?:a|an|any)\s", re.I)
+_UPPER_OR_DIGIT_RE = re.compile("[A-Z0-9]")
+_NAME_MARK_RE = re.compile(r"[A-Z0-9]|[-.+#]\w")
+_NOTHING_BEFORE_RE = re.compile(r"\bnothing\s*$", re.I)
+_CHOOSING_VERB_RE = re.compile(
+    r"\b(?:use|go\s+with|pick|choose|prefer|switch|store|keep|run)\b", re.I
+)
+_ZH_NOT_NEGATION_RE = re.compile(r"(?:不仅|并不|不一定)$")
+_SO_SPLIT_RE = re.compile(r",?\s+so\s+(?!that\b)", re.I)
+
+
 def _looks_generic(raw: str, option: str) -> bool:
     """'a document store' names a category; 'MongoDB' names a product."""
-    indefinite = bool(re.match(r"^\s*(?:a|an|any)\s", raw, re.I))
-    return indefinite and not re.search(r"[A-Z0-9]", option)
+    return bool(_INDEFINITE_RE.match(raw)) and not _UPPER_OR_DIGIT_RE.search(option)
 
 
 def _looks_like_name(option: str) -> bool:
-    return bool(re.search(r"[A-Z0-9]|[-.+#]\w", option)) or bool(_CJK_CHAR_RE.search(option))
+    return bool(_NAME_MARK_RE.search(option)) or bool(_CJK_CHAR_RE.search(option))
 
 
 _OPT = r"(?P<opt>(?:[^,.;:!?()—–\n]|\.(?=\S))+)"
@@ -689,7 +703,7 @@ def _english_clause_rejections(clause: str) -> list[tuple[str, str, bool]]:
     for m in _NEGATED_CHOICE_RE.finditer(core):
         before = core[: m.start()]
         if (
-            re.search(r"\bnothing\s*$", before, re.I)
+            _NOTHING_BEFORE_RE.search(before)
             or _DESCRIPTIVE_NEGATOR_RE.match(m.group("neg"))
             or _THIRD_PERSON_BEFORE_RE.search(before)
             or _CONDITION_BEFORE_RE.search(before)
@@ -712,15 +726,11 @@ def _english_clause_rejections(clause: str) -> list[tuple[str, str, bool]]:
             allow_gerund=not imperative.group("verb").lower().startswith("avoid"),
         )
     for m in _STANCE_REJECT_RE.finditer(core):
-        if not re.search(r"\bnothing\s*$", core[: m.start()], re.I):
+        if not _NOTHING_BEFORE_RE.search(core[: m.start()]):
             add(m.group("opt"), core[m.end() :])
     for m in _CONTRAST_REJECT_RE.finditer(core):
         # "a summary instead of code" is a wish about the reply, not a rejected option.
-        chooses = re.search(
-            r"\b(?:use|go\s+with|pick|choose|prefer|switch|store|keep|run)\b",
-            core[: m.start()],
-            re.I,
-        )
+        chooses = _CHOOSING_VERB_RE.search(core[: m.start()])
         add(m.group("opt"), core[m.end() :], allow_gerund=False, need_name=not chooses)
     bare_no = _NO_OPTION_RE.match(core)
     if bare_no:
@@ -740,7 +750,7 @@ def _english_clause_rejections(clause: str) -> list[tuple[str, str, bool]]:
 def _chinese_clause_rejections(clause: str) -> list[tuple[str, str, bool]]:
     found: list[tuple[str, str, bool]] = []
     for m in _ZH_PREFIX_REJECT_RE.finditer(clause):
-        if re.search(r"(?:不仅|并不|不一定)$", clause[: m.start() + 2]):
+        if _ZH_NOT_NEGATION_RE.search(clause[: m.start() + 2]):
             continue
         for option in _clean_options(m.group("opt")):
             found.append((option, clause[m.end() :], False))
@@ -773,7 +783,7 @@ def _sentence_rejections(sentence: _Sentence) -> tuple[list[_RejectionHit], set[
         # "A, so B is off the table": A is the cause of rejecting B (and still a statement of
         # its own); "A — so B is off the table" / "A，所以B不行": the clause before is the cause.
         cause = lead = ""
-        parts = re.split(r",?\s+so\s+(?!that\b)", clause, maxsplit=1, flags=re.I)
+        parts = _SO_SPLIT_RE.split(clause, maxsplit=1)
         if len(parts) == 2 and len(parts[0].split()) >= 2:
             cause, clause = parts[0], parts[1]
         elif ci > 0 and _CONSEQUENCE_RE.match(clause):
@@ -1047,6 +1057,21 @@ _ACK_WORDS = _word_set(
 _WH_WORDS_RE = re.compile(r"\b(?:what|how|why|where|when|which|who)\b", re.I)
 
 
+_NEGATED_REST_RE = re.compile(r"^(?:not|never)\b", re.I)
+_NEED_TO_SPLIT_RE = re.compile(r"\b(?:need|needs|have|has)\s+to\s+", re.I)
+_WE_WANT_RE = re.compile(r"^(?:we|i)(?:\s+want|\s*'d\s+like|\s+would\s+like)\s+(?!to\b)", re.I)
+_ONGOING_RE = re.compile(r"已经|正在|在用|一直|already|currently", re.I)
+_ZH_VERB_CHAR_RE = re.compile("[用是要得会能把让]")
+_REASON_TAIL_RE = re.compile(r"\s*(?:because|since|as|for|so)\b", re.I)
+_CLAUSE_WORDS_RE = re.compile(
+    r"\b(?:is|are|was|were|do|does|did|can|will|would|should|i|we|you|it)\b", re.I
+)
+_TRAILING_SCOPE_RE = re.compile(r"\s+(?:too|as\s+well)$", re.I)
+_CAN_YOU_RE = re.compile(r"^(?:can|could|would)\s+you\b", re.I)
+_AND_NEED_RE = re.compile(r"\s+and\s+(?:need|want|have|would|should)\b")
+_DECLARATIVE_VERB_RE = re.compile(r"\b(?:will|is|are|be|should|use|uses|runs?|goes)\b", re.I)
+
+
 def _reqs_from_modal(core: str) -> str | None:
     """A clause with a modal of obligation, reduced to what is required."""
     m = _PRONOUN_MODAL_RE.match(core)
@@ -1057,12 +1082,12 @@ def _reqs_from_modal(core: str) -> str | None:
             return None
         if modal in {"want to", "'d like to", "would like to"} and _WANT_TO_CHAT_RE.match(rest):
             return None
-        if re.match(r"^(?:not|never)\b", rest, re.I):
+        if _NEGATED_REST_RE.match(rest):
             return _tidy(core)
         return _tidy(rest)
     if not _STRONG_MODAL_RE.search(core):
         return None
-    after = re.split(r"\b(?:need|needs|have|has)\s+to\s+", core, maxsplit=1, flags=re.I)
+    after = _NEED_TO_SPLIT_RE.split(core, maxsplit=1)
     if len(after) == 2 and _DECISION_AFTER_MODAL_RE.match(after[1]):
         return None
     return _tidy(core)
@@ -1126,7 +1151,7 @@ def _requirement_from_clause(
         return _tidy(core), 0.7
     if _CANNOT_RE.match(core):
         return _tidy(core), 0.6
-    if re.search(r"^(?:we|i)(?:\s+want|\s*'d\s+like|\s+would\s+like)\s+(?!to\b)", core, re.I):
+    if _WE_WANT_RE.search(core):
         return _tidy(core), 0.65
     return None
 
@@ -1135,13 +1160,13 @@ def _use(option: str, said: str) -> str:
     """A chosen option as a requirement, in the language the user wrote it in (Chinese keeps
     the user's clause, which names what the choice is for: "数据库用MySQL")."""
     if _CJK_CHAR_RE.search(said):
-        return _tidy(re.sub(r"[吧了啊呢]+$", "", said.strip(" 。！.!")))
+        return _tidy(_ZH_PARTICLES_RE.sub("", said.strip(" 。！.!")))
     return f"Use {option}"
 
 
 def _choice(core: str) -> str | None:
     """The option chosen by "X it is" / "X is the way to go" / "let's go with X", or None."""
-    if _FACT_RE.search(core) and re.search(r"已经|正在|在用|一直|already|currently", core, re.I):
+    if _FACT_RE.search(core) and _ONGOING_RE.search(core):
         return None  # "我们已经在用GCP" states what is, it chooses nothing
     m = _CHOICE_RE.match(core.rstrip(".!。！ "))
     if not m:
@@ -1157,27 +1182,25 @@ def _bare_answer(sentence: str, last_reply: str) -> str | None:
     """'Flask.' answering the assistant's question, or 'Django, because we want the admin'
     picking one of the options the assistant offered."""
     body = _strip_discourse(sentence.rstrip(".!。！ "))
-    head, tail = [*re.split(r"[,，]", body, maxsplit=1), ""][:2]
-    head = re.sub(r"[吧了啊呢]+$", "", head.strip())
+    head, tail = [*_COMMA_RE.split(body, maxsplit=1), ""][:2]
+    head = _ZH_PARTICLES_RE.sub("", head.strip())
     words = head.split()
     if not 1 <= len(words) <= 3 or _QUANTITY_RE.search(head):
         return None
-    if _CJK_CHAR_RE.search(head) and (len(head) > 8 or re.search(r"[用是要得会能把让]", head)):
+    if _CJK_CHAR_RE.search(head) and (len(head) > 8 or _ZH_VERB_CHAR_RE.search(head)):
         return None  # a Chinese clause, not a bare name
     asked = "?" in last_reply or "？" in last_reply
     if not asked and not option_matches(head, last_reply):
         return None
     chinese = bool(_CJK_CHAR_RE.search(body))
-    if tail and not chinese and not re.match(r"\s*(?:because|since|as|for|so)\b", tail, re.I):
+    if tail and not chinese and not _REASON_TAIL_RE.match(tail):
         return None
     first = words[0].lower().strip(".!")
     if first in _ACK_WORDS or first.endswith("ly") or _WH_WORDS_RE.search(head):
         return None  # "Mostly the database." describes; it names no choice
     if _OUTPUT_VERB_RE.match(head) or _SYSTEM_VERB_RE.match(head) or _BUILD_VERB_RE.match(head):
         return None
-    if re.search(
-        r"\b(?:is|are|was|were|do|does|did|can|will|would|should|i|we|you|it)\b", head, re.I
-    ):
+    if _CLAUSE_WORDS_RE.search(head):
         return None
     if chinese:
         return f"使用{head.strip()}"  # the clause after a Chinese comma is its own statement
@@ -1185,7 +1208,7 @@ def _bare_answer(sentence: str, last_reply: str) -> str | None:
 
 
 def _team_size(clause: str) -> str | None:
-    for segment in re.split(r"[,，]", clause):
+    for segment in _COMMA_RE.split(clause):
         m = _TEAM_RE.search(segment.strip(" .!;。！"))
         if not m:
             continue
@@ -1447,11 +1470,11 @@ def _scan_question(sentence: _Sentence, found: _Findings) -> None:
     m = _CAN_YOU_ADD_RE.match(core)
     if m and _SCOPE_MARKER_RE.search(core):
         # "Can you add error handling for large files too?" asks for more scope.
-        rest = re.sub(r"\s+(?:too|as\s+well)$", "", m.group("rest"), flags=re.I)
+        rest = _TRAILING_SCOPE_RE.sub("", m.group("rest"))
         found.add_requirement(_tidy(rest), 0.55)
         found.production_request = True
         return
-    if _OUTPUT_VERB_RE.match(core) or re.match(r"^(?:can|could|would)\s+you\b", core, re.I):
+    if _OUTPUT_VERB_RE.match(core) or _CAN_YOU_RE.match(core):
         found.production_request = True
     found.questions.append(_question_text(sentence.text))
 
@@ -1470,7 +1493,7 @@ def _scan_clause(
     core = _strip_discourse(clause)
     if not core:
         return previous
-    fact = re.split(r"\s+and\s+(?:need|want|have|would|should)\b", core, maxsplit=1)[0]
+    fact = _AND_NEED_RE.split(core, maxsplit=1)[0]
     if _FACT_RE.search(fact) and not _STRONG_MODAL_RE.search(fact):
         found.add_fact(_tidy(fact))
     team = _team_size(core)
@@ -1520,9 +1543,7 @@ def _scan_clause(
 
 
 def _looks_declarative(core: str) -> bool:
-    return len(core.split()) >= 3 and bool(
-        re.search(r"\b(?:will|is|are|be|should|use|uses|runs?|goes)\b", core, re.I)
-    )
+    return len(core.split()) >= 3 and bool(_DECLARATIVE_VERB_RE.search(core))
 
 
 def _dialog_state(
@@ -1691,7 +1712,7 @@ def _cue_before(prefix: str) -> str | None:
     for kind, pattern in (("neg", _NEGATIVE_BEFORE_RE), ("pos", _POSITIVE_BEFORE_RE)):
         for m in pattern.finditer(prefix):
             gap = prefix[m.end() :]
-            if len(gap.split()) > 4 or len(re.findall(f"[{_CJK}]", gap)) > 6:
+            if len(gap.split()) > 4 or len(_CJK_CHAR_RE.findall(gap)) > 6:
                 continue
             candidate = (m.end(), -m.start(), kind)
             if best is None or candidate[:2] > best[:2]:
