@@ -13,6 +13,7 @@ from .heuristics import (
     find_readvocacy,
     more_specific,
     normalise_option,
+    option_matches,
     requirement_similarity,
     restates,
     same_option,
@@ -52,6 +53,19 @@ def _active_rejection(session: Session, option: str) -> RejectedOption | None:
     return next((r for r in session.active_rejections() if same_option(r.option, option)), None)
 
 
+def _rejected_as_category(session: Session, option: str, turn: int) -> RejectedOption | None:
+    """'document store' when this turn already rejected MongoDB "so a document store is off
+    the table": the category is part of that rejection's reason, not a second option."""
+    return next(
+        (
+            r
+            for r in session.active_rejections()
+            if r.turn == turn and r.reason and option_matches(option, r.reason)
+        ),
+        None,
+    )
+
+
 def _drop_requirements_proposing(session: Session, option: str, turn: int) -> list[str]:
     """A requirement to use an option the user now rejects no longer holds."""
     changes: list[str] = []
@@ -67,7 +81,7 @@ def _reject(
     session: Session, option: str, reason: str, turn: int, origin: Origin, overwrite_reason: bool
 ) -> tuple[RejectedOption, list[str]]:
     option, reason = option.strip(), reason.strip()
-    existing = _active_rejection(session, option)
+    existing = _active_rejection(session, option) or _rejected_as_category(session, option, turn)
     if existing is not None:
         changes: list[str] = []
         if reason and (not existing.reason or (overwrite_reason and reason != existing.reason)):

@@ -191,6 +191,20 @@ def test_rejections_get_ids_and_an_already_rejected_option_only_gains_a_missing_
     )
 
 
+def test_a_category_named_in_this_turns_reason_is_not_a_second_rejection() -> None:
+    session = Session()
+    reason = "Compliance requires SQL reporting, so a document store is off the table"
+    apply_analysis(session, rejects(("MongoDB", reason)), 7)
+    llm = Analysis(
+        rejections=[RejectionFinding("MongoDB", ""), RejectionFinding("document store", "")],
+        source="llm",
+    )
+    assert apply_analysis(session, llm, 7) == []
+    assert active(session) == ["MongoDB"]
+    apply_analysis(session, rejects(("document store", "")), 9)
+    assert active(session) == ["MongoDB", "document store"]
+
+
 def test_reopening_keeps_history_and_rejecting_again_adds_a_new_entry() -> None:
     session = Session()
     apply_analysis(session, rejects(("Redis", "one more stateful service")), 3)
