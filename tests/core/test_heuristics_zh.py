@@ -64,6 +64,7 @@ def test_chinese_traps_reject_nothing(message: str) -> None:
         ("不要忘记记录日志。", ["记录日志"]),
         ("不要超过20MB。", ["不要超过20MB"]),
         ("团队有5个人。", ["团队5人"]),
+        ("接口要支持分页。", ["接口要支持分页"]),
         ("不用Redis，用PostgreSQL。", ["用PostgreSQL"]),
         ("数据库用MySQL吧。", ["数据库用MySQL"]),
         ("不要用MongoDB，因为我们需要强一致性的事务。", ["我们需要强一致性的事务"]),
@@ -74,7 +75,14 @@ def test_chinese_requirements(message: str, expected: list[str]) -> None:
 
 
 @pytest.mark.parametrize(
-    "message", ["怎么处理分片？", "Redis的持久化是怎么做的？", "我不知道Kafka是否合适。", "你好"]
+    "message",
+    [
+        "怎么处理分片？",
+        "Redis的持久化是怎么做的？",
+        "我不知道Kafka是否合适。",
+        "你好",
+        "我要问一个问题。",
+    ],
 )
 def test_chinese_questions_and_chatter_are_not_requirements(message: str) -> None:
     assert analyse(message).requirements == []
