@@ -73,7 +73,7 @@ CONTEXT_TOKENS = 2048
 READY_DEADLINE_S = 90.0
 STOP_GRACE_S = 5.0
 # One thread each: llama.cpp's threads spin-wait on each other, so on a busy machine (CI, the
-# other servers, the test process itself) two threads on two cores run ~5x slower than one.
+# other servers, the test process itself) two threads on two cores ran 5-17x slower than one.
 SERVER_THREADS = 1
 # Requests carry this fake key; tests assert it never reaches a file the app writes.
 FAKE_API_KEY = "sk-test-SECRET123"
