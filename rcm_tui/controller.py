@@ -109,9 +109,13 @@ class Controller:
     def pipeline(self) -> Pipeline:
         if self._pipeline is None:
             pair = self.providers()
+            settings = pipeline_settings(self.settings, self.reliability)
+            window = getattr(pair.generator, "context_window", None)
+            if window:
+                # A local model's context holds prompt and reply; never plan past it.
+                settings.budget.total = min(settings.budget.total, int(window))
             self._pipeline = Pipeline(
-                pair.generator, pair.analyst, pipeline_settings(self.settings, self.reliability),
-                emit=self._emit, save=self.save,
+                pair.generator, pair.analyst, settings, emit=self._emit, save=self.save
             )
         return self._pipeline
 

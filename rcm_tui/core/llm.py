@@ -32,7 +32,8 @@ class LLMRequest:
     messages: list[ChatMessage]
     purpose: Purpose
     max_tokens: int | None = None
-    temperature: float = 0.3
+    # Low by default: small models invent facts at higher temperatures.
+    temperature: float = 0.2
     # A JSON schema the answer must follow; providers use JSON mode or a grammar when they can.
     json_schema: dict[str, Any] | None = None
     stop: list[str] | None = None
@@ -46,6 +47,18 @@ class Usage:
     completion_tokens: int = 0
     # Prompt tokens the server did not have to evaluate again (prefix / KV cache hits).
     cached_tokens: int = 0
+    # True when the backend reported no usage and these are estimates from the text.
+    estimated: bool = False
+
+
+def estimated_usage(request: LLMRequest, text: str) -> Usage:
+    """~4 characters per token, for backends that report no usage."""
+    prompt_chars = sum(len(m.content) for m in request.messages)
+    return Usage(
+        prompt_tokens=prompt_chars // 4 + 4 * len(request.messages),
+        completion_tokens=max(1, len(text) // 4) if text else 0,
+        estimated=True,
+    )
 
 
 @dataclass

@@ -148,31 +148,45 @@ def format_rejected(rejected: list[dict[str, Any]]) -> str:
 
 
 # JSON schemas for the structured calls; providers pass them on as JSON mode or a grammar.
+# Lists and strings are bounded so a grammar-constrained answer fits in max_tokens.
+def _short_list(items: int, chars: int) -> dict[str, Any]:
+    return {"type": "array", "maxItems": items, "items": {"type": "string", "maxLength": chars}}
+
+
+_IDS = _short_list(8, 8)
 ANALYSIS_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "requirements": {
             "type": "array",
+            "maxItems": 4,
             "items": {
                 "type": "object",
-                "properties": {"text": {"type": "string"}, "confidence": {"type": "number"}},
+                "properties": {
+                    "text": {"type": "string", "maxLength": 160},
+                    "confidence": {"type": "number"},
+                },
                 "required": ["text"],
             },
         },
-        "confirmed": {"type": "array", "items": {"type": "string"}},
-        "dropped": {"type": "array", "items": {"type": "string"}},
+        "confirmed": _IDS,
+        "dropped": _IDS,
         "rejections": {
             "type": "array",
+            "maxItems": 3,
             "items": {
                 "type": "object",
-                "properties": {"option": {"type": "string"}, "reason": {"type": "string"}},
+                "properties": {
+                    "option": {"type": "string", "maxLength": 60},
+                    "reason": {"type": "string", "maxLength": 160},
+                },
                 "required": ["option"],
             },
         },
-        "reopened": {"type": "array", "items": {"type": "string"}},
+        "reopened": _short_list(3, 60),
         "pivot": {"type": "boolean"},
-        "facts": {"type": "array", "items": {"type": "string"}},
-        "trajectory": {"type": "string"},
+        "facts": _short_list(4, 160),
+        "trajectory": {"type": "string", "maxLength": 160},
         "dialog_state": {
             "type": "string",
             "enum": [
@@ -184,7 +198,7 @@ ANALYSIS_SCHEMA: dict[str, Any] = {
             ],
         },
         "topic_shift": {"type": "boolean"},
-        "questions": {"type": "array", "items": {"type": "string"}},
+        "questions": _short_list(3, 160),
     },
     "required": ["requirements", "rejections", "pivot", "dialog_state"],
 }
@@ -200,9 +214,9 @@ JUDGE_SCHEMA: dict[str, Any] = {
         "middle_turn_reference": _SCORE,
         "requirement_tracking": _SCORE,
         "premature_attempt": {"type": "boolean"},
-        "addressed": {"type": "array", "items": {"type": "string"}},
-        "issues": {"type": "array", "items": {"type": "string"}},
-        "suggestions": {"type": "array", "items": {"type": "string"}},
+        "addressed": _IDS,
+        "issues": _short_list(3, 120),
+        "suggestions": _short_list(3, 120),
     },
     "required": [
         "clarity",

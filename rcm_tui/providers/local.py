@@ -302,6 +302,9 @@ def _rejected_request(reason: str) -> str:
 
 class LocalProvider:
     name = "local"
+    # One llama.cpp context serves one call at a time: the pipeline must not queue its
+    # analysis ahead of the reply.
+    parallel_calls = False
 
     def __init__(self, cfg: LocalSettings, model_path: str | None = None) -> None:
         self._cfg = cfg
@@ -313,6 +316,11 @@ class LocalProvider:
         self._cancels: set[threading.Event] = set()
         self._threads: set[threading.Thread] = set()
         self._calls = 0
+
+    @property
+    def context_window(self) -> int:
+        """Prompt plus reply must fit n_ctx; the controller caps the prompt budget with it."""
+        return self._cfg.n_ctx
 
     def _model_key(self) -> _ModelKey:
         if self._path is None:

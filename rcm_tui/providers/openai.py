@@ -14,7 +14,15 @@ import openai
 from openai.types.chat import ChatCompletionChunk, ChatCompletionMessageParam
 
 from ..config import OpenAISettings
-from ..core.llm import Finished, LLMRequest, ProviderError, StreamEvent, TextDelta, Usage
+from ..core.llm import (
+    Finished,
+    LLMRequest,
+    ProviderError,
+    StreamEvent,
+    TextDelta,
+    Usage,
+    estimated_usage,
+)
 from .base import (
     PLACEHOLDER_API_KEY,
     Failure,
@@ -72,6 +80,7 @@ class OpenAIProvider:
     async def _attempt(self, request: LLMRequest) -> AsyncGenerator[StreamEvent, None]:
         chunks = await self._open(request)
         usage = Usage()
+        texts: list[str] = []
         finish_reason: str | None = None
         async with chunks:
             async for chunk in chunks:
@@ -79,12 +88,17 @@ class OpenAIProvider:
                     usage = _usage_of(chunk)
                 for choice in chunk.choices:
                     if choice.delta.content:
+                        texts.append(choice.delta.content)
                         yield TextDelta(choice.delta.content)
                     if choice.finish_reason is not None:
                         finish_reason = choice.finish_reason
         # The SDK swallows `[DONE]`; a stream without a finish reason was truncated.
         if finish_reason is None:
             raise StreamEndedEarly
+        if usage.prompt_tokens == 0:
+            # Some compatible servers (llama-cpp-python's) ignore include_usage: estimate,
+            # and say so, rather than report a free call.
+            usage = estimated_usage(request, "".join(texts))
         yield Finished(usage, finish_reason)
 
     async def _open(self, request: LLMRequest) -> openai.AsyncStream[ChatCompletionChunk]:
@@ -103,8 +117,8 @@ class OpenAIProvider:
                     temperature=request.temperature,
                     **_optional_params(request, mode),
                 )
-            except openai.BadRequestError:
-                if mode == modes[-1]:
+            except openai.APIStatusError as exc:
+                if mode == modes[-1] or not _rejects_json_mode(exc):
                     raise
                 continue
             if request.json_schema:
@@ -163,8 +177,22 @@ def _optional_params(request: LLMRequest, mode: JsonMode) -> dict[str, Any]:
             "json_schema": {"name": "answer", "schema": request.json_schema, "strict": False},
         }
     elif request.json_schema and mode == "json_object":
-        params["response_format"] = {"type": "json_object"}
+        # llama-cpp-python's server compiles `schema` into a grammar; others ignore it.
+        params["response_format"] = {"type": "json_object", "schema": request.json_schema}
     return params
+
+
+def _rejects_json_mode(exc: openai.APIStatusError) -> bool:
+    """Did the server refuse the response_format (rather than fail for another reason)?
+
+    OpenAI and most servers answer 400; llama-cpp-python's server answers 500 or 422 with a
+    validation error that names `response_format`.
+    """
+    if exc.status_code == 400:
+        return True
+    if exc.status_code in (422, 500):
+        return "response_format" in _server_message(exc) or "json_schema" in _server_message(exc)
+    return False
 
 
 def _usage_of(chunk: ChatCompletionChunk) -> Usage:

@@ -366,11 +366,36 @@ async def test_a_400_on_json_schema_falls_back_to_json_object_and_is_remembered(
             "type": "json_schema",
             "json_schema": {"name": "answer", "schema": SCHEMA, "strict": False},
         },
-        {"type": "json_object"},
-        {"type": "json_object"},
+        {"type": "json_object", "schema": SCHEMA},
+        {"type": "json_object", "schema": SCHEMA},
         None,
     ]
     assert sleeps.waits == []
+
+
+async def test_a_500_naming_response_format_steps_down_without_retrying(
+    server: FakeServer, make_provider: MakeProvider, sleeps: RecordingSleep
+) -> None:
+    """llama-cpp-python's server answers an unsupported json_schema with a 500."""
+    rejected = Reply.json(500, {"error": {"message": "1 validation error: response_format.type"}})
+    server.push(rejected, ok_stream("{}"))
+
+    outcome = await run(make_provider(), ask(json_schema=SCHEMA))
+
+    assert outcome.text == "{}"
+    assert server.requests[1].json["response_format"]["type"] == "json_object"
+    assert sleeps.waits == []
+
+
+async def test_a_plain_500_is_retried_not_taken_for_a_json_refusal(
+    server: FakeServer, make_provider: MakeProvider, sleeps: RecordingSleep
+) -> None:
+    server.push(Reply.json(500, {"error": {"message": "internal"}}), ok_stream("{}"))
+
+    await run(make_provider(), ask(json_schema=SCHEMA))
+
+    assert server.requests[1].json["response_format"]["type"] == "json_schema"
+    assert len(sleeps.waits) == 1
 
 
 async def test_json_falls_back_to_no_response_format_when_both_modes_are_rejected(
@@ -384,7 +409,7 @@ async def test_json_falls_back_to_no_response_format_when_both_modes_are_rejecte
     await run(provider, ask(json_schema=SCHEMA))
 
     formats = [r.json.get("response_format", "absent") for r in server.requests]
-    assert formats[1:] == [{"type": "json_object"}, "absent", "absent"]
+    assert formats[1:] == [{"type": "json_object", "schema": SCHEMA}, "absent", "absent"]
 
 
 async def test_a_400_without_json_is_a_bad_request_and_sent_once(
