@@ -235,11 +235,3 @@ def _fit_summary(summary: ChatMessage, room: int) -> ChatMessage:
     header, _sep, body = summary.content.partition("\n")
     keep_chars = max(200, room * 4 - len(header))
     return ChatMessage("system", f"{header}\n…{body[-keep_chars:]}")
-
-
-def transcript(pairs: list[tuple[Message, Message]], limit_chars: int = 12000) -> str:
-    text = "\n".join(
-        f"[turn {u.turn}] User: {u.content}\n[turn {a.turn}] Assistant: {a.content}"
-        for u, a in pairs
-    )
-    return text if len(text) <= limit_chars else "…" + text[-limit_chars:]

@@ -26,7 +26,6 @@ from .context import (
     assemble,
     heuristic_summary,
     ledger_payload,
-    transcript,
 )
 from .events import (
     CallFinished,
@@ -216,33 +215,28 @@ class Pipeline:
         hints = self._hints(session, user_text, turn, scripted_reply, status_requested)
         analysis_task: asyncio.Task[Analysis | None] | None = None
 
-        def start_analysis() -> None:
+        def start_analysis(reply: str | None = None) -> None:
             nonlocal analysis_task
             if analysis_task is None and self._llm_analysis_enabled():
                 analysis_task = asyncio.create_task(
-                    self._llm_analyse(session, prompt, user_text, turn, hints)
+                    self._llm_analyse(session, prompt, user_text, turn, hints, reply)
                 )
 
-        # A backend that serves calls in parallel gets the analysis right away; one that runs
-        # one call at a time (the in-process model) gets it once the reply is streaming, so
-        # the analysis never takes the model before the first token.
-        if getattr(self.analyst, "parallel_calls", True):
+        # A backend that serves calls in parallel gets the analysis right away, beside the
+        # reply. One that runs one call at a time (the in-process model) gets it after the
+        # reply, as an extension of the reply's own prompt, so it never delays the first
+        # token and finds the whole prompt in the KV cache.
+        parallel = getattr(self.analyst, "parallel_calls", True)
+        if parallel:
             start_analysis()
         try:
             try:
                 first = await self._stream_draft(
-                    session,
-                    prompt.messages,
-                    turn,
-                    1,
-                    "generation",
-                    hints,
-                    start_analysis,
-                    prompt,
+                    session, prompt.messages, turn, 1, "generation", hints, None, prompt
                 )
             except ProviderError as exc:
                 return self._fail(session, turn, exc)
-            start_analysis()
+            start_analysis(None if parallel else first)
             if analysis_task is not None:
                 await self._apply_llm_analysis(session, analysis_task, turn)
             best = await self._evaluate_and_refine(session, prompt, user_text, turn, first, hints)
@@ -386,6 +380,7 @@ class Pipeline:
         user_text: str,
         turn: int,
         hints: dict[str, Any],
+        reply: str | None = None,
     ) -> Analysis | None:
         view = ledger_view(session)
         payload = ledger_payload(session)
@@ -395,8 +390,11 @@ class Pipeline:
             message=user_text,
         )
         tail = [ChatMessage("user", instruction)]
+        head = prompt.prefix if reply is None else [
+            *prompt.messages, ChatMessage("assistant", reply)
+        ]
         request = LLMRequest(
-            [*prompt.prefix, *tail],
+            [*head, *tail],
             "analysis",
             max_tokens=self.settings.analysis_max_tokens,
             temperature=0.0,
@@ -665,13 +663,14 @@ class Pipeline:
             return
         self.emit(Notice(f"consolidating turns 1–{turn} in the background"))
         instruction = prompts.CONSOLIDATION_INSTRUCTION.format(
-            first=pairs[0][0].turn,
-            last=turn,
-            words=self.settings.summary_words,
-            transcript=transcript(pairs),
+            first=pairs[0][0].turn, last=turn, words=self.settings.summary_words
         )
+        # The conversation is the next turn's own prefix (an earlier summary plus the verbatim
+        # turns when over budget), so the provider's cache serves it and the summary builds on
+        # the previous one.
+        prefix = assemble(session, "", turn + 1, self.settings.budget).prefix
         request = LLMRequest(
-            [ChatMessage("system", prompts.CONSOLIDATION_SYSTEM), ChatMessage("user", instruction)],
+            [*prefix, ChatMessage("user", instruction)],
             "consolidation",
             max_tokens=self.settings.summary_words * 2,
             temperature=0.2,

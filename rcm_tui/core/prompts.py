@@ -70,15 +70,11 @@ Rewrite your previous reply to fix these problems:
 Keep what was right. Never propose a rejected option ({rejected}). Be concise.
 Write only the improved reply."""
 
-CONSOLIDATION_SYSTEM = """\
-You summarise conversations so that nothing important from any turn is lost."""
-
 CONSOLIDATION_INSTRUCTION = """\
-Summarise turns {first} to {last} of the conversation below in at most {words} words.
-Keep every requirement, number, decision, rejected option (with its reason) and open question,
-especially from the middle turns. Plain sentences, no preamble.
-
-{transcript}"""
+Task: summarise the conversation above (turns {first} to {last}) in at most {words} words, so
+that nothing important from any turn is lost. Keep every requirement, number, decision,
+rejected option (with its reason) and open question, especially from the middle turns. Plain
+sentences, no preamble. Do not continue the conversation."""
 
 SOLIDIFY_INSTRUCTION = """\
 Write the SOLIDIFIED block for this conversation: what is decided so far, from the whole
@@ -87,11 +83,6 @@ CONCLUSION: <the current conclusion>
 REJECTED: <each rejected option with its reason, who rejected it and at which turn>
 OPEN QUESTIONS: <what is still undecided>
 Be brief and factual; invent nothing."""
-
-TOPIC_SUMMARY_INSTRUCTION = """\
-In one sentence, summarise what was settled about this topic: {title}
-
-{transcript}"""
 
 # For backends without a JSON mode (the Anthropic Messages API): said in the system prompt.
 JSON_ONLY_INSTRUCTION = (

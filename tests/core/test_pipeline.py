@@ -69,6 +69,11 @@ async def test_first_token_waits_for_no_llm_call_on_a_one_call_backend() -> None
     assert provider.events[0] == "start:generation"
     first_token = provider.events.index("first-token:generation")
     assert provider.events.index("start:analysis") > first_token
+    # ...as an extension of the reply's prompt, so a KV cache holds all of it
+    analysis = next(r for r in provider.log if r.purpose == "analysis")
+    generation = next(r for r in provider.log if r.purpose == "generation")
+    assert analysis.messages[: len(generation.messages)] == generation.messages
+    assert analysis.messages[len(generation.messages)].content == "Noted."
 
 
 async def test_analysis_runs_concurrently_with_generation_on_a_parallel_backend() -> None:
@@ -176,6 +181,12 @@ async def test_consolidation_runs_in_the_background_at_the_interval() -> None:
     await pipeline.drain()
     assert session.metrics.consolidation_turns == [3]
     assert session.consolidated_context and session.consolidated_through_turn == 3
+    # the summary request extends the conversation itself (a cacheable prefix)
+    request = next(r for r in provider.log if r.purpose == "consolidation")
+    assert request.messages[0].content == provider.log[0].messages[0].content
+    assert [m.content for m in request.messages[1:7:2]] == [
+        "We need audit logs for every change.", "Reads must not slow writes.",
+        "What about backups?"]
 
 
 async def test_solidify_names_every_rejected_option_even_if_the_model_forgets() -> None:
