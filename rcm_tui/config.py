@@ -57,7 +57,7 @@ class LocalSettings(Section):
     model_path: str = ""
     n_ctx: int = Field(4096, ge=512)
     n_threads: int = Field(0, ge=0, description="0 = half the cores (llama.cpp's default)")
-    max_tokens: int = Field(200, ge=16)
+    max_tokens: int = Field(160, ge=16)
     seed: int = 0
 
 

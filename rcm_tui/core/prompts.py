@@ -150,11 +150,11 @@ ANALYSIS_SCHEMA: dict[str, Any] = {
     "properties": {
         "requirements": {
             "type": "array",
-            "maxItems": 4,
+            "maxItems": 3,
             "items": {
                 "type": "object",
                 "properties": {
-                    "text": {"type": "string", "maxLength": 160},
+                    "text": {"type": "string", "maxLength": 100},
                     "confidence": {"type": "number"},
                 },
                 "required": ["text"],
@@ -164,20 +164,20 @@ ANALYSIS_SCHEMA: dict[str, Any] = {
         "dropped": _IDS,
         "rejections": {
             "type": "array",
-            "maxItems": 3,
+            "maxItems": 2,
             "items": {
                 "type": "object",
                 "properties": {
-                    "option": {"type": "string", "maxLength": 60},
-                    "reason": {"type": "string", "maxLength": 160},
+                    "option": {"type": "string", "maxLength": 40},
+                    "reason": {"type": "string", "maxLength": 100},
                 },
                 "required": ["option"],
             },
         },
-        "reopened": _short_list(3, 60),
+        "reopened": _short_list(2, 40),
         "pivot": {"type": "boolean"},
-        "facts": _short_list(4, 160),
-        "trajectory": {"type": "string", "maxLength": 160},
+        "facts": _short_list(3, 100),
+        "trajectory": {"type": "string", "maxLength": 100},
         "dialog_state": {
             "type": "string",
             "enum": [
@@ -189,7 +189,7 @@ ANALYSIS_SCHEMA: dict[str, Any] = {
             ],
         },
         "topic_shift": {"type": "boolean"},
-        "questions": _short_list(3, 160),
+        "questions": _short_list(2, 100),
     },
     "required": ["requirements", "rejections", "pivot", "dialog_state"],
 }
@@ -206,8 +206,8 @@ JUDGE_SCHEMA: dict[str, Any] = {
         "requirement_tracking": _SCORE,
         "premature_attempt": {"type": "boolean"},
         "addressed": _IDS,
-        "issues": _short_list(3, 120),
-        "suggestions": _short_list(3, 120),
+        "issues": _short_list(3, 100),
+        "suggestions": _short_list(3, 100),
     },
     "required": [
         "clarity",
