@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 
 
 class RcmApp(App[int]):
-    CSS_PATH = "app.tcss"
+    # Absolute, so subclasses (tests, scripts) find it wherever they live.
+    CSS_PATH = Path(__file__).with_name("app.tcss")
     TITLE = "rcm-tui"
     # Tests turn this off so snapshots never catch a cursor mid-blink.
     CURSOR_BLINK: ClassVar[bool] = True
@@ -38,7 +39,7 @@ class RcmApp(App[int]):
     def __init__(self, controller: Controller, *, recap: str | None = None) -> None:
         super().__init__()
         self.controller = controller
-        self._closing = False
+        self._quitting = False
         self.main = MainScreen(controller, recap=recap)
         controller.on_event = self.main.forward
 
@@ -65,10 +66,11 @@ class RcmApp(App[int]):
 
     async def action_quit(self) -> None:
         """Cancel a running turn (its message is saved), finish background work, exit 0."""
-        if self._closing:
+        if self._quitting:
             return
-        self._closing = True
-        self.main.stage.detail = "closing…"
+        self._quitting = True
+        if self.main.ready:
+            self.main.stage.detail = "closing…"
         await self.main.cancel_and_wait()
         try:
             await self.controller.aclose()

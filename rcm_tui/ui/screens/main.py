@@ -121,6 +121,10 @@ class MainScreen(Screen[None]):
         super().__init__(id="main")
         self.controller = controller
         self._recap = recap
+        # True once the first session is on screen (headless drivers wait for it).
+        self.ready = False
+        # Set when the app is quitting: late events and outcomes are no longer drawn.
+        self.closing = False
         self._turn_worker: Worker[None] | None = None
         self._errors_shown: set[int] = set()
 
@@ -168,6 +172,7 @@ class MainScreen(Screen[None]):
         follow_app_cursor_blink(self)
         self.composer.focus()
         await self.show_session(self._recap)
+        self.ready = True
 
     def on_resize(self) -> None:
         width, height = self.size
@@ -263,6 +268,7 @@ class MainScreen(Screen[None]):
 
     async def cancel_and_wait(self) -> None:
         """Cancel a running turn and let the controller save (used when quitting)."""
+        self.closing = True
         worker = self._turn_worker
         if worker is not None and not worker.is_finished:
             worker.cancel()
@@ -337,6 +343,8 @@ class MainScreen(Screen[None]):
 
     @on(CommandFinished)
     async def _command_finished(self, message: CommandFinished) -> None:
+        if self.closing:
+            return
         name = command_name(message.text)
         if name == "solidify":
             self.busy = False
@@ -355,6 +363,8 @@ class MainScreen(Screen[None]):
     # -- pipeline events ------------------------------------------------------------------
     @on(PipelineUpdate)
     async def _pipeline_update(self, message: PipelineUpdate) -> None:
+        if self.closing:
+            return
         event = message.event
         if isinstance(event, ReplyDelta):
             await self.chat.write_draft(event.text)
@@ -392,6 +402,8 @@ class MainScreen(Screen[None]):
     async def _turn_ended(self, message: TurnEnded) -> None:
         self.busy = False
         self._turn_worker = None
+        if self.closing:
+            return
         outcome = message.outcome
         stage = self.stage
         stage.running = False
