@@ -111,8 +111,12 @@ class RcmApp(App[int]):
                 lambda title: self._rename(entry, title, browser),
             )
         elif message.what == "delete":
-            what = "broken file" if entry.broken else "session"
-            question = f"Delete the {what} “{entry.title}” ({entry.id})? This cannot be undone."
+            what = (
+                f"the broken file {entry.path.name}"
+                if entry.broken
+                else f"the session “{entry.title}” ({entry.id})"
+            )
+            question = f"Delete {what}? This cannot be undone."
             self.push_screen(
                 ConfirmDialog(question),
                 lambda yes: self._delete(entry, bool(yes), browser),

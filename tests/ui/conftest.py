@@ -16,7 +16,7 @@ import pytest
 
 from rcm_tui.config import LoadedSettings, load_settings, sessions_dir
 from rcm_tui.controller import Controller, ProviderPair
-from rcm_tui.core.llm import LLMRequest, ProviderError, StreamEvent
+from rcm_tui.core.llm import LLMRequest, ProviderError, StreamEvent, TextDelta
 from rcm_tui.core.models import Session
 from rcm_tui.providers.offline import OfflineProvider
 from rcm_tui.store import SessionStore, encode_document
@@ -162,6 +162,8 @@ class GatedProvider(OfflineProvider):
         self.pause_at = pause_at_refinement
         self.refinements = 0
         self.gate = asyncio.Event()
+        # What the paused refinement streamed before it stopped, once it is waiting.
+        self.paused_text: str | None = None
 
     async def stream(self, request: LLMRequest) -> AsyncIterator[StreamEvent]:
         if self.armed and request.purpose == "refinement":
@@ -174,11 +176,13 @@ class GatedProvider(OfflineProvider):
             yield event
 
     async def _paused(self, request: LLMRequest) -> AsyncIterator[StreamEvent]:
-        streamed = 0
+        parts: list[str] = []
         async for event in super().stream(request):
-            if streamed == 12:
+            if len(parts) == 12:
+                self.paused_text = "".join(parts)
                 await self.gate.wait()
-            streamed += 1
+            if isinstance(event, TextDelta):
+                parts.append(event.text)
             yield event
 
 

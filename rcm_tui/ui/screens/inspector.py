@@ -38,7 +38,7 @@ def call_detail(call: CallRecord) -> Text:
         "dim",
     )
     if call.note:
-        out.append(f"shared prefix: {call.note}\n", "italic dim")
+        out.append(f"{call.note}\n", "italic dim")
     out.append_text(call_status(call))
     out.append("\n\n── prompt (tail) ──\n", "bold")
     if not call.prompt:

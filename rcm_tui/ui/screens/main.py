@@ -38,12 +38,12 @@ from ...core.events import (
     TurnFinished,
 )
 from ...core.pipeline import TurnOutcome
-from ..widgets.chat import ChatLog, reply_meta
+from ..widgets.chat import ChatLog, as_lines, reply_meta
 from ..widgets.composer import Composer
 from ..widgets.decisions import DecisionsPanel
 from ..widgets.panels import SidePanels
 from ..widgets.requirements import RequirementsTable
-from ..widgets.status import SessionHeader, StageLine
+from ..widgets.status import SessionHeader, StageLine, duration
 from .base import follow_app_cursor_blink
 from .dialogs import EditDialog
 from .inspector import InspectorScreen
@@ -141,6 +141,7 @@ class MainScreen(Screen[None]):
                 self.controller.session,
                 settings.quality_threshold,
                 (settings.bloat_moderate, settings.bloat_significant),
+                tabbed=self._narrow(*self.app.size),
                 id="side",
             )
         yield Footer(id="footer", compact=True)
@@ -174,9 +175,12 @@ class MainScreen(Screen[None]):
         await self.show_session(self._recap)
         self.ready = True
 
+    @staticmethod
+    def _narrow(width: int, height: int) -> bool:
+        return width < TABBED_BELOW[0] or height < TABBED_BELOW[1]
+
     def on_resize(self) -> None:
-        width, height = self.size
-        self.panels.tabbed = width < TABBED_BELOW[0] or height < TABBED_BELOW[1]
+        self.panels.tabbed = self._narrow(*self.size)
 
     def watch_panels_visible(self, visible: bool) -> None:
         self.set_class(not visible, "-panels-hidden")
@@ -187,7 +191,9 @@ class MainScreen(Screen[None]):
         self._errors_shown.clear()
         await self.chat.show_session(session)
         if recap:
-            await self.chat.add_note(recap, "recap · where this session stood", kind="recap")
+            await self.chat.add_note(
+                as_lines(recap), "recap · where this session stood", kind="recap"
+            )
         pending = session.pending_user_turn
         if pending is not None:
             await self.chat.add_error(
@@ -427,7 +433,7 @@ class MainScreen(Screen[None]):
                 (c for c in self.controller.session.metrics.llm_calls if c.turn == outcome.turn),
                 None,
             )
-            took = f" in {cost.seconds:.1f} s" if cost and cost.seconds else ""
+            took = f" in {duration(cost.seconds)}" if cost and cost.seconds else ""
             record = outcome.quality
             shown = (
                 f" · attempt {record.shown_attempt} of {record.attempts} shown"

@@ -62,6 +62,8 @@ class SessionsScreen(Screen[None]):
         super().__init__(classes="sessions-screen")
         self.current_id = current_id
         self.entries: list[SessionEntry] = []
+        self._title_column = 0
+        self._summary = Text()
 
     def compose(self) -> ComposeResult:
         yield Static("Sessions", id="sessions-title", markup=False)
@@ -71,15 +73,29 @@ class SessionsScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        table = self.query_one(SessionsTable)
-        table.add_column("title", key="title")
-        table.add_column("updated", key="updated", width=16)
-        table.add_column("turns", key="turns", width=5)
-        table.add_column("quality", key="quality", width=7)
-        table.add_column("id", key="id")
+        self._build_columns()
         follow_app_cursor_blink(self)
         self.query_one(Input).focus()
         self.reload()
+
+    def _title_width(self) -> int:
+        # updated 16, turns 5, quality 7, id 22, and the padding of five cells
+        return max(20, self.query_one(SessionsTable).size.width - 16 - 5 - 7 - 22 - 10 - 1)
+
+    def _build_columns(self) -> None:
+        table = self.query_one(SessionsTable)
+        table.clear(columns=True)
+        self._title_column = self._title_width()
+        table.add_column("title", key="title", width=self._title_column)
+        table.add_column("updated", key="updated", width=16)
+        table.add_column("turns", key="turns", width=5)
+        table.add_column("quality", key="quality", width=7)
+        table.add_column("id", key="id", width=22)
+
+    def on_resize(self) -> None:
+        if self._title_width() != self._title_column:
+            self._build_columns()
+            self._show(self.entries, self.query_one(Input).value)
 
     def reload(self) -> None:
         self.search(self.query_one(Input).value)
@@ -117,20 +133,21 @@ class SessionsScreen(Screen[None]):
             summary += f" matching “{query.strip()}”"
         if broken:
             summary += f" · {broken} broken"
-        self.query_one("#sessions-status", Static).update(
-            Text.assemble(summary, ("   Enter resume · r rename · d delete · x export", "dim"))
+        self._summary = Text.assemble(
+            summary, ("   Enter resume · r rename · d delete · x export", "dim")
         )
+        self.query_one("#sessions-status", Static).update(self._summary)
 
     def _cells(self, entry: SessionEntry) -> tuple[Text, ...]:
         if entry.broken:
             return (
-                Text(f"⚠ BROKEN: {entry.broken}", "bold red"),
+                Text(f"⚠ BROKEN: {entry.broken}", "bold red", overflow="ellipsis", no_wrap=True),
                 Text(updated_text(entry.updated_at), "dim"),
                 Text("—", "dim"),
                 Text("—", "dim"),
                 Text(entry.id, "dim"),
             )
-        title = Text(entry.title)
+        title = Text(entry.title, overflow="ellipsis", no_wrap=True)
         if entry.id == self.current_id:
             title.append("  (open)", "italic dim")
         quality = "—" if entry.average_quality is None else f"{entry.average_quality:.2f}"
@@ -154,6 +171,21 @@ class SessionsScreen(Screen[None]):
             self.notify("No session selected.", severity="warning")
             return
         self.post_message(self.Chosen(what, entry))
+
+    @on(DataTable.RowHighlighted, "#sessions-table")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        # A broken entry's reason is cut in the table; the status line shows all of it.
+        entry = self.selected()
+        status = self.query_one("#sessions-status", Static)
+        if entry is not None and entry.broken:
+            status.update(
+                Text.assemble(
+                    (f"{entry.path.name} is broken: {entry.broken}", "bold red"),
+                    ("   it cannot be opened; d deletes it", "dim"),
+                )
+            )
+        else:
+            status.update(self._summary)
 
     @on(Input.Submitted, "#sessions-filter")
     def _open_from_filter(self, event: Input.Submitted) -> None:

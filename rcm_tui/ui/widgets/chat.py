@@ -7,6 +7,7 @@ notices, recaps and errors are views the UI adds and never stores.
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from rich.text import Text
@@ -26,7 +27,8 @@ def unfence(markdown: str) -> str:
     """Turn unlabelled code fences of a command's answer into wrapped lines.
 
     A SOLIDIFIED block in a fence would not wrap in a narrow chat and Pygments would guess a
-    language for it; as hard-broken lines it wraps and its "- item" lines become a list.
+    language for it. As one paragraph of hard-broken lines it wraps; block markers at the
+    start of a line are neutralised so the lines stay lines ("- item" shows as "• item").
     """
     out: list[str] = []
     fence: str | None = None  # None outside a fence, "plain" or "labelled" inside one
@@ -43,9 +45,28 @@ def unfence(markdown: str) -> str:
                 out.append("")
                 continue
         elif fence == "plain" and stripped:
-            line += "  "
+            line = _literal_line(line) + "  "
         out.append(line)
     return "\n".join(out)
+
+
+def as_lines(text: str) -> str:
+    """Plain text (a recap) as Markdown that keeps its line breaks."""
+    return unfence(f"```\n{text}\n```")
+
+
+def _literal_line(line: str) -> str:
+    body = line.lstrip()
+    indent = "\u00a0" * (len(line) - len(body))  # keeps nesting visible without a code block
+    if body[:2] in ("- ", "* ", "+ "):
+        body = "• " + body[2:]
+    elif body[:1] in ("#", ">", "|"):
+        body = "\\" + body
+    else:
+        number = re.match(r"(\d+)([.)]) ", body)
+        if number:
+            body = f"{number[1]}\\{number[2]} " + body[number.end() :]
+    return indent + body
 
 
 def reply_meta(turn: int, record: QualityRecord | None, attempt: int | None = None) -> Text:
@@ -106,7 +127,7 @@ class DraftReply(ChatEntry):
 
     @staticmethod
     def _caption(turn: int, attempt: int) -> str:
-        which = "draft" if attempt == 1 else f"refinement {attempt - 1}"
+        which = "the draft" if attempt == 1 else f"attempt {attempt} (refinement {attempt - 1})"
         return f"assistant · turn {turn} · streaming {which}…"
 
     async def restart(self, attempt: int) -> None:

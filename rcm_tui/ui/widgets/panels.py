@@ -47,9 +47,12 @@ class SidePanels(Vertical):
         threshold: float,
         bloat_bands: tuple[float, float],
         *,
+        tabbed: bool = False,
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
+        # The first layout is chosen before mounting, so startup composes the panels once.
+        self.set_reactive(SidePanels.tabbed, tabbed)
         self.session = session
         self.threshold = threshold
         self.bloat_bands = bloat_bands

@@ -11,6 +11,7 @@ from textual.widgets import Static
 
 from ...core.models import QualityRecord, Session
 from ...core.quality import bloat_assessment
+from .status import duration
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
 CHART_ROWS = 4
@@ -130,7 +131,8 @@ def summary_text(
         out.append("\n")
         out.append(f"{'cost t' + str(cost.turn):<13}", "dim")
         tokens = cost.prompt_tokens + cost.completion_tokens
-        out.append(f"{cost.calls} calls · {tokens:,} tok · {cost.seconds:.1f} s")
+        calls = "1 call" if cost.calls == 1 else f"{cost.calls} calls"
+        out.append(f"{calls} · {tokens:,} tok · {duration(cost.seconds)}")
         if cost.cached_tokens:
             out.append(f" · {cost.cached_tokens:,} cached", "dim")
     return out

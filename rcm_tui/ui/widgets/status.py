@@ -11,6 +11,11 @@ STEPS = ("analysing", "generating", "evaluating")
 BUSY_STAGES = ("saving", "analysing", "generating", "evaluating", "refining", "solidifying")
 
 
+def duration(seconds: float) -> str:
+    """'40 ms' below a second, '1.4 s' above: an offline turn is not '0.0 s'."""
+    return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.1f} s"
+
+
 class SessionHeader(Widget):
     """One line: title on the left; provider, why it was chosen, turn and state on the right."""
 
