@@ -59,7 +59,9 @@ from .quality import (
     Scores,
     StructuredOutputError,
     combine,
+    content_terms,
     heuristic_scores,
+    overlap,
     parse_judge,
     to_record,
     update_length_metrics,
@@ -602,6 +604,7 @@ class Pipeline:
         update_length_metrics(session, turn, best.text)
         changed = mark_addressed(session, best.scores.addressed, turn)
         changed += self._apply_markers(session, turn, best.text)
+        changed += _close_answered_questions(session, best.text)
         self.emit(QualityScored(record))
         if changed:
             self.emit(LedgerChanged(turn, "; ".join(changed)))
@@ -810,6 +813,15 @@ def _scores_dict(scores: Scores) -> dict[str, Any]:
         "issues": scores.issues,
         "suggestions": scores.suggestions,
     }
+
+
+def _close_answered_questions(session: Session, reply: str) -> list[str]:
+    """A question stays open only until a reply covers most of what it asked about."""
+    reply_terms = content_terms(reply)
+    still_open = [q for q in session.memory.open_questions if overlap(q, reply_terms) < 0.5]
+    closed = len(session.memory.open_questions) - len(still_open)
+    session.memory.open_questions = still_open
+    return [f"{closed} open question(s) answered"] if closed else []
 
 
 def _summary_usable(summary: str, session: Session) -> bool:

@@ -247,3 +247,14 @@ async def test_call_records_are_emitted_for_the_inspector() -> None:
     assert generation.prompt and generation.prompt[-1]["role"] == "user"
     assert "prefix: system prompt" in generation.note
     assert generation.prompt_tokens == 100 and generation.cached_tokens == 40
+
+
+async def test_a_question_stays_open_until_a_reply_covers_it() -> None:
+    provider = ScriptedProvider()
+    pipeline, _events = make(provider, llm_judge=False)
+    session = Session()
+    await turn(pipeline, session, "How should we shard the postings table?", "Not sure yet.")
+    assert session.memory.open_questions
+    await turn(pipeline, session, "Any idea?",
+               "Shard the postings table by account id with hash sharding.")
+    assert not any("shard" in q.lower() for q in session.memory.open_questions)
