@@ -360,3 +360,26 @@ async def test_palette_lists_the_key_actions() -> None:
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert controller.session.solidified is not None
+
+
+async def test_remapped_keys_drive_the_footer_and_the_actions() -> None:
+    controller = make_controller(flags={"keys.solidify": "ctrl+t", "keys.toggle_panels": "f6"})
+    app = RcmApp(controller)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await send(pilot, ACID_AND_MONGO)
+        keys = {b.binding.action: key for key, b in app.screen.active_bindings.items()}
+        assert keys["solidify"] == "ctrl+t"
+        assert keys["toggle_panels"] == "f6"
+        assert "ctrl+t solidify" in app.main.stage.hint
+
+        await pilot.press("ctrl+s")  # the old key does nothing now
+        await app.workers.wait_for_complete()
+        assert controller.session.solidified is None
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert controller.session.solidified is not None
+        await pilot.press("f6")
+        await pilot.pause()
+        assert not app.main.query_one("#side").display

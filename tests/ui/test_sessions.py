@@ -239,6 +239,22 @@ def test_run_app_prints_nothing_for_an_empty_session(
     assert capsys.readouterr().out == ""
 
 
+def test_run_app_exit_command_quits_like_the_key(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    async def user(pilot: Any) -> None:
+        await wait_for(pilot, lambda: pilot.app.main.ready)
+        pilot.app.main.composer.load_text("It must support strict ACID transactions.")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: not pilot.app.main.busy)
+        pilot.app.main.composer.load_text("/exit")
+        await pilot.press("enter")
+
+    run_headless(monkeypatch, user)
+    assert run_app(offline_settings()) == 0
+    assert "turns 1" in capsys.readouterr().out
+
+
 def test_run_app_quit_during_a_turn_keeps_the_message(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
