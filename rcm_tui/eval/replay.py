@@ -55,7 +55,11 @@ def load_script(path: Path) -> list[ScriptLine]:
     try:
         if path.stat().st_size > MAX_SCRIPT_BYTES:
             raise ScriptError(f"{path}: script larger than {MAX_SCRIPT_BYTES // 2**20} MB")
-        raw = path.read_bytes()
+        # Bounded: pipes and devices (/dev/zero) report size 0 and may never end.
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_SCRIPT_BYTES + 1)
+        if len(raw) > MAX_SCRIPT_BYTES:
+            raise ScriptError(f"{path}: script larger than {MAX_SCRIPT_BYTES // 2**20} MB")
     except FileNotFoundError:
         raise ScriptError(f"{path}: no such file") from None
     except IsADirectoryError:
