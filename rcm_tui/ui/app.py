@@ -6,6 +6,7 @@ frame; the controller builds its providers on the first turn.
 
 from __future__ import annotations
 
+import logging
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
@@ -22,6 +23,8 @@ if TYPE_CHECKING:
     from ..controller import Controller
     from ..store import SessionEntry
     from .screens.sessions import SessionsScreen
+
+log = logging.getLogger("rcm_tui.ui")
 
 
 class RcmApp(App[int]):
@@ -74,8 +77,9 @@ class RcmApp(App[int]):
         await self.main.cancel_and_wait()
         try:
             await self.controller.aclose()
-        finally:
-            self.exit(0)
+        except Exception:  # closing must not turn a normal quit into a traceback
+            log.warning("closing the session failed", exc_info=True)
+        self.exit(0)
 
     async def apply_command_action(self, result: CommandResult) -> None:
         """What a slash command asks the front end to do beyond showing its text."""
