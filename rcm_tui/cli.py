@@ -145,7 +145,10 @@ def _cmd_replay(args: argparse.Namespace) -> int:
 
     result = asyncio.run(run())
     if args.json:
-        print(json.dumps(controller.session.dump(), indent=2, ensure_ascii=False))
+        from .export import to_json
+
+        # The session file's own encoding: it escapes lone surrogates that stdout cannot encode.
+        sys.stdout.write(to_json(controller.session))
     else:
         print(f"session {controller.session.id}: {result.turns} turn(s) saved")
     if not result.ok:
