@@ -3,6 +3,7 @@ actions). Unknown commands get a clear message and are never sent to the model."
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -177,8 +178,12 @@ async def _export(c: Controller, args: str) -> CommandResult:
 
     target = Path(shlex.split(args)[0]).expanduser() if args else default_export_path(c)
     text = to_json(c.session) if target.suffix == ".json" else to_markdown(c.session)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
+    target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    # As private as the session file it comes from; a lone surrogate (a broken paste) becomes
+    # "?" rather than failing the whole export, as in `rcm-tui sessions export`.
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8", errors="replace") as handle:
+        handle.write(text)
     return CommandResult(f"Exported to `{target}`", action="export")
 
 
