@@ -45,7 +45,6 @@ from ..widgets.panels import SidePanels
 from ..widgets.requirements import RequirementsTable
 from ..widgets.status import SessionHeader, StageLine, duration
 from .base import follow_app_cursor_blink
-from .dialogs import EditDialog
 from .inspector import InspectorScreen
 
 if TYPE_CHECKING:
@@ -142,6 +141,7 @@ class MainScreen(Screen[None]):
                 settings.quality_threshold,
                 (settings.bloat_moderate, settings.bloat_significant),
                 tabbed=self._narrow(*self.app.size),
+                solidify_key=self.key_for("solidify"),
                 id="side",
             )
         yield Footer(id="footer", compact=True)
@@ -170,6 +170,7 @@ class MainScreen(Screen[None]):
             f"Enter send · {self.key_for('newline')} or ctrl+j newline · "
             f"{self.key_for('solidify')} solidify · /help"
         )
+        self.chat.solidify_key = self.key_for("solidify")
         follow_app_cursor_blink(self)
         self.composer.focus()
         await self.show_session(self._recap)
@@ -477,6 +478,8 @@ class MainScreen(Screen[None]):
                 return
             self.notify("SOLIDIFIED updated.")
             self.refresh_views()
+
+        from .dialogs import EditDialog
 
         self.app.push_screen(EditDialog("Edit the SOLIDIFIED block", text), save)
 

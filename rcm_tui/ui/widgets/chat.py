@@ -8,16 +8,19 @@ notices, recaps and errors are views the UI adds and never stores.
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from rich.text import Text
 from textual.containers import Vertical, VerticalScroll
-from textual.widgets import Markdown, Static
-from textual.widgets.markdown import MarkdownStream
+from textual.widgets import Static
 
 from ...core.models import Message, QualityRecord, Session
 
-EntryKind = Literal["user", "assistant", "note", "recap", "error", "notice", "welcome"]
+if TYPE_CHECKING:
+    from textual.widgets import Markdown
+    from textual.widgets.markdown import MarkdownStream
+
+EntryKind = Literal["user", "assistant", "note", "recap", "error", "notice"]
 
 # A resumed 200-turn session should open instantly; older turns stay in the file and export.
 SHOWN_MESSAGES = 80
@@ -97,15 +100,37 @@ class ChatEntry(Vertical):
 
     def compose(self):  # type: ignore[no-untyped-def]
         yield Static(self._meta, classes="meta", markup=False)
+        # Imported here: Markdown (with its parser and Pygments) is the heaviest import of the
+        # transcript, and a new session's first frame does not need it.
+        from textual.widgets import Markdown
+
         yield Markdown(self._body, classes="body")
 
     @property
     def body(self) -> Markdown:
+        from textual.widgets import Markdown
+
         return self.query_one(".body", Markdown)
 
     def set_meta(self, meta: str | Text) -> None:
         self._meta = meta
         self.query_one(".meta", Static).update(meta)
+
+
+class WelcomeNote(Static):
+    """What an empty session shows until the first message."""
+
+    def __init__(self, solidify_key: str) -> None:
+        text = Text.assemble(
+            ("rcm-tui\n", "bold"),
+            "Describe what you are working on. Requirements and decisions you state are "
+            "tracked in the panels on the right; ",
+            (solidify_key, "bold"),
+            " writes a SOLIDIFIED summary, ",
+            ("/help", "bold"),
+            " lists every command.",
+        )
+        super().__init__(text, classes="entry -welcome", markup=False)
 
 
 class NoticeLine(Static):
@@ -139,6 +164,8 @@ class DraftReply(ChatEntry):
 
     async def write(self, fragment: str) -> None:
         if self._stream is None:
+            from textual.widgets import Markdown
+
             self._stream = Markdown.get_stream(self.body)
         await self._stream.write(fragment)
 
@@ -158,6 +185,9 @@ class DraftReply(ChatEntry):
 class ChatLog(VerticalScroll):
     """The scrolling transcript. It follows the newest text until the user scrolls up."""
 
+    # Named in the welcome note; the screen sets it from the configured keys.
+    solidify_key = "ctrl+s"
+
     def on_mount(self) -> None:
         self.anchor()
 
@@ -170,7 +200,7 @@ class ChatLog(VerticalScroll):
         """Render a session from its document (opening, resuming, a new session)."""
         await self.remove_children()
         messages = session.messages[-SHOWN_MESSAGES:]
-        entries: list[ChatEntry | NoticeLine] = []
+        entries: list[ChatEntry | NoticeLine | WelcomeNote] = []
         hidden = len(session.messages) - len(messages)
         if hidden:
             entries.append(
@@ -179,15 +209,7 @@ class ChatLog(VerticalScroll):
         for message in messages:
             entries.append(self._entry_for(session, message))
         if not session.messages:
-            entries.append(
-                ChatEntry(
-                    "welcome",
-                    "rcm-tui",
-                    "Describe what you are working on. Requirements and decisions you state "
-                    "are tracked in the panels on the right; **ctrl+s** writes a SOLIDIFIED "
-                    "summary, **/help** lists every command.",
-                )
-            )
+            entries.append(WelcomeNote(self.solidify_key))
         if entries:
             await self.mount_all(entries)
         self.scroll_end(animate=False)
@@ -201,7 +223,7 @@ class ChatLog(VerticalScroll):
         meta = reply_meta(message.turn, session.quality_for(message.turn), message.attempt)
         return ChatEntry("assistant", meta, message.content, turn=message.turn)
 
-    async def _append(self, widget: ChatEntry | NoticeLine) -> None:
+    async def _append(self, widget: ChatEntry | NoticeLine | WelcomeNote) -> None:
         for welcome in self.query(".-welcome"):
             await welcome.remove()
         await self.mount(widget)

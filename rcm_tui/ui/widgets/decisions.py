@@ -15,10 +15,12 @@ from textual.widgets import Static
 from ...core.models import Session
 
 
-def solidified_text(session: Session) -> Text:
+def solidified_text(session: Session, solidify_key: str = "ctrl+s") -> Text:
     block = session.solidified
     if block is None:
-        return Text("No SOLIDIFIED block yet — ctrl+s writes one from the conversation.", "dim")
+        return Text(
+            f"No SOLIDIFIED block yet — {solidify_key} writes one from the conversation.", "dim"
+        )
     return Text(block.text)
 
 
@@ -100,6 +102,10 @@ class DecisionsPanel(VerticalScroll, can_focus=True):
 
     session: reactive[Session | None] = reactive(None, always_update=True, init=False)
 
+    def __init__(self, solidify_key: str = "ctrl+s", *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.solidify_key = solidify_key
+
     def compose(self):  # type: ignore[no-untyped-def]
         yield Static(id="solidified", markup=False)
         yield Static(id="decision-log", markup=False)
@@ -115,7 +121,7 @@ class DecisionsPanel(VerticalScroll, can_focus=True):
         if self.session is None or not self.is_mounted:
             return
         pinned = self.query_one("#solidified", Static)
-        pinned.update(solidified_text(self.session))
+        pinned.update(solidified_text(self.session, self.solidify_key))
         pinned.border_title = solidified_caption(self.session)
         pinned.set_class(self.session.solidified is not None, "-present")
         self.query_one("#decision-log", Static).update(decision_log_text(self.session))

@@ -48,6 +48,7 @@ class SidePanels(Vertical):
         bloat_bands: tuple[float, float],
         *,
         tabbed: bool = False,
+        solidify_key: str = "ctrl+s",
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
@@ -56,10 +57,11 @@ class SidePanels(Vertical):
         self.session = session
         self.threshold = threshold
         self.bloat_bands = bloat_bands
+        self.solidify_key = solidify_key
 
     def compose(self):  # type: ignore[no-untyped-def]
         requirements = RequirementsPanel(id="requirements-panel")
-        decisions = DecisionsPanel(id="decisions")
+        decisions = DecisionsPanel(self.solidify_key, id="decisions")
         quality = QualityPanel(self.threshold, self.bloat_bands, id="quality")
         if self.tabbed:
             with TabbedContent(id="panel-tabs"):

@@ -114,21 +114,23 @@ def summary_text(
             out.append("none", "green")
         out.append("\n")
     ratio = session.metrics.bloat_ratio
-    out.append(f"{'bloat':<13}", "dim")
-    if ratio is None:
-        out.append("n/a")
-    else:
-        assessment = bloat_assessment(ratio, moderate, significant)
-        style = {"minimal": "green", "moderate": "yellow"}.get(assessment, "red")
-        out.append(f"{ratio:.2f}× ", "bold")
-        out.append(assessment, style)
     lengths = session.metrics.answer_lengths
-    if lengths:
-        out.append(f"  ({lengths[0]}→{lengths[-1]} chars)", "dim")
+    if ratio is not None or lengths:
+        out.append(f"{'bloat':<13}", "dim")
+        if ratio is None:
+            out.append("n/a (one answer so far)")
+        else:
+            assessment = bloat_assessment(ratio, moderate, significant)
+            style = {"minimal": "green", "moderate": "yellow"}.get(assessment, "red")
+            out.append(f"{ratio:.2f}× ", "bold")
+            out.append(assessment, style)
+        if lengths:
+            out.append(f"  ({lengths[0]}→{lengths[-1]} chars)", "dim")
     costs = session.metrics.llm_calls
     if costs:
         cost = max(costs, key=lambda c: c.turn)
-        out.append("\n")
+        if out:
+            out.append("\n")
         out.append(f"{'cost t' + str(cost.turn):<13}", "dim")
         tokens = cost.prompt_tokens + cost.completion_tokens
         calls = "1 call" if cost.calls == 1 else f"{cost.calls} calls"
