@@ -37,7 +37,6 @@ from ...core.events import (
     TurnFailed,
     TurnFinished,
 )
-from ...core.pipeline import TurnOutcome
 from ..widgets.chat import ChatLog, as_lines, reply_meta
 from ..widgets.composer import Composer
 from ..widgets.decisions import DecisionsPanel
@@ -49,6 +48,7 @@ from .inspector import InspectorScreen
 
 if TYPE_CHECKING:
     from ...controller import Controller
+    from ...core.pipeline import TurnOutcome
 
 # Commands that change the session or call the model: one at a time, never during a turn.
 EXCLUSIVE_COMMANDS = frozenset({"solidify", "new", "sessions", "exit", "reject", "unreject"})
