@@ -369,9 +369,11 @@ class Pipeline:
         text = "".join(parts).strip()
         record.ms = (time.perf_counter() - started) * 1000
         record.response = text
+        if not text:  # recorded as failed too, so the inspector shows why the turn failed
+            record.error = "the model returned an empty reply"
         self._record_call(session, record, usage)
-        if not text:
-            raise ProviderError("the model returned an empty reply", kind="invalid_response")
+        if record.error:
+            raise ProviderError(record.error, kind="invalid_response")
         return text
 
     # -- analysis ----------------------------------------------------------------------------
