@@ -16,6 +16,7 @@ builds one provider for generation and one for analysis, and the model must be l
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import importlib.resources
 import io
@@ -152,6 +153,20 @@ class _SharedModel:
 _ModelKey = tuple[str, int, int]
 _MODELS: dict[_ModelKey, _SharedModel] = {}
 _MODELS_LOCK = threading.Lock()
+
+
+@atexit.register
+def _close_models() -> None:
+    # Free the models while the interpreter is intact: llama-cpp-python's own __del__ runs
+    # too late at shutdown and prints a TypeError traceback over the user's terminal.
+    with _MODELS_LOCK:
+        for model in _MODELS.values():
+            # A generation still running in a worker thread keeps its model.
+            if model.lock.acquire(timeout=2):
+                with contextlib.suppress(Exception):
+                    model.llm.close()
+                model.lock.release()
+        _MODELS.clear()
 
 
 def _shared_model(key: _ModelKey, seed: int) -> _SharedModel:
