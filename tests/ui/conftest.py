@@ -7,6 +7,7 @@ The autouse `isolated_env` of tests/conftest.py already points XDG_* at tmp_path
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from datetime import UTC, datetime, timedelta
@@ -64,12 +65,16 @@ CONVERSATION: list[tuple[str, str]] = [
 
 
 @pytest.fixture(autouse=True)
-def utc_clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def utc_clock() -> Iterator[None]:
     """Times in the sessions browser are shown in local time: make it UTC."""
-    monkeypatch.setenv("TZ", "UTC")
+    previous = os.environ.get("TZ")
+    os.environ["TZ"] = "UTC"
     time.tzset()
     yield
-    monkeypatch.undo()
+    if previous is None:
+        del os.environ["TZ"]
+    else:
+        os.environ["TZ"] = previous
     time.tzset()
 
 
