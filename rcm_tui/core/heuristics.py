@@ -626,7 +626,7 @@ _REST_NOISE_RE = re.compile(
 )
 # What follows a rejected option and says why ("..., we can't install libmagic").
 _REASON_LEAD_RE = re.compile(
-    r"^[\s,，]*(?:please[\s,]*)?(?:(?:because|since|as|due\s+to|given\s+that|given|so|"
+    r"^[\s,，]*(?:please[\s,]*)?(?:(?:because(?:\s+of)?|since|as|due\s+to|given\s+that|given|so|"
     r"'cause|cause)\b|(?=(?:we|we're|we've|our|it|it's|its|they|there's|that's|this|the\s+team|"
     r"nobody|no\s+one)\b))",
     re.I,
@@ -815,7 +815,22 @@ def _sentence_rejections(sentence: _Sentence) -> tuple[list[_RejectionHit], set[
             hits.append(
                 _RejectionHit(option, reason, sentence.index, ci, generic, kept, bool(inline))
             )
-    return hits, reason_clauses
+    return _drop_reasons_taken_for_options(hits), reason_clauses
+
+
+def _drop_reasons_taken_for_options(hits: list[_RejectionHit]) -> list[_RejectionHit]:
+    """'Rule out X, we do not want vendor lock-in': the second negation is X's reason, not a
+    second rejected option — a hit without a reason of its own that sits inside another hit's
+    reason in the same clause is that reason."""
+    return [
+        hit for hit in hits
+        if hit.reason
+        or not any(
+            other is not hit and other.clause == hit.clause and other.reason
+            and option_matches(hit.option, other.reason)
+            for other in hits
+        )
+    ]
 
 
 def _dedupe_hits(hits: list[_RejectionHit]) -> list[_RejectionHit]:

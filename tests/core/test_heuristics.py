@@ -211,6 +211,7 @@ def test_an_open_decision_is_a_question_not_a_requirement() -> None:
             "sidecar proxies",
             "This setup is far too fragile",
         ),
+        ("No DynamoDB either, because of vendor lock-in.", "DynamoDB", "Vendor lock-in"),
     ],
 )
 def test_rejections_name_the_option_and_its_reason(message: str, option: str, reason: str) -> None:
@@ -634,3 +635,12 @@ def test_text_similarity_and_restates() -> None:
 )
 def test_requirement_similarity(a: str, b: str, same: bool) -> None:
     assert (requirement_similarity(a, b) >= 0.6) is same
+
+
+def test_a_negated_want_after_a_rejection_is_its_reason_not_a_second_option() -> None:
+    found = analyse_message(
+        "Rule out DynamoDB too, we do not want vendor lock-in.", 3, LedgerView()
+    )
+    assert [(r.option, r.reason) for r in found.rejections] == [
+        ("DynamoDB", "We do not want vendor lock-in")
+    ]
