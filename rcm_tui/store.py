@@ -248,11 +248,31 @@ def _too_deep(data: Any, limit: int = MAX_NESTING) -> bool:
     return False
 
 
+def _has_unencodable_key(data: Any) -> bool:
+    """A key with a lone surrogate (a JSON escape like "\\ud800"): pydantic keeps it but cannot
+    serialise it, so the session could never be saved again. Values are fine: they are escaped."""
+    stack: list[Any] = [data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            for key in node:
+                try:
+                    key.encode("utf-8")
+                except UnicodeEncodeError:
+                    return True
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False
+
+
 def _validate(session_id: str, data: Any) -> Session:
     # json.loads accepts a few hundred levels that pydantic then refuses to serialise: such a
     # session could be opened but never saved again, so it is refused up front.
     if _too_deep(data):
         raise _Unusable("nested too deeply")
+    if _has_unencodable_key(data):
+        raise _Unusable("a key holds a lone surrogate (not valid Unicode text)")
     try:
         session = session_from_data(data)
     except DocumentError as exc:
