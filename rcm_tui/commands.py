@@ -13,7 +13,6 @@ from typing import Literal
 from .config import data_dir, effective_values
 from .controller import Controller
 from .core.llm import ProviderError
-from .core.stats import stats_markdown
 
 Action = Literal["new_session", "open_sessions", "exit", "export", "refresh"]
 
@@ -76,6 +75,8 @@ async def _help(c: Controller, _args: str) -> CommandResult:
 
 
 async def _stats(c: Controller, _args: str) -> CommandResult:
+    from .core.stats import stats_markdown  # loads the heuristics: not on the first frame
+
     s = c.settings
     return CommandResult(stats_markdown(c.session, s.bloat_moderate, s.bloat_significant))
 

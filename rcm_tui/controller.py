@@ -12,23 +12,28 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .config import LoadedSettings, Settings
-from .core import ledger
 from .core.context import Budget
 from .core.events import Notice, PipelineEvent, StageChanged
 from .core.llm import LLMProvider, ProviderError
 from .core.models import Message, ProviderInfo, RejectedOption, Requirement, Session, utc_now
-from .core.pipeline import Pipeline, PipelineSettings, TurnOutcome
 from .providers.registry import Choice, build_provider, choose_provider
 from .store import SessionLock, SessionStore
+
+if TYPE_CHECKING:
+    # The pipeline and the ledger (and the heuristics they compile, ~0.1 s) load on first use,
+    # not on the way to the TUI's first frame.
+    from .core.pipeline import Pipeline, PipelineSettings, TurnOutcome
 
 log = logging.getLogger("rcm_tui.controller")
 TITLE_WORDS = 8
 
 
 def pipeline_settings(settings: Settings, reliability: bool = True) -> PipelineSettings:
+    from .core.pipeline import PipelineSettings
+
     ctx = settings.context
     return PipelineSettings(
         reliability=reliability,
@@ -97,6 +102,11 @@ class Controller:
     def provider_label(self) -> str:
         if self._providers is not None:
             return self._providers.generator.label
+        if self.choice.name == "offline":
+            # the same words before and after the first turn (the class attribute, no build)
+            from .providers.offline import OfflineProvider
+
+            return OfflineProvider.label
         return f"{self.choice.name} · {self._model_name()}"
 
     def providers(self) -> ProviderPair:
@@ -107,6 +117,8 @@ class Controller:
         return self._providers
 
     def pipeline(self) -> Pipeline:
+        from .core.pipeline import Pipeline
+
         if self._pipeline is None:
             pair = self.providers()
             settings = pipeline_settings(self.settings, self.reliability)
@@ -183,6 +195,8 @@ class Controller:
 
     async def _run(self, text: str, scripted_reply: str | None) -> TurnOutcome:
         turn = self.session.turn
+        from .core.pipeline import TurnOutcome
+
         try:
             pipeline = self.pipeline()
         except ProviderError as exc:
@@ -195,6 +209,8 @@ class Controller:
             raise
 
     async def solidify(self) -> str:
+        if not self.session.messages:
+            raise ValueError("nothing to solidify yet: the conversation is empty")
         block = await self.pipeline().solidify(self.session)
         return block.text
 
@@ -206,18 +222,24 @@ class Controller:
         self.save()
 
     def reject(self, option: str, reason: str = "") -> RejectedOption:
+        from .core import ledger
+
         entry = ledger.reject_option(self.session, option, reason, self.session.turn,
                                      origin="user")
         self.save()
         return entry
 
     def unreject(self, option: str) -> RejectedOption | None:
+        from .core import ledger
+
         entry = ledger.reopen_option(self.session, option, self.session.turn)
         if entry is not None:
             self.save()
         return entry
 
     def set_requirement_status(self, req_id: str, status: str) -> Requirement:
+        from .core import ledger
+
         req = ledger.set_requirement_status(self.session, req_id, status, self.session.turn)
         self.save()
         return req

@@ -10,12 +10,8 @@ from collections import Counter
 from datetime import datetime
 
 from .core.models import Message, QualityRecord, Session
+from .core.stats import bloat_assessment
 from .store import encode_document
-
-# The bloat bands of PRODUCT.md ("Research metrics"), fixed here so an export reads the same
-# on every machine whatever the local config says.
-BLOAT_MODERATE = 1.5
-BLOAT_SIGNIFICANT = 2.0
 
 
 def to_json(session: Session) -> str:
@@ -55,13 +51,7 @@ def _score(value: float | None) -> str:
 def bloat_label(ratio: float | None) -> str:
     if ratio is None:
         return "not measured yet"
-    if ratio < BLOAT_MODERATE:
-        band = "minimal"
-    elif ratio < BLOAT_SIGNIFICANT:
-        band = "moderate"
-    else:
-        band = "significant"
-    return f"{ratio:.2f} ({band})"
+    return f"{ratio:.2f} ({bloat_assessment(ratio)})"
 
 
 # -- sections -------------------------------------------------------------------------------

@@ -308,16 +308,6 @@ def to_record(
     )
 
 
-def bloat_assessment(ratio: float | None, moderate: float = 1.5, significant: float = 2.0) -> str:
-    if ratio is None:
-        return "n/a"
-    if ratio < moderate:
-        return "minimal"
-    if ratio < significant:
-        return "moderate"
-    return "significant"
-
-
 def update_length_metrics(session: Session, turn: int, reply: str) -> None:
     lengths = session.metrics.answer_lengths
     lengths.append(len(reply))

@@ -6,7 +6,22 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .models import Session
-from .quality import bloat_assessment
+
+BLOAT_MODERATE = 1.5
+BLOAT_SIGNIFICANT = 2.0
+
+
+def bloat_assessment(
+    ratio: float | None, moderate: float = BLOAT_MODERATE, significant: float = BLOAT_SIGNIFICANT
+) -> str:
+    """PRODUCT.md's bands for last ÷ first answer length."""
+    if ratio is None:
+        return "n/a"
+    if ratio < moderate:
+        return "minimal"
+    if ratio < significant:
+        return "moderate"
+    return "significant"
 
 
 @dataclass
@@ -92,6 +107,12 @@ def _fmt(value: float | None) -> str:
     return "—" if value is None else f"{value:.2f}"
 
 
+def _turns(turns: list[int]) -> str:
+    if not turns:
+        return "none"
+    return ("turn " if len(turns) == 1 else "turns ") + ", ".join(map(str, turns))
+
+
 def stats_markdown(session: Session, moderate: float = 1.5, significant: float = 2.0) -> str:
     s = session_stats(session, moderate, significant)
     reqs = ", ".join(f"{n} {k}" for k, n in s.requirements_by_status.items())
@@ -107,13 +128,14 @@ def stats_markdown(session: Session, moderate: float = 1.5, significant: float =
         f"- Trend: {' '.join(f'{q:.2f}' for q in s.trend[-12:]) or '—'}",
         f"- Answer lengths (chars): {', '.join(map(str, s.answer_lengths[-12:])) or '—'}",
         f"- Bloat ratio (last ÷ first): {_fmt(s.bloat_ratio)} — {s.bloat}",
-        f"- First full answer attempt: turn {s.first_answer_attempt_turn or '—'}",
-        f"- Premature attempts: {', '.join(map(str, s.premature_turns)) or 'none'}",
-        f"- Re-advocacy caught: turns {', '.join(map(str, s.readvocated_turns)) or 'none'}",
-        f"- Refined turns: {', '.join(map(str, s.refined_turns)) or 'none'}",
-        f"- Consolidations: turns {', '.join(map(str, s.consolidation_turns)) or 'none'}",
-        f"- STATUS blocks: turns {', '.join(map(str, s.status_turns)) or 'none'}",
-        f"- Pivots: turns {', '.join(map(str, s.pivots)) or 'none'}",
+        "- First full answer attempt: "
+        + (f"turn {s.first_answer_attempt_turn}" if s.first_answer_attempt_turn else "none yet"),
+        f"- Premature attempts: {_turns(s.premature_turns)}",
+        f"- Re-advocacy caught: {_turns(s.readvocated_turns)}",
+        f"- Refined: {_turns(s.refined_turns)}",
+        f"- Consolidations: {_turns(s.consolidation_turns)}",
+        f"- STATUS blocks: {_turns(s.status_turns)}",
+        f"- Pivots: {_turns(s.pivots)}",
         f"- LLM calls per turn: mean {mean_calls}, max {max(calls) if calls else '—'}",
         f"- Tokens: {s.tokens['prompt']} prompt ({s.tokens['cached']} cached),"
         f" {s.tokens['completion']} completion",

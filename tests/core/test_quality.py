@@ -14,7 +14,6 @@ from rcm_tui.core.quality import (
     ReplyContext,
     Scores,
     StructuredOutputError,
-    bloat_assessment,
     combine,
     extract_json,
     heuristic_scores,
@@ -22,6 +21,7 @@ from rcm_tui.core.quality import (
     parse_judge,
     update_length_metrics,
 )
+from rcm_tui.core.stats import bloat_assessment
 
 
 def scores(**over: object) -> Scores:

@@ -10,7 +10,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from ...core.models import QualityRecord, Session
-from ...core.quality import bloat_assessment
+from ...core.stats import bloat_assessment
 from .status import duration
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
