@@ -480,6 +480,17 @@ _OPTION_CUT_RE = re.compile(
     re.I,
 )
 _LIST_SPLIT_RE = re.compile(r"\s*(?:,|\bor\b|\band\b|\bnor\b|/|、|或者|或|和)\s*", re.I)
+# Words that open an item of a rejected list without naming it: "no X and no Y",
+# "both X and Y", "neither X nor Y", "don't use either X or Y".
+_LIST_ITEM_LEAD_RE = re.compile(r"^(?:(?:no|not|nor|neither|both|either)\s+)+", re.I)
+# Before a repeated rejection cue inside one clause: ", no Y", " and no Y", ", forget Y",
+# ", not Y", ", don't use Y". Kept apart from the list split above so that a comma before a
+# statement ("Drop X, we can use cron") still reads as the reason.
+_REJECTION_CHAIN_SPLIT_RE = re.compile(
+    r"\s*(?:,\s*(?:and\s+|or\s+)?|\s(?:and|or|but)\s+)(?=(?:also\s+)?(?:no|not|nor|never|"
+    r"forget|drop|ditch|scrap|avoid|rule\s+out|don'?t|do\s+not|won'?t|let'?s\s+not)\b)",
+    re.I,
+)
 
 
 def _clean_options(raw: str, *, allow_gerund: bool = True) -> list[str]:
@@ -487,7 +498,7 @@ def _clean_options(raw: str, *, allow_gerund: bool = True) -> list[str]:
     phrase = _OPTION_CUT_RE.sub("", raw.strip())
     options: list[str] = []
     for part in _LIST_SPLIT_RE.split(phrase):
-        option = _strip_option_noise(part)
+        option = _strip_option_noise(_LIST_ITEM_LEAD_RE.sub("", part.strip()))
         words = option.split()
         if not option or len(words) > 4:
             continue
@@ -557,6 +568,14 @@ _BARE_NOT_RE = re.compile(
     r"not\s+(?P<opt>[^,.;:!?()—–\n]+?)\s*[.!]?$",
     re.I,
 )
+# "Neither Kafka nor RabbitMQ." / "We want neither X nor Y": only standalone or after a verb
+# of choosing — "neither X nor Y is installed" describes, it decides nothing.
+_NEITHER_RE = re.compile(
+    r"^(?:(?:we|i)\s+(?:want|need|(?:will|'ll)\s+(?:use|pick|take))\s+|(?:let'?s\s+)?"
+    r"(?:use|pick|choose|take)\s+)?neither\s+(?P<opt>[^,.;:!?()—–\n]+?\s+nor\s+"
+    r"[^,.;:!?()—–\n]+?)\s*(?=,|\.|!|;|$|—|–|\s+please\b|\s+either\b|\s+for\s+(?:now|us|this)\b)",
+    re.I,
+)
 _KEEP_OUT_RE = re.compile(rf"^keep\s+{_OPT}\s+out\b", re.I)
 _ASPECT_SUFFIX_RE = re.compile(
     r"-(?:specific|only|based|dependent|compatible|bound|related|friendly|aware|like|style)$", re.I
@@ -603,15 +622,24 @@ _SUBJECT_LEAD_RE = re.compile(
     r"\b[,\s]*)+",
     re.I,
 )
-_ZH_OPT = rf"(?P<opt>[A-Za-z0-9][\w.+#/-]*(?:\s[A-Za-z0-9][\w.+#/-]*){{0,2}}|[{_CJK}]{{1,10}}?)"
-_ZH_OPT_END = r"(?=[了吧呢啊嘛，,。.！!？?；;、：:\s]|因为|由于|所以|太|$)"
+# A latin name is ASCII (\w would run on into the Chinese after it: "不用Redis也不用X"), with
+# at most a short Chinese head noun after it ("Redis集群"), taken only when nothing ends the
+# name sooner.
+_ZH_LATIN = r"[A-Za-z0-9][A-Za-z0-9_.+#/-]*"
+_ZH_OPT = (
+    rf"(?P<opt>{_ZH_LATIN}(?:\s{_ZH_LATIN}){{0,2}}(?:\s*[和、或与及]\s*{_ZH_LATIN})*"
+    rf"[{_CJK}]{{0,4}}?|[{_CJK}]{{1,10}}?)"
+)
+_ZH_OPT_END = r"(?=[了吧呢啊嘛，,。.！!？?；;、：:\s也又还都就]|因为|由于|所以|太|$)"
 _ZH_PREFIX_REJECT_RE = re.compile(
     r"(?:不要再?|别再?|不再|不用|不使用|不采用|不考虑|放弃|排除|去掉|弃用|不选)"
     rf"(?:用|使用|采用|选用?|考虑)?\s*{_ZH_OPT}{_ZH_OPT_END}"
 )
 _ZH_SUFFIX_REJECT_RE = re.compile(
-    rf"(?P<opt>[A-Za-z0-9][\w.+#/-]*|[{_CJK}]{{2,10}})\s*"
-    r"(?:不行|不合适|不可行|不考虑了?|就算了|被排除了?|出局了?|免谈|没戏)"
+    rf"(?P<opt>{_ZH_LATIN}(?:\s*[和、或与及]\s*{_ZH_LATIN})*[{_CJK}]{{0,4}}?|[{_CJK}]{{2,10}})\s*"
+    r"(?:不行|不合适|不可行|不考虑了?|就算了|被排除了?|出局了?|免谈|没戏"
+    # "X和Y都不要" / "X也不用了": 不要/不用 after the name, ending the clause.
+    r"|(?:都|也)?不(?:要|用)了?(?=[，,。.！!；;]|$))"
 )
 _ZH_SUBJECT_LEAD_RE = re.compile(
     r"^(?:我们?|我觉得|我认为|我们觉得|感觉|其实|那么?|所以|但是|可是|用|使用)+"
@@ -621,7 +649,7 @@ _ZH_SUBJECT_LEAD_RE = re.compile(
 _REST_NOISE_RE = re.compile(
     r"^(?:\s*(?:library|libraries|lib|package|packages|approach|option|idea|route|solution|"
     r"architecture|framework|stuff|thing|altogether|at\s+all|any\s*more|please|entirely|"
-    r"completely|whatsoever|either|for\s+now|here|there|too)\b)+",
+    r"completely|whatsoever|either|for\s+now|here|there|too|as\s+well)\b)+",
     re.I,
 )
 # What follows a rejected option and says why ("..., we can't install libmagic").
@@ -632,8 +660,9 @@ _REASON_LEAD_RE = re.compile(
     re.I,
 )
 _COMMA_CLAUSE_RE = re.compile(
+    # A leading "because"/"since" is left to _REASON_LEAD_RE, which drops the conjunction.
     r"^\s*,\s*(?:please[\s,]*)?(?!(?:and|or|but|then|also|please|use|go|keep|switch|"
-    r"instead|rather)\b)(?P<body>\S+(?:\s+\S+){2,})$",
+    r"instead|rather|because|since|as|due|given|'cause|cause)\b)(?P<body>\S+(?:\s+\S+){2,})$",
     re.I,
 )
 _FINITE_VERB_RE = re.compile(
@@ -688,9 +717,30 @@ def _reason_after(rest: str, zh: bool) -> str:
 
 
 def _english_clause_rejections(clause: str) -> list[tuple[str, str, bool]]:
-    """(option, text after it, generic) for each option the clause rejects."""
-    found: list[tuple[str, str, bool]] = []
+    """(option, text after it, generic) for each option the clause rejects.
+
+    A clause may chain several rejections ("No Redis, no Memcached, because they are
+    stateful"; "Forget X, forget Y too"; "No X and no Y"). It is cut before every repeated
+    rejection cue and each piece is read on its own — but only when at least two pieces
+    reject something, so "Go with Postgres, not Mongo" or "If we use X, no Y" are read whole.
+    A piece without a reason of its own shares the reason that ends the chain.
+    """
     core = _strip_discourse(clause)
+    pieces = [p for p in _REJECTION_CHAIN_SPLIT_RE.split(core) if p.strip()]
+    if len(pieces) >= 2:
+        per_piece = [_single_clause_rejections(p) for p in pieces]
+        if sum(1 for found in per_piece if found) >= 2:
+            shared = next((f[-1][1] for f in reversed(per_piece) if f), "")
+            return [
+                (option, rest if _reason_after(rest, zh=False) else shared, generic)
+                for found in per_piece
+                for option, rest, generic in found
+            ]
+    return _single_clause_rejections(core)
+
+
+def _single_clause_rejections(core: str) -> list[tuple[str, str, bool]]:
+    found: list[tuple[str, str, bool]] = []
 
     def add(raw: str, rest: str, *, allow_gerund: bool = True, need_name: bool = False) -> None:
         for option in _clean_options(raw, allow_gerund=allow_gerund):
@@ -732,6 +782,9 @@ def _english_clause_rejections(clause: str) -> list[tuple[str, str, bool]]:
         # "a summary instead of code" is a wish about the reply, not a rejected option.
         chooses = _CHOOSING_VERB_RE.search(core[: m.start()])
         add(m.group("opt"), core[m.end() :], allow_gerund=False, need_name=not chooses)
+    neither = _NEITHER_RE.match(core)
+    if neither:
+        add(neither.group("opt"), core[neither.end() :])
     bare_no = _NO_OPTION_RE.match(core)
     if bare_no:
         add(bare_no.group("opt"), core[bare_no.end() :])
@@ -823,10 +876,13 @@ def _drop_reasons_taken_for_options(hits: list[_RejectionHit]) -> list[_Rejectio
     second rejected option — a hit without a reason of its own that sits inside another hit's
     reason in the same clause is that reason."""
     return [
-        hit for hit in hits
+        hit
+        for hit in hits
         if hit.reason
         or not any(
-            other is not hit and other.clause == hit.clause and other.reason
+            other is not hit
+            and other.clause == hit.clause
+            and other.reason
             and option_matches(hit.option, other.reason)
             for other in hits
         )
