@@ -149,10 +149,10 @@ def stats_markdown(session: Session, moderate: float = 1.5, significant: float =
 def exit_summary(session: Session, moderate: float = 1.5, significant: float = 2.0) -> str:
     s = session_stats(session, moderate, significant)
     trend = " ".join(f"{q:.2f}" for q in s.trend[-8:]) or "—"
+    direction = "" if s.trend_direction == "—" else f"{s.trend_direction}: "
     return (
         f"rcm-tui session {session.id} — {session.title}\n"
-        f"  turns {s.turns} · quality avg {_fmt(s.average_quality)} ({s.trend_direction}:"
-        f" {trend})\n"
+        f"  turns {s.turns} · quality avg {_fmt(s.average_quality)} ({direction}{trend})\n"
         f"  bloat {_fmt(s.bloat_ratio)} ({s.bloat}) · requirements"
         f" {sum(s.requirements_by_status.values())} · rejected {s.rejected_active}\n"
         f"  resume with: rcm-tui --resume {session.id}"
