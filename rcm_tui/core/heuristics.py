@@ -473,12 +473,28 @@ _ZH_BAD_OPTION_START_RE = re.compile(
     r"^(?:担心|着急|急|说|谢|客气|管|怕|忘|超过|多于|少于|低于|高于|大于|小于|太|让|把|在|给|"
     r"再|还|只|都|这|那|它|一直|总是|每|被|对|跟|和|从|了)"
 )
-_OPTION_CUT_RE = re.compile(
+# Where the option phrase ends: a preposition, conjunction or pronoun after the name.
+_OPTION_CUT_START_RE = re.compile(
     r"\s+(?:because|since|as|so|for|in|on|at|to|from|with|under|over|inside|within|across|"
     r"during|via|which|that|who|when|if|unless|until|anymore|any\s+more|at\s+all|please|here|"
-    r"there|either|though|now|again|yet|ever|but|we|it|they|you|i)\b.*$",
+    r"there|either|though|now|again|yet|ever|but|we|it|they|you|i)\b",
     re.I,
 )
+# "Ruby on Rails", "Infrastructure as Code", "Bank of America": capitalised words joined by a
+# lowercase connector are one name, so the connector is no cut there. A connector followed by
+# a lowercase word ("Kafka as a queue", "Redis on the hot path") still ends the name.
+_CONNECTED_NAME_RE = re.compile(r"\b[A-Z][\w.+#'-]*(?:\s+(?:on|of|as|for|de)\s+[A-Z][\w.+#'-]*)+")
+
+
+def _cut_option(raw: str) -> str:
+    """The option phrase up to where a preposition/conjunction starts the rest of the clause."""
+    protected = [m.span() for m in _CONNECTED_NAME_RE.finditer(raw)]
+    for cut in _OPTION_CUT_START_RE.finditer(raw):
+        if not any(start < cut.start() < end for start, end in protected):
+            return raw[: cut.start()]
+    return raw
+
+
 _LIST_SPLIT_RE = re.compile(r"\s*(?:,|\bor\b|\band\b|\bnor\b|/|、|或者|或|和)\s*", re.I)
 # Words that open an item of a rejected list without naming it: "no X and no Y",
 # "both X and Y", "neither X nor Y", "don't use either X or Y".
@@ -495,7 +511,7 @@ _REJECTION_CHAIN_SPLIT_RE = re.compile(
 
 def _clean_options(raw: str, *, allow_gerund: bool = True) -> list[str]:
     """Option names from the phrase after a rejection cue, or [] when it is no option."""
-    phrase = _OPTION_CUT_RE.sub("", raw.strip())
+    phrase = _cut_option(raw.strip())
     options: list[str] = []
     for part in _LIST_SPLIT_RE.split(phrase):
         option = _strip_option_noise(_LIST_ITEM_LEAD_RE.sub("", part.strip()))
@@ -550,8 +566,8 @@ _CHOICE_VERB = (
 )
 # "you don't need to use Docker" says it is optional, not that it is rejected.
 _NEGATED_CHOICE_RE = re.compile(
-    rf"\b(?P<neg>{_NEGATOR})\s+(?:be\s+)?(?:(?:going\s+to|gonna|want\s+to|"
-    rf"plan(?:ning)?\s+to)\s+)?{_CHOICE_VERB}\s+{_OPT}",
+    rf"\b(?P<neg>{_NEGATOR})\s+(?:be\s+)?(?P<intent>(?:going\s+to|gonna|want\s+to|"
+    rf"plan(?:ning)?\s+to)\s+)?(?P<verb>{_CHOICE_VERB})\s+{_OPT}",
     re.I,
 )
 # A negation that describes rather than decides: "it doesn't use Redis", "if we don't use X".
@@ -561,6 +577,16 @@ _THIRD_PERSON_BEFORE_RE = re.compile(
     r"system|version|module|tool|package|project|repo|setup)\s*$",
     re.I,
 )
+# "We don't use Windows servers" reports how things are (a fact), while "we don't want to use",
+# "we won't use", "let's not use" decide. Only the plain present of a first-person subject with
+# a verb of using is read as a report. "We don't use X anymore" stays a rejection: it states a
+# decision to stop that still holds, and proposing X again would go against it.
+_HABIT_SUBJECT_BEFORE_RE = re.compile(
+    r"(?:^|\b)(?:we|i|our\s+[\w-]+|the\s+team)\s+(?:\w+ly\s+)?$", re.I
+)
+_HABIT_NEGATOR_RE = re.compile(r"^(?:do\s+not|don'?t)$", re.I)
+_HABIT_VERB_RE = re.compile(r"^(?:use|rely\s+on|depend\s+on|build\s+on)$", re.I)
+_STOPPED_RE = re.compile(r"\b(?:any\s*more|no\s+longer|again)\b", re.I)
 _CONDITION_BEFORE_RE = re.compile(r"\b(?:if|unless|whether|in\s+case|what\s+if|even\s+if)\b", re.I)
 # "Definitely not Kafka." / "Go with Postgres, not Mongo."
 _BARE_NOT_RE = re.compile(
@@ -759,6 +785,14 @@ def _single_clause_rejections(core: str) -> list[tuple[str, str, bool]]:
             or _CONDITION_BEFORE_RE.search(before)
         ):
             continue
+        if (
+            _HABIT_NEGATOR_RE.match(m.group("neg"))
+            and not m.group("intent")
+            and _HABIT_VERB_RE.match(" ".join(m.group("verb").split()))
+            and _HABIT_SUBJECT_BEFORE_RE.search(before)
+            and not _STOPPED_RE.search(core[m.start() :])
+        ):
+            continue  # a report of the current setup: kept as a fact, see _FACT_RE
         # "don't add comments" is a style rule; "don't add Redis" rejects a product.
         add(m.group("opt"), core[m.end() :], need_name=bool(m.group("weak")))
     bare_not = _BARE_NOT_RE.search(core)
@@ -1301,10 +1335,17 @@ _FACT_RE = re.compile(
     r"^(?:we|i|our\s+(?:team|company|org|stack)|the\s+team)\s+(?:already\s+|currently\s+)?"
     r"(?:runs?|uses?|have|has|operates?|hosts?|deploys?|maintains?|knows?|owns?|are\s+on|"
     r"'re\s+on|works?\s+with)\b"
+    # "We don't use Windows servers": the current setup, negatively.
+    r"|^(?:we|i|our\s+(?:team|company|org|stack)|the\s+team)\s+(?:currently\s+|really\s+)?"
+    r"(?:don'?t|do\s+not|doesn'?t|does\s+not)\s+(?:use|run|have|host|rely\s+on|depend\s+on|"
+    r"deploy|own)\b(?!\s+to\b)"
     r"|^(?:we|i)(?:'re|'m|\s+are|\s+am)\s+(?:building|designing|developing|adding|writing|"
     r"creating|working\s+on|migrating|running|making)\b"
     r"|\b(?:law|legal|regulat\w+|compliance|gdpr|hipaa|sox|pci)\b"
-    r"|^我们(?:已经|目前|现在)?(?:在用|用的是|使用|运行|有)|团队|法律|法规|合规",
+    r"|^我们(?:已经|目前|现在)?(?:在用|用的是|使用|运行|有)|团队|法律|法规|合规"
+    # "我们没有用X": not in use (a fact); "我们不用X" is read as a decision (a rejection),
+    # which is how it is usually meant.
+    r"|^我们(?:目前|现在)?没有?(?:在)?(?:用|使用)",
     re.I,
 )
 _AFFIRM_RE = re.compile(
