@@ -834,6 +834,9 @@ def _single_clause_rejections(core: str) -> list[tuple[str, str, bool]]:
     return found
 
 
+_ZH_DEMONSTRATIVE_RE = re.compile(r"^(?:我们?|咱们)?(?:那个|这个|那种|这种|它)")
+
+
 def _chinese_clause_rejections(clause: str) -> list[tuple[str, str, bool]]:
     found: list[tuple[str, str, bool]] = []
     for m in _ZH_PREFIX_REJECT_RE.finditer(clause):
@@ -842,6 +845,8 @@ def _chinese_clause_rejections(clause: str) -> list[tuple[str, str, bool]]:
         for option in _clean_options(m.group("opt")):
             found.append((option, clause[m.end() :], False))
     for m in _ZH_SUFFIX_REJECT_RE.finditer(clause):
+        if _ZH_DEMONSTRATIVE_RE.match(m.group("opt")):
+            continue  # "那个不行": a pronoun, resolved against the last proposal instead
         subject = _ZH_SUBJECT_LEAD_RE.sub("", m.group("opt"))
         for option in _clean_options(subject):
             found.append((option, clause[m.end() :], False))
@@ -968,6 +973,110 @@ def _find_rejections(sentences: list[_Sentence], skip: set[int]) -> _RejectionSc
                 target.reason = generic.reason
             hits.remove(generic)
     return _RejectionScan(hits, clauses, reason_clauses)
+
+
+# A reply that turns down what the assistant just proposed without naming it. Strong forms
+# reject on their own ("No way.", "Not that one.", "Let's not use that.", "That's off the
+# table."); a bare "no"/"nope"/"nah" rejects only with a judgement after it ("no — too heavy"),
+# since on its own it usually answers a question ("No, not really.", "No, that's fine.").
+_PRONOUN = r"(?:that|this|it)(?:\s+one)?"
+_PRONOUN_STRONG_RE = re.compile(
+    r"^(?:(?:no|nope|nah)[,\s]+)?(?:no\s+way|no\s+chance|not\s+a\s+chance|hell\s+no|"
+    rf"not\s+{_PRONOUN}|(?:definitely|absolutely|certainly)\s+not(?:\s+{_PRONOUN})?|"
+    rf"(?:let'?s|i'?d\s+rather|we'?d\s+rather)\s+not(?:\s+(?:use|go\s+with|pick|choose)\s+"
+    rf"{_PRONOUN})?|(?:i|we)\s+(?:don'?t|do\s+not)\s+(?:want|like)\s+{_PRONOUN}|"
+    r"(?:that|this|it)(?:'s|\s+is)\s+(?:off\s+the\s+table|out\s+of\s+the\s+question|"
+    r"a\s+no[- ]?go|not\s+an\s+option|a\s+non[- ]starter|a\s+no|overkill))"
+    r"(?P<tail>(?:[\s,.;!—–-].*)?)$",
+    re.I,
+)
+_PRONOUN_WEAK_RE = re.compile(r"^(?:no|nope|nah)(?P<tail>\s*[,.;!—–-].*)$", re.I)
+_ZH_PRONOUN = r"(?:那个|这个|它)(?:方案)?"
+_ZH_PRONOUN_REJECT_RE = re.compile(
+    r"^(?:我们?|咱们)?(?:(?:就|还是)?(?:不要再?|不用|别用?|不想用|不考虑|不选|放弃)(?:用|使用|选)?"
+    rf"{_ZH_PRONOUN}|{_ZH_PRONOUN}(?:不行|不合适|不可行|不考虑了?|就算了|免谈|没戏|不要了?|不用了?))"
+    r"[了吧啊呢]*(?P<tail>[，,].*)?[。！!.]?$"
+)
+# A verdict on the option in the tail of a bare "no": excess, cost, weight, difficulty.
+_JUDGEMENT_RE = re.compile(
+    r"\b(?:too|overkill|over-?engineered|overly|heavy|heavyweight|expensive|costly|slow|complex|"
+    r"complicated|risky|fragile|bloated|clunky|painful|nightmare|hate|dislike|"
+    r"can'?t\s+(?:afford|run|operate|maintain|support))\b",
+    re.I,
+)
+# "No, too much detail": a verdict on the reply itself, not on what it proposed.
+_ABOUT_THE_REPLY_RE = re.compile(
+    r"\b(?:detail|details|explanation|answer|text|verbose|wordy|long|words|reply)\b", re.I
+)
+
+
+def _tail_verdict(raw: str) -> tuple[str, bool, bool]:
+    """(tail, judges the option or says why, names an alternative) after a rejection head."""
+    tail = _TRAILING_PLEASE_RE.sub("", raw.strip(" ,.;!—–-")).strip(" ,.;!—–-")
+    if tail.lower() == "please":
+        tail = ""
+    about_reply = bool(_ABOUT_THE_REPLY_RE.search(tail))
+    judged = bool(_JUDGEMENT_RE.search(tail) or _REASON_START_RE.match(tail)) and not about_reply
+    return tail, judged, bool(_ALTERNATIVE_RE.search(tail))
+
+
+def _proposal_candidates(reply: str) -> list[str]:
+    """Names in a reply (capitalised / digit / punctuated words, runs of them kept together),
+    without the capitalised common words that only open a sentence."""
+    names: list[str] = []
+    for run in _NAME_RUN_RE.finditer(_FENCED_CODE_RE.sub("\n", reply)):
+        words = run.group().split()
+        while words and words[0][1:].islower() and _is_common_word(words[0]):
+            words.pop(0)
+        name = " ".join(words)
+        if name and not any(same_option(name, n) for n in names):
+            names.append(name)
+    return names
+
+
+_NAME_WORD = r"(?:[A-Z][\w.+#-]*|[a-z][\w]*[A-Z0-9.+#-][\w.+#-]*|\d[\w.+#-]*[A-Za-z][\w.+#-]*)"
+_NAME_RUN_RE = re.compile(rf"(?<![\w.+#-]){_NAME_WORD}(?:\s{_NAME_WORD})*")
+
+
+def _is_common_word(word: str) -> bool:
+    low = word.lower().strip(".+#-")
+    if low in _STOPWORDS or low in _ACK_WORDS or low in _BAD_OPTION_STARTS:
+        return True
+    verbs = (_SYSTEM_VERB_RE, _OUTPUT_VERB_RE, _BUILD_VERB_RE, _DISCOURSE_RE)
+    return any(p.fullmatch(low) for p in verbs) or low.endswith("ly")
+
+
+def _last_proposal(reply: str) -> str | None:
+    """The one option the assistant's reply proposes, or None when it proposes none or
+    several (a pronoun cannot then say which was turned down)."""
+    proposed = [c for c in _proposal_candidates(reply) if _proposes_option(reply, c)]
+    return proposed[0] if len(proposed) == 1 else None
+
+
+def _pronoun_rejection(sentences: list[_Sentence], view: LedgerView) -> _RejectionHit | None:
+    """'No way.' / 'Hmm, no — too heavy.' / '我们不用那个' right after a single proposal."""
+    if not sentences or sentences[0].question or not view.last_assistant_message:
+        return None
+    body = _strip_discourse(sentences[0].text)
+    zh = _ZH_PRONOUN_REJECT_RE.match(body)
+    if zh:
+        reason = (zh.group("tail") or "").strip(" ,，。.！!")
+    else:
+        # "Nope, that's overkill for us": a bare no and its verdict — read as the weak form
+        # first, so the whole verdict becomes the reason.
+        weak = _PRONOUN_WEAK_RE.match(body)
+        verdict = _tail_verdict(weak.group("tail")) if weak else None
+        if verdict is None or not verdict[1]:
+            strong = _PRONOUN_STRONG_RE.match(body)
+            verdict = _tail_verdict(strong.group("tail")) if strong else None
+            if verdict is None or (verdict[0] and not (verdict[1] or verdict[2])):
+                return None  # "Not that I know of", "No, that's fine", "No way, that's perfect"
+        tail, judged, _ = verdict
+        reason = _REASON_LEAD_RE.sub("", tail, count=1) if judged else ""
+    option = _last_proposal(view.last_assistant_message)
+    if option is None:
+        return None
+    return _RejectionHit(option, _tidy(reason, 200), sentences[0].index, 0, False)
 
 
 def _neighbour_reason(sentences: list[_Sentence], index: int, hits: list[_RejectionHit]) -> str:
@@ -1708,6 +1817,11 @@ def analyse_message(text: str, turn: int, view: LedgerView) -> Analysis:
         return analysis
     dropped_ids, drop_sentences = _dropped(sentences, view)
     scan = _find_rejections(sentences, drop_sentences)
+    if not scan.hits:
+        pronoun = _pronoun_rejection(sentences, view)
+        if pronoun:
+            scan.hits.append(pronoun)
+            scan.clauses[(pronoun.sentence, 0)] = ""
     hits = scan.hits
     reason_sentences = {
         s.index
@@ -1766,7 +1880,7 @@ _POSITIVE_BEFORE_RE = re.compile(
     re.I,
 )
 _POSITIVE_AFTER_RE = re.compile(
-    r"^\W{0,3}(?:(?:would|will|could)\s+(?:be|work|handle|fit|give)|"
+    r"^\W{0,3}(?:(?:would|will|could)\s+(?:also\s+|equally\s+)?(?:be|work|handle|fit|give)|"
     r"(?:is|are|remains?)\s+(?:the\s+|a\s+)?(?:usual|best|natural|obvious|simplest|easiest|"
     r"right|ideal|recommended|standard|go-to|better|good|great|solid|strong|perfect|"
     r"sensible|clear)\b|fits|handles|gives\s+you|shines|excels|works\s+(?:well|best|great)|"
