@@ -1474,8 +1474,8 @@ _DROP_RE = re.compile(
     re.I,
 )
 _REOPEN_RE = re.compile(
-    r"\b(?:reconsider|revisit|back\s+on\s+the\s+table|after\s+all|bring\s+back|go\s+back\s+to|"
-    r"un-?reject|another\s+(?:look|chance)|open\s+to)\b"
+    r"\b(?:reconsider(?:ing)?|revisit(?:ing)?|back\s+on\s+the\s+table|after\s+all|"
+    r"bring\s+back|go\s+back\s+to|un-?reject|another\s+(?:look|chance)|open\s+to)\b"
     r"|\b(?:maybe|perhaps|let'?s|try|use|consider)\b.*\bagain\b"
     r"|重新考虑|再考虑|重新评估|又可以|还是用|回到",
     re.I,
@@ -1579,6 +1579,14 @@ def _dropped(sentences: list[_Sentence], view: LedgerView) -> tuple[list[str], s
     return ids, used
 
 
+# "Let's not go back to Kafka", "I don't want to reconsider Kafka": the cue, refused.
+_REFUSED_REOPEN_RE = re.compile(
+    r"(?:\b(?:not|never|no\s+need\s+to|no\s+reason\s+to)|n't)\s+(?:\w+\s+){0,2}?"
+    r"(?:reconsider|revisit|go\s+back|bring\s+back|return|another\s+look)",
+    re.I,
+)
+
+
 def _reopened(sentences: list[_Sentence], view: LedgerView, hits: list[_RejectionHit]) -> list[str]:
     out: list[str] = []
     rejected_now = [h.option for h in hits]
@@ -1586,7 +1594,12 @@ def _reopened(sentences: list[_Sentence], view: LedgerView, hits: list[_Rejectio
         if any(same_option(option, o) for o in out + rejected_now):
             continue
         for sentence in sentences:
-            if option_matches(option, sentence.text) and _REOPEN_RE.search(sentence.text):
+            text = sentence.text
+            if (
+                option_matches(option, text)
+                and _REOPEN_RE.search(text)
+                and not _REFUSED_REOPEN_RE.search(text)
+            ):
                 out.append(option)
                 break
     return out
@@ -1857,13 +1870,16 @@ def analyse_message(text: str, turn: int, view: LedgerView) -> Analysis:
 # Cues right before a mention, nearest wins; a longer cue ending at the same place beats a
 # shorter one, so "don't use X" / "不用X" read as negative although they contain "use" / "用".
 _NEGATIVE_BEFORE_RE = re.compile(
-    r"\b(?:no|not|without|instead\s+of|rather\s+than|unlike|except(?:\s+for)?|other\s+than|"
+    # "no need to reconsider X" before the bare "no", so the longer cue is found at all.
+    r"\b(?:no\s+need\s+to\s+(?:\w+\s+)?(?:use|add|revisit|reconsider|go\s+back\s+to|return\s+to)|"
+    r"no|not|without|instead\s+of|rather\s+than|unlike|except(?:\s+for)?|other\s+than|"
     r"apart\s+from|besides|avoid(?:s|ing)?|drop(?:s|ping|ped)?|skip(?:ping)?|forget(?:ting)?"
     r"(?:\s+about)?|ditch(?:ing)?|replac(?:e|ing)|(?:migrat|mov)(?:e|ing)\s+(?:away\s+)?from|"
     r"away\s+from|off|against|rul(?:e|ed|ing)[\s-]+out|reject(?:ed|ing)?|exclud(?:e|ed|ing)|"
     r"no\s+longer|compared\s+(?:with|to)|than|versus|vs\.?|"
     r"(?:don'?t|do\s+not|won'?t|will\s+not|shouldn'?t|can'?t|cannot|never)\s+"
-    r"(?:\w+\s+)?(?:use|using|need|want|add|go\s+with|recommend|suggest|propose))\b"
+    r"(?:\w+\s+)?(?:use|using|need|want|add|go\s+with|recommend|suggest|propose|"
+    r"go\s+back\s+to|return\s+to|revisit|reconsider|bring\s+back))\b"
     r"|不用|不要|别用?|不使用|不采用|既然不用|放弃了?|排除了?|除了|而不是|没有|不考虑|去掉|不再",
     re.I,
 )
@@ -1873,6 +1889,9 @@ _POSITIVE_BEFORE_RE = re.compile(
     r"move\s+to|migrate\s+to|like|such\s+as|prefer|put|store|keep|back(?:ed)?\s+by|run|"
     r"deploy|i'd\s+(?:go\s+with|use|pick)|opt\s+for|let|alternatively|otherwise|or\s+else|"
     r"how\s+about|what\s+about|"
+    # "let's go back to Kafka", "we could revisit Kafka": going back to an option proposes it.
+    r"go(?:ing)?\s+back\s+to|return(?:ing)?\s+to|revisit(?:ing)?|reconsider(?:ing)?|"
+    r"bring(?:ing)?\s+back|"
     r"(?:answer|choice|option|solution|pick|recommendation|bet|candidate|approach|fix|tool)\s+"
     r"(?:here\s+)?(?:is|would\s+be))\b"
     r"|建议(?:使用|用|采用)?|推荐|可以(?:用|考虑|使用)|使用|采用|改用|换成|迁移到|放到|存到|存入|放进|选择|考虑|"
@@ -1891,7 +1910,11 @@ _POSITIVE_AFTER_RE = re.compile(
     r"the\s+(?:\w+est|best|right|way|answer|choice|pick)|(?:a\s+)?(?:good|great|natural|solid|"
     r"easy|quick|fast|sensible))|make\s+(?:\w+\s+){0,3}(?:much\s+|far\s+|a\s+lot\s+)?"
     r"(?:easier|simpler|faster|trivial|safer|cleaner))\b)|"
-    r"(?:is|are)\s+(?:purpose[- ]built|designed|made|built|tailor[- ]made)\s+for"
+    r"(?:is|are)\s+(?:purpose[- ]built|designed|made|built|tailor[- ]made)\s+for|"
+    # "Kafka might be worth revisiting", "Kafka deserves another look"
+    r"^\W{0,3}(?:might|may|could|would|is|are)\s+(?:well\s+)?(?:be\s+)?worth\s+(?:revisiting|"
+    r"reconsidering|another\s+look|a\s+(?:second\s+)?look|a\s+try)|"
+    r"^\W{0,3}deserves?\s+(?:another|a\s+second|a\s+fresh)\s+look"
     r"|^(?:更好|最好|更合适|是最佳|是首选|很合适|非常适合|比较合适)",
     re.I,
 )
