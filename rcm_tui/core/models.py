@@ -42,7 +42,11 @@ def new_session_id() -> str:
 class Document(BaseModel):
     """Base for every part: unknown keys from newer writers are kept, not dropped."""
 
-    model_config = ConfigDict(extra="allow", validate_assignment=False)
+    # NaN/inf (possible in a hand-edited file) are written back as NaN/Infinity, which the
+    # loader reads, rather than as null, which it would reject.
+    model_config = ConfigDict(
+        extra="allow", validate_assignment=False, ser_json_inf_nan="constants"
+    )
 
 
 class Message(Document):

@@ -510,6 +510,9 @@ class Pipeline:
             scores = await self._score(session, prompt, turn, user_text, text, attempt, hints)
             drafts.append(Draft(attempt, text, scores))
             readvocated_any += [o for o in scores.readvocated if o not in readvocated_any]
+            if not _improved(drafts):
+                # Another rewrite of a rewrite that did not help rarely does: stop early.
+                break
         best = max(drafts, key=lambda d: (not d.scores.readvocated, d.scores.overall, -d.attempt))
         record = to_record(best.scores, turn, len(drafts), best.attempt, readvocated_any)
         if best.attempt != drafts[-1].attempt:
@@ -656,7 +659,10 @@ class Pipeline:
             return
         interval = self.settings.consolidation_interval
         due = interval > 0 and turn % interval == 0
-        if not (due or prompt.over_budget):
+        # Over budget, the prompt leans on the summary; it needs a new one only when the
+        # stored summary no longer covers the turns the prompt summarises.
+        stale = prompt.over_budget and session.consolidated_through_turn < prompt.summarised_through
+        if not (due or stale):
             return
         task = asyncio.create_task(self._consolidate(session, turn))
         self._background.add(task)
@@ -688,7 +694,11 @@ class Pipeline:
         summary = ""
         fallback = False
         try:
-            text, record, _usage = await self._call(session, self.analyst, request, turn)
+            text, record, _usage = await self._call(
+                session, self.analyst, request, turn,
+                prefix_note=f"prefix: the conversation through turn {turn}",
+                shown_messages=request.messages[-1:],
+            )
             summary = text.strip()
             if not _summary_usable(summary, session):
                 record.fallback = fallback = True
@@ -815,6 +825,16 @@ def _scores_dict(scores: Scores) -> dict[str, Any]:
         "issues": scores.issues,
         "suggestions": scores.suggestions,
     }
+
+
+def _improved(drafts: list[Draft]) -> bool:
+    """Did the newest draft beat every earlier one (fewer re-advocacies, or a higher score)?"""
+    *earlier, newest = drafts
+
+    def rank(d: Draft) -> tuple[bool, float]:
+        return (not d.scores.readvocated, d.scores.overall)
+
+    return rank(newest) > max(rank(d) for d in earlier)
 
 
 def _close_answered_questions(session: Session, reply: str) -> list[str]:

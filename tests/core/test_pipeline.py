@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from rcm_tui.core.context import Budget
 from rcm_tui.core.events import (
     CallFinished,
     QualityScored,
@@ -258,3 +259,29 @@ async def test_a_question_stays_open_until_a_reply_covers_it() -> None:
     await turn(pipeline, session, "Any idea?",
                "Shard the postings table by account id with hash sharding.")
     assert not any("shard" in q.lower() for q in session.memory.open_questions)
+
+
+async def test_refinement_stops_when_a_rewrite_does_not_help() -> None:
+    bad = "Maybe. " * 3
+    provider = ScriptedProvider({"refinement": [bad, bad, bad]})
+    pipeline, _events = make(provider, llm_judge=False, quality_threshold=0.99)
+    session = Session()
+    await turn(pipeline, session, "Which queue should we use for the billing events?", bad)
+    record = session.quality_for(1)
+    assert record is not None and record.attempts == 2  # one rewrite, no gain, stop
+
+
+async def test_over_budget_consolidates_only_when_the_summary_is_stale() -> None:
+    provider = ScriptedProvider()
+    pipeline, _events = make(provider, llm_judge=False, llm_analysis=False,
+                             consolidation_interval=0,
+                             budget=Budget(900, 200, 2))
+    session = Session()
+    for i in range(14):
+        await turn(pipeline, session, f"Step {i}: " + "details " * 30, "Noted. " * 20)
+        await pipeline.drain()
+    consolidations = session.metrics.consolidation_turns
+    assert consolidations, "over budget, the context must be consolidated"
+    assert len(consolidations) < 14 // 2
+    request = next(c for c in session.calls if c.purpose == "consolidation")
+    assert len(request.prompt) == 1 and "summarise" in request.prompt[0]["content"]
