@@ -546,6 +546,9 @@ class Pipeline:
             first_answer_length=next((n for n in lengths if n > 0), None),
             requirements_known=len(session.live_requirements()),
             moderate_bloat=self.settings.bloat_moderate,
+            previous_reply=next(
+                (m.content for m in reversed(session.messages) if m.role == "assistant"), ""
+            ),
         )
 
     async def _score(

@@ -44,6 +44,10 @@ def overlap(needle: str, haystack_terms: set[str]) -> float:
     return len(terms & haystack_terms) / len(terms)
 
 
+# Similarity to the previous reply from which a reply counts as a repeat.
+REPEAT = 0.9
+
+
 @dataclass
 class ReplyContext:
     """What the scorer needs to know about the turn around a reply."""
@@ -55,6 +59,7 @@ class ReplyContext:
     first_answer_length: int | None
     requirements_known: int
     moderate_bloat: float = 1.5
+    previous_reply: str = ""
 
 
 @dataclass
@@ -121,6 +126,12 @@ def heuristic_scores(reply: str, ctx: ReplyContext) -> Scores:
     readvocated = heuristics.find_readvocacy(reply, ctx.rejected) if ctx.rejected else []
     for option in readvocated:
         issues.append(f"proposes {option}, which the user rejected")
+    if ctx.previous_reply and heuristics.text_similarity(reply, ctx.previous_reply) >= REPEAT:
+        # Small models fall into repeating their last answer word for word: nothing new was
+        # answered, however on-topic the words are.
+        completeness = min(completeness, 0.3)
+        issues.append("repeats the previous answer instead of answering the new message")
+        suggestions.append("answer the newest message; do not repeat the last reply")
     addressed = addressed_requirements(reply, ctx.pending)
     tracking = _tracking(reply, ctx, addressed, readvocated)
     middle = _middle_reference(ctx, terms)

@@ -167,3 +167,12 @@ def test_llm_rejections_need_a_rejecting_sentence_and_a_short_name() -> None:
     assert [r.option for r in analysis.rejections] == ["python-magic"]
     assert analysis.requirements[0].confidence == pytest.approx(0.9)
     assert not analysis.pivot  # "pivot": true without any change-of-direction words
+
+
+def test_repeating_the_previous_answer_is_caught() -> None:
+    previous = "Use a sessions table in PostgreSQL with an index on expires_at."
+    repeat = heuristic_scores(previous, ctx(previous_reply=previous))
+    fresh = heuristic_scores("Run a nightly DELETE in batches of 10,000 rows.",
+                             ctx(previous_reply=previous))
+    assert any("repeats the previous answer" in i for i in repeat.issues)
+    assert repeat.completeness <= 0.3 < fresh.completeness
