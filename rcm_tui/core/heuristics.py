@@ -11,6 +11,7 @@ model for the rest of the conversation, which costs more than a missed one the L
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from dataclasses import dataclass, field
@@ -275,8 +276,12 @@ class _Token:
     end: int
 
 
-def _token_spans(text: str) -> list[_Token]:
-    return [_Token(_norm_token(m.group()), m.start(), m.end()) for m in _TOKEN_RE.finditer(text)]
+@functools.lru_cache(maxsize=512)
+def _token_spans(text: str) -> tuple[_Token, ...]:
+    # Cached: matching many candidate names against one reply tokenises each sentence once.
+    return tuple(
+        _Token(_norm_token(m.group()), m.start(), m.end()) for m in _TOKEN_RE.finditer(text)
+    )
 
 
 def _option_spans(option: str, text: str) -> list[tuple[int, int]]:
@@ -1023,9 +1028,21 @@ def _tail_verdict(raw: str) -> tuple[str, bool, bool]:
 def _proposal_candidates(reply: str) -> list[str]:
     """Names in a reply (capitalised / digit / punctuated words, runs of them kept together),
     without the capitalised common words that only open a sentence."""
+    runs: list[list[str]] = []
+    last_end = -2
+    prose = _FENCED_CODE_RE.sub("\n", reply)
+    for m in _WORD_RE.finditer(prose):
+        word = m.group()
+        if not _NAME_MARK_RE.search(word):
+            last_end = -2
+            continue
+        if runs and m.start() == last_end + 1 and prose[last_end] == " ":
+            runs[-1].append(word)  # "SQL Server", "Google Cloud Storage"
+        else:
+            runs.append([word])
+        last_end = m.end()
     names: list[str] = []
-    for run in _NAME_RUN_RE.finditer(_FENCED_CODE_RE.sub("\n", reply)):
-        words = run.group().split()
+    for words in runs:
         while words and words[0][1:].islower() and _is_common_word(words[0]):
             words.pop(0)
         name = " ".join(words)
@@ -1034,8 +1051,8 @@ def _proposal_candidates(reply: str) -> list[str]:
     return names
 
 
-_NAME_WORD = r"(?:[A-Z][\w.+#-]*|[a-z][\w]*[A-Z0-9.+#-][\w.+#-]*|\d[\w.+#-]*[A-Za-z][\w.+#-]*)"
-_NAME_RUN_RE = re.compile(rf"(?<![\w.+#-]){_NAME_WORD}(?:\s{_NAME_WORD})*")
+# A word with inner punctuation kept ("Node.js", "C++", "python-magic"), none at its ends.
+_WORD_RE = re.compile(r"[A-Za-z0-9][\w+#]*(?:[.-][\w+#]+)*")
 
 
 def _is_common_word(word: str) -> bool:
@@ -1049,8 +1066,13 @@ def _is_common_word(word: str) -> bool:
 def _last_proposal(reply: str) -> str | None:
     """The one option the assistant's reply proposes, or None when it proposes none or
     several (a pronoun cannot then say which was turned down)."""
-    proposed = [c for c in _proposal_candidates(reply) if _proposes_option(reply, c)]
-    return proposed[0] if len(proposed) == 1 else None
+    proposed: list[str] = []
+    for candidate in _proposal_candidates(reply):
+        if _proposes_option(reply, candidate):
+            proposed.append(candidate)
+            if len(proposed) > 1:
+                return None  # stop early: long replies name many things
+    return proposed[0] if proposed else None
 
 
 def _pronoun_rejection(sentences: list[_Sentence], view: LedgerView) -> _RejectionHit | None:
@@ -1771,9 +1793,62 @@ def _scan_clause(
     if result is None:
         return None
     text, confidence = result
-    found.add_requirement(text, confidence)
+    parts = _split_conjoined(text)
+    for part in parts:
+        found.add_requirement(part, confidence)
     found.production_request = True
-    return text
+    return parts[-1]
+
+
+# "Sessions must expire after 30 minutes and be revocable by admins": two predicates after one
+# subject and modal are two requirements, each kept with the shared head. "Accept PNG and JPEG"
+# or "keep access logs and audit trails" join nouns and stay one.
+_SHARED_HEAD_RE = re.compile(
+    r"^(?P<head>.*?\b(?:must|should|shall|needs?\s+to|has\s+to|have\s+to|is\s+required\s+to|"
+    r"are\s+required\s+to|will\s+need\s+to)(?:\s+(?:also|always|never|not))?\s+)(?P<body>.+)$",
+    re.I,
+)
+_AND_SPLIT_RE = re.compile(r"\s+and\s+(?:also\s+)?", re.I)
+# Words that can only start a predicate.
+_PREDICATE_ONLY_START_RE = re.compile(
+    r"^(?:be|have|not|never|stay|remain|become|get|always)\b", re.I
+)
+# A verb that may also be a noun ("log", "audit") starts a predicate only when an object or
+# adverbial follows it: "log every request", not "audit trails".
+_OBJECT_AFTER_VERB_RE = re.compile(
+    r"^\S+\s+(?:the|a|an|all|every|each|any|it|them|its|their|our|your|this|that|these|those|"
+    r"to|in|on|into|with|by|after|before|within|at|for|from|per|up|out|back|\d)\b",
+    re.I,
+)
+
+
+def _starts_predicate(words: str) -> bool:
+    if len(words.split()) < 2:
+        return False
+    if _PREDICATE_ONLY_START_RE.match(words):
+        return True
+    verb = _SYSTEM_VERB_RE.match(words) or _BUILD_VERB_RE.match(words)
+    return bool(verb) and bool(_OBJECT_AFTER_VERB_RE.match(words))
+
+
+def _split_conjoined(text: str) -> list[str]:
+    """One requirement per predicate when 'and' joins full predicates sharing a subject."""
+    shared = _SHARED_HEAD_RE.match(text)
+    head, body = (shared.group("head"), shared.group("body")) if shared else ("", text)
+    verbs = (_SYSTEM_VERB_RE, _BUILD_VERB_RE, _PREDICATE_ONLY_START_RE)
+    if not shared and not any(p.match(text) for p in verbs):
+        return [text]  # neither "<subject> must …" nor an imperative
+    parts: list[str] = []
+    start = 0
+    for m in _AND_SPLIT_RE.finditer(body):
+        left, right = body[start : m.start()], body[m.end() :]
+        if len(left.split()) >= 2 and _starts_predicate(right):
+            parts.append(left)
+            start = m.end()
+    if not parts:
+        return [text]
+    parts.append(body[start:])
+    return [_tidy(head + part) if head else _tidy(part) for part in parts]
 
 
 def _looks_declarative(core: str) -> bool:

@@ -340,3 +340,26 @@ def test_a_short_conversation_end_to_end() -> None:
         ("Kafka", "We don't want to run a cluster", 4)
     ]
     assert session.memory.facts == ["We're building a webhook relay"]
+
+
+def test_lists_pronouns_and_facts_end_to_end() -> None:
+    session = Session()
+    script = [
+        (
+            "We don't use Windows servers.",
+            "Noted. Redis is the usual choice for the session store.",
+        ),
+        ("Hmm, no — too heavy.", "Then sessions can live in PostgreSQL, or in Memcached."),
+        ("No Memcached, no Hazelcast, because they are stateful.", ""),
+    ]
+    for turn, (text, reply) in enumerate(script, start=1):
+        session.messages.append(Message(role="user", content=text, turn=turn))
+        apply_analysis(session, analyse_message(text, turn, ledger_view(session)), turn)
+        if reply:
+            session.messages.append(Message(role="assistant", content=reply, turn=turn))
+    assert session.memory.facts == ["We don't use Windows servers"]
+    assert [(r.option, r.reason, r.turn) for r in session.rejected] == [
+        ("Redis", "Too heavy", 2),
+        ("Memcached", "They are stateful", 3),
+        ("Hazelcast", "They are stateful", 3),
+    ]
