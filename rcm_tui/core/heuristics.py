@@ -1891,6 +1891,20 @@ def _was_on_the_table(option: str, view: LedgerView, text: str) -> bool:
     return any(option_matches(option, c) for c in [view.last_assistant_message, *earlier] if c)
 
 
+# How much of one text the rules read. A message or reply longer than this is mostly pasted
+# material (logs, code, documents); what the user asks of it sits at its start or its end.
+# Bounding it keeps every rule's cost bounded too: some cues look back over the whole text,
+# and a 1 MB paste must not freeze the app for minutes.
+MESSAGE_HEAD, MESSAGE_TAIL = 4000, 2000
+REPLY_HEAD, REPLY_TAIL = 12000, 4000
+
+
+def _bounded(text: str, head: int, tail: int) -> str:
+    if len(text) <= head + tail:
+        return text
+    return f"{text[:head]}\n\n{text[-tail:]}"
+
+
 def analyse_message(text: str, turn: int, view: LedgerView) -> Analysis:
     """Everything the deterministic rules can read from one user message (instant, offline).
 
@@ -1899,7 +1913,7 @@ def analyse_message(text: str, turn: int, view: LedgerView) -> Analysis:
     """
     del turn
     # Pasted code is material to discuss, not statements: "return x" is no requirement.
-    sentences = _sentences(_FENCED_CODE_RE.sub("\n", text))
+    sentences = _sentences(_FENCED_CODE_RE.sub("\n", _bounded(text, MESSAGE_HEAD, MESSAGE_TAIL)))
     analysis = Analysis(source="heuristic")
     if not sentences:
         return analysis
@@ -2030,8 +2044,17 @@ _URGE_REOPEN_RE = re.compile(
 )
 
 
+CUE_WINDOW = 200
+
+
 def _cue_before(prefix: str) -> str | None:
     """'neg' / 'pos' for the cue nearest the end of `prefix` (within a few words), or None."""
+    if len(prefix) > CUE_WINDOW:
+        # Only cues a few words before the mention count: look no further back than that
+        # (cut at a word boundary), so a long clause costs no more than a short one.
+        cut = len(prefix) - CUE_WINDOW
+        space = prefix.find(" ", cut)
+        prefix = prefix[space + 1 :] if space >= 0 else prefix[cut:]
     best: tuple[int, int, str] | None = None  # (end, -start, kind)
     for kind, pattern in (("neg", _NEGATIVE_BEFORE_RE), ("pos", _POSITIVE_BEFORE_RE)):
         for m in pattern.finditer(prefix):
@@ -2064,6 +2087,7 @@ def _mention_proposes(clause: str, start: int, end: int) -> bool | None:
 
 def find_readvocacy(reply: str, rejected_options: list[str]) -> list[str]:
     """The rejected options that `reply` proposes again (not those it mentions as rejected)."""
+    reply = _bounded(reply, REPLY_HEAD, REPLY_TAIL)
     proposed: list[str] = []
     for option in rejected_options:
         if not option.strip() or any(same_option(option, p) for p in proposed):
