@@ -250,7 +250,8 @@ def _report(exc: Exception) -> int:
     if isinstance(exc, known):
         print(f"rcm-tui: {exc}", file=sys.stderr)
         return 1
-    log.exception("unexpected error")
+    if logging.getLogger().handlers:  # before setup, logging's last resort prints to stderr
+        log.exception("unexpected error")
     print(f"rcm-tui: unexpected error: {type(exc).__name__}: {exc} (details in the log)",
           file=sys.stderr)
     return 1

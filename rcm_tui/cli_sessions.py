@@ -187,18 +187,9 @@ def run_export(args: argparse.Namespace) -> int:
     target = Path(args.output)
     if target.exists() and not args.force:
         return _fail(f"{target} already exists; pass --force to overwrite it")
-    _write_private(target, text, overwrite=args.force)
+    export.write_private(target, text, overwrite=args.force, make_parents=False)
     print(f"Exported session {session.id} to {target}")
     return 0
-
-
-def _write_private(target: Path, text: str, *, overwrite: bool) -> None:
-    # An export holds the whole conversation: private by default, and O_EXCL closes the gap
-    # between the exists() check and the write.
-    flags = os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC | (os.O_TRUNC if overwrite else os.O_EXCL)
-    fd = os.open(target, flags, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8", errors="replace") as handle:
-        handle.write(text)
 
 
 @_guarded

@@ -3,7 +3,6 @@ actions). Unknown commands get a clear message and are never sent to the model."
 
 from __future__ import annotations
 
-import os
 import shlex
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -175,16 +174,11 @@ def default_export_path(c: Controller, suffix: str = "md") -> Path:
 
 
 async def _export(c: Controller, args: str) -> CommandResult:
-    from .export import to_json, to_markdown
+    from .export import to_json, to_markdown, write_private
 
     target = Path(shlex.split(args)[0]).expanduser() if args else default_export_path(c)
     text = to_json(c.session) if target.suffix == ".json" else to_markdown(c.session)
-    target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    # As private as the session file it comes from; a lone surrogate (a broken paste) becomes
-    # "?" rather than failing the whole export, as in `rcm-tui sessions export`.
-    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8", errors="replace") as handle:
-        handle.write(text)
+    write_private(target, text)
     return CommandResult(f"Exported to `{target}`", action="export")
 
 

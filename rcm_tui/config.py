@@ -274,8 +274,24 @@ def effective_values(loaded: LoadedSettings) -> list[tuple[str, Any, str]]:
         shown = value
         if dotted in SECRET_KEYS and value:
             shown = "set (hidden)"
+        elif dotted.endswith("base_url") and value:
+            shown = _without_credentials(str(value))
         rows.append((dotted, shown, loaded.source_of(dotted)))
     return rows
+
+
+def _without_credentials(url: str) -> str:
+    """http://user:secret@host/v1 → http://***@host/v1 (a URL may carry a password)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url
+    if "@" not in parts.netloc:
+        return url
+    host = parts.netloc.rsplit("@", 1)[1]
+    return urlunsplit(parts._replace(netloc=f"***@{host}"))
 
 
 def default_settings_document() -> dict[str, Any]:

@@ -6,8 +6,10 @@ from `config`: whatever a user shares must not be able to pick up an API key on 
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from datetime import datetime
+from pathlib import Path
 
 from .core.models import Message, QualityRecord, Session
 from .core.stats import bloat_assessment
@@ -221,3 +223,19 @@ def _turn_or_dash(turn: int | None) -> str:
 
 def _turns(turns: list[int]) -> str:
     return ", ".join(str(t) for t in turns) or "–"
+
+
+def write_private(
+    target: Path, text: str, *, overwrite: bool = True, make_parents: bool = True
+) -> None:
+    """Write an export as private as the session it comes from (0600, folder 0700).
+
+    A lone surrogate (a broken paste) becomes "?" rather than failing the whole export.
+    Without `overwrite`, O_EXCL closes the gap between a caller's exists() check and the write.
+    """
+    if make_parents:  # the default exports folder; a path the user typed must exist
+        target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC | (os.O_TRUNC if overwrite else os.O_EXCL)
+    fd = os.open(target, flags, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8", errors="replace") as handle:
+        handle.write(text)

@@ -151,3 +151,10 @@ def test_version_and_help_name_every_command() -> None:
         assert command in helptext
     for command in ("replay", "sessions", "eval", "bench", "config"):
         assert run_cli(command, "--help").returncode == 0
+
+
+def test_credentials_in_a_base_url_are_not_shown() -> None:
+    loaded = load_settings(environ={"OPENAI_BASE_URL": "http://bob:hunter2@127.0.0.1:8080/v1"})
+    shown = {k: v for k, v, _src in effective_values(loaded)}
+    assert shown["providers.openai.base_url"] == "http://***@127.0.0.1:8080/v1"
+    assert "hunter2" not in repr(effective_values(loaded))

@@ -101,11 +101,14 @@ class OfflineProvider:
         sentences = re.split(r"(?<=[.!?。！？])\s+", draft)
         kept = [s for s in sentences if not heuristics.find_readvocacy(s, rejected)]
         pending = [r for r in ledger.get("requirements", []) if r.get("status") == "pending"]
-        parts = [" ".join(kept).strip()] if kept else []
+        body = " ".join(kept).strip()
+        notes = []
         if rejected:
-            parts.append("Ruled out earlier, so not proposed: " + ", ".join(rejected) + ".")
+            notes.append("Ruled out earlier, so not proposed: " + ", ".join(rejected) + ".")
         if pending:
-            parts.append("This keeps to: " + "; ".join(r["text"] for r in pending[:5]) + ".")
+            notes.append("This keeps to: " + "; ".join(r["text"] for r in pending[:5]) + ".")
+        # A rewrite of a rewrite says each thing once.
+        parts = [body] + [note for note in notes if note not in body]
         return "\n".join(p for p in parts if p) or self._compose(hints)
 
     def _analysis(self, hints: dict[str, Any]) -> str:

@@ -181,7 +181,7 @@ class RcmApp(App[int]):
         if not suffix:
             return
         from ..config import data_dir
-        from ..export import to_json, to_markdown
+        from ..export import to_json, to_markdown, write_private
 
         try:
             if entry.id == self.controller.session.id:
@@ -189,9 +189,8 @@ class RcmApp(App[int]):
             else:
                 session = self.controller.store.load(entry.id)
             target = Path(data_dir()) / "exports" / f"{entry.id}.{suffix}"
-            target.parent.mkdir(parents=True, exist_ok=True)
             text = to_json(session) if suffix == "json" else to_markdown(session)
-            target.write_text(text, encoding="utf-8")
+            write_private(target, text)
         except Exception as exc:
             self.notify(f"Export failed: {exc}", severity="error")
             return

@@ -171,6 +171,10 @@ class GatedProvider(OfflineProvider):
         self.paused_text: str | None = None
 
     async def stream(self, request: LLMRequest) -> AsyncIterator[StreamEvent]:
+        if self.armed and request.purpose == "generation":
+            # A first draft that proposes the option the user just rejected: the first
+            # refinement improves on it, so the pipeline goes on to a second one.
+            request.hints["scripted_reply"] = "I would still use MongoDB; it is the simplest path."
         if self.armed and request.purpose == "refinement":
             self.refinements += 1
             if self.refinements == self.pause_at:
@@ -183,7 +187,7 @@ class GatedProvider(OfflineProvider):
     async def _paused(self, request: LLMRequest) -> AsyncIterator[StreamEvent]:
         parts: list[str] = []
         async for event in super().stream(request):
-            if len(parts) == 12:
+            if len(parts) == 3:
                 self.paused_text = "".join(parts)
                 await self.gate.wait()
             if isinstance(event, TextDelta):
