@@ -60,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     eval_p = sub.add_parser("eval", parents=[common],
                             help="A/B: the scenarios with and without the layer")
     eval_p.add_argument("dir", type=Path, help="folder of NAME.jsonl (+ NAME.expect.json)")
-    eval_p.add_argument("--json", action="store_true")
+    eval_p.add_argument("--json", action="store_true", help="print the results as JSON")
     eval_p.add_argument("--report", type=Path, help="also write a Markdown report")
     eval_p.add_argument("--jobs", type=int, default=1, help="scenarios run concurrently")
     eval_p.add_argument("--keep-sessions", action="store_true",
@@ -70,10 +70,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = sub.add_parser("bench", parents=[common],
                            help="latency-injected cost benchmark of the layer")
-    bench.add_argument("--json", action="store_true")
-    bench.add_argument("--turns", type=int, default=20)
-    bench.add_argument("--latency-ms", type=float, default=100.0)
-    bench.add_argument("--token-ms", type=float, default=2.0)
+    bench.add_argument("--json", action="store_true", help="print the figures as JSON")
+    bench.add_argument("--turns", type=int, default=20, help="turns per mode (default 20)")
+    bench.add_argument("--latency-ms", type=float, default=100.0,
+                       help="injected latency before each call's first token (default 100)")
+    bench.add_argument("--token-ms", type=float, default=2.0,
+                       help="injected delay per streamed token (default 2)")
     bench.add_argument("--scenario", type=Path,
                        help="user turns to replay on a real provider (default: db-selection)")
     # Sizes of the side measurements; hidden, so that tests can keep the benchmark fast.
