@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic_core import ErrorDetails
 
 APP_NAME = "rcm-tui"
 ENV_PREFIX = "RCM_TUI_"
@@ -207,7 +208,7 @@ def _env_overrides(environ: dict[str, str]) -> dict[str, tuple[Any, str]]:
     return found
 
 
-def _describe(error: dict[str, Any]) -> tuple[str, str]:
+def _describe(error: ErrorDetails) -> tuple[str, str]:
     key = ".".join(str(p) for p in error["loc"])
     message = error["msg"]
     if error["type"] == "extra_forbidden":

@@ -36,12 +36,22 @@ from .events import (
     ReplyDelta,
     ReplyShown,
     ReplyStarted,
+    Stage,
     StageChanged,
     TurnFailed,
     TurnFinished,
 )
 from .ledger import apply_analysis, ledger_view, mark_addressed, reject_option
-from .llm import ChatMessage, LLMProvider, LLMRequest, ProviderError, TextDelta, Usage, complete
+from .llm import (
+    ChatMessage,
+    LLMProvider,
+    LLMRequest,
+    ProviderError,
+    Purpose,
+    TextDelta,
+    Usage,
+    complete,
+)
 from .llm_analysis import parse_analysis, rejection_grounded
 from .markers import option_of, parse_markers
 from .models import (
@@ -234,7 +244,7 @@ class Pipeline:
         try:
             try:
                 first = await self._stream_draft(
-                    session, prompt.messages, turn, 1, "generation", hints, None, prompt
+                    session, prompt.messages, turn, 1, "generation", hints, prompt
                 )
             except ProviderError as exc:
                 return self._fail(session, turn, exc)
@@ -327,15 +337,14 @@ class Pipeline:
         messages: list[ChatMessage],
         turn: int,
         attempt: int,
-        purpose: str,
+        purpose: Purpose,
         hints: dict[str, Any],
-        on_first_token: Callable[[], None] | None,
         prompt: AssembledPrompt,
     ) -> str:
-        stage = "generating" if attempt == 1 else "refining"
+        stage: Stage = "generating" if attempt == 1 else "refining"
         self.emit(StageChanged(turn, stage, attempt - 1, self.settings.max_refinement_attempts))
         self.emit(ReplyStarted(turn, attempt))
-        request = LLMRequest(messages, purpose, hints=hints)  # type: ignore[arg-type]
+        request = LLMRequest(messages, purpose, hints=hints)
         record = CallRecord(
             turn=turn,
             purpose=request.purpose,
@@ -354,8 +363,6 @@ class Pipeline:
                         record.ttft_ms = (time.perf_counter() - started) * 1000
                         if attempt == 1:
                             _turn_cost(session, turn).ttft_ms = round(record.ttft_ms, 2)
-                        if on_first_token is not None:
-                            on_first_token()
                     parts.append(event.text)
                     self.emit(ReplyDelta(turn, attempt, event.text))
                 else:
@@ -494,7 +501,6 @@ class Pipeline:
                     attempt,
                     "refinement",
                     refine_hints,
-                    None,
                     prompt,
                 )
             except ProviderError as exc:
