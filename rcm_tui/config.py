@@ -42,6 +42,7 @@ class OpenAISettings(Section):
     timeout: float = Field(60.0, gt=0)
     max_retries: int = Field(3, ge=0, le=10)
     max_tokens: int = Field(1024, ge=16)
+    parallel_calls: bool = True
 
 
 class AnthropicSettings(Section):

@@ -56,6 +56,10 @@ class OpenAIProvider:
     ) -> None:
         self.model = model or cfg.model
         self.label = f"openai · {self.model}"
+        # False for a server that serves one request at a time: the pipeline then never
+        # sends its analysis while the reply streams (llama-cpp-python's server would cut the
+        # reply off to serve it).
+        self.parallel_calls = cfg.parallel_calls
         self._cfg = cfg
         self._secret = cfg.api_key
         self._retry = retry or RetryPolicy(max_retries=cfg.max_retries)
