@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import re
 
-from pydantic import BaseModel, Field, ValidationError, field_validator
+from pydantic import BaseModel, Field, field_validator
 
 from . import heuristics
 from .analysis import Analysis, LedgerView, RejectionFinding, RequirementFinding
-from .quality import StructuredOutputError, content_terms, extract_json
+from .quality import StructuredOutputError, content_terms, validate_answer
 
 GROUNDING_MIN_OVERLAP = 0.6
 MAX_OPTION_WORDS = 5
@@ -90,13 +90,7 @@ def rejection_grounded(option: str, message: str) -> bool:
 
 def parse_analysis(answer: str, message: str, view: LedgerView) -> Analysis:
     """Validate the JSON answer and keep only items grounded in the user's message."""
-    data = extract_json(answer)
-    try:
-        parsed = AnalysisAnswer.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise StructuredOutputError(f"analysis field {where}: {first['msg']}") from None
+    parsed = validate_answer(AnalysisAnswer, answer, "analysis")
     source = content_terms(message)
     pivot = parsed.pivot and bool(_PIVOT_CUE.search(message))
     out = Analysis(source="llm", pivot=pivot, topic_shift=parsed.topic_shift)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
 
@@ -225,6 +225,9 @@ class JudgeVerdict(BaseModel):
     suggestions: list[str] = Field(default_factory=list)
 
 
+M = TypeVar("M", bound=BaseModel)
+
+
 class StructuredOutputError(ValueError):
     """A model's structured answer could not be used; the message says why."""
 
@@ -247,14 +250,19 @@ def extract_json(text: str) -> Any:
     raise StructuredOutputError("the answer holds no valid JSON object")
 
 
-def parse_judge(text: str, pending_ids: set[str]) -> JudgeVerdict:
+def validate_answer(model: type[M], text: str, label: str) -> M:
+    """The first JSON object of a model answer, validated; one-line StructuredOutputError."""
     data = extract_json(text)
     try:
-        verdict = JudgeVerdict.model_validate(data)
+        return model.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise StructuredOutputError(f"judge field {where}: {first['msg']}") from None
+        raise StructuredOutputError(f"{label} field {where}: {first['msg']}") from None
+
+
+def parse_judge(text: str, pending_ids: set[str]) -> JudgeVerdict:
+    verdict = validate_answer(JudgeVerdict, text, "judge")
     # A judge may only mark requirements that exist and are pending (grounding).
     verdict.addressed = [rid for rid in verdict.addressed if rid in pending_ids]
     return verdict

@@ -42,7 +42,7 @@ from typing import Any
 from ..config import LoadedSettings, OfflineSettings, Settings
 from ..controller import Controller, ProviderPair, pipeline_settings
 from ..core import heuristics, prompts
-from ..core.context import ledger_payload, messages_tokens
+from ..core.context import ledger_payload, messages_tokens, render_ledger
 from ..core.events import PipelineEvent, ReplyDelta
 from ..core.ledger import apply_analysis, ledger_view
 from ..core.llm import (
@@ -401,16 +401,7 @@ class NaiveLayer:
         return [ChatMessage(m.role, m.content) for m in self.session.messages[:-1]]
 
     def _prompt(self, user: str) -> list[ChatMessage]:
-        payload = ledger_payload(self.session)
-        ledger = prompts.ledger_block(
-            solidified=payload["solidified"],
-            rejected=payload["rejected"],
-            requirements=payload["requirements"],
-            facts=payload["facts"],
-            trajectory=payload["trajectory"],
-            open_questions=payload["open_questions"],
-            status_requested=False,
-        )
+        ledger = render_ledger(self.session, status_requested=False)
         system = ChatMessage("system", f"{prompts.SYSTEM_PROMPT}\n\n{ledger}")
         return [system, *self._history(), ChatMessage("user", user)]
 
