@@ -143,6 +143,7 @@ class Pipeline:
         self._emit_cb = emit
         self._save_cb = save
         self._background: set[asyncio.Task[None]] = set()
+        self._noticed: set[tuple[str, int, str]] = set()
 
     # -- plumbing --------------------------------------------------------------------------
     def emit(self, event: PipelineEvent) -> None:
@@ -456,6 +457,12 @@ class Pipeline:
 
     def _fallback_notice(self, session: Session, turn: int, step: str, why: str) -> None:
         log.info("turn %s: %s fell back to heuristics: %s", turn, step, why)
+        # Once per step and turn on screen (a refined turn judges every attempt); the
+        # inspector keeps every call.
+        key = (session.id, turn, step)
+        if key in self._noticed:
+            return
+        self._noticed.add(key)
         self.emit(
             Notice(
                 f"{step}: the model's answer was unusable ({why}); heuristics used for this step",
