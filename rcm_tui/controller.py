@@ -54,6 +54,15 @@ def title_from(text: str) -> str:
     return (title + "…") if len(words) > TITLE_WORDS else (title or "New session")
 
 
+def _explained(choice: Choice, loaded: LoadedSettings) -> Choice:
+    """Say where an explicit provider choice came from (flag, environment or file)."""
+    if loaded.settings.provider == "auto":
+        return choice
+    source = loaded.source_of("provider")
+    where = {"file": f"set in {loaded.path}", "default": "the default"}.get(source, source)
+    return Choice(choice.name, f"chosen by {where}" if source != "file" else where)
+
+
 @dataclass
 class ProviderPair:
     generator: LLMProvider
@@ -76,7 +85,7 @@ class Controller:
         self.store = store
         self.reliability = reliability
         self.on_event = on_event
-        self.choice: Choice = choose_provider(self.settings)
+        self.choice: Choice = _explained(choose_provider(self.settings), loaded)
         self._providers = providers
         self._lock: SessionLock | None = None
         self._pipeline: Pipeline | None = None

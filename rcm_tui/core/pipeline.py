@@ -854,9 +854,15 @@ def _improved(drafts: list[Draft]) -> bool:
 
 
 def _close_answered_questions(session: Session, reply: str) -> list[str]:
-    """A question stays open only until a reply covers most of what it asked about."""
+    """A question stays open until a reply covers most of what it asked about, or until the
+    option it asks about is rejected (a question about MongoDB's backups is moot then)."""
     reply_terms = content_terms(reply)
-    still_open = [q for q in session.memory.open_questions if overlap(q, reply_terms) < 0.5]
+    rejected = [r.option for r in session.active_rejections()]
+    still_open = [
+        q for q in session.memory.open_questions
+        if overlap(q, reply_terms) < 0.5
+        and not any(heuristics.option_matches(option, q) for option in rejected)
+    ]
     closed = len(session.memory.open_questions) - len(still_open)
     session.memory.open_questions = still_open
     return [f"{closed} open question(s) answered"] if closed else []
