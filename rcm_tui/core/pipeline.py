@@ -11,6 +11,7 @@ text is ever stored as the model's reply that the model did not write.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -143,12 +144,20 @@ class Pipeline:
         self._emit_cb = emit
         self._save_cb = save
         self._background: set[asyncio.Task[None]] = set()
+        # A backend that serves one request at a time must never see two: not even the
+        # background consolidation beside the next turn's reply (a llama-cpp-python server
+        # cuts the running stream off for the newcomer).
+        parallel = all(getattr(p, "parallel_calls", True) for p in (generator, analyst))
+        self._serial: asyncio.Lock | None = None if parallel else asyncio.Lock()
         self._noticed: set[tuple[str, int, str]] = set()
 
     # -- plumbing --------------------------------------------------------------------------
     def emit(self, event: PipelineEvent) -> None:
         if self._emit_cb is not None:
             self._emit_cb(event)
+
+    def _one_call_at_a_time(self) -> contextlib.AbstractAsyncContextManager[Any]:
+        return self._serial if self._serial is not None else contextlib.nullcontext()
 
     def save(self, session: Session) -> None:
         if self._save_cb is not None:
@@ -201,7 +210,8 @@ class Pipeline:
         )
         started = time.perf_counter()
         try:
-            result = await complete(provider, request)
+            async with self._one_call_at_a_time():
+                result = await complete(provider, request)
         except ProviderError as exc:
             record.ms = (time.perf_counter() - started) * 1000
             record.error = exc.message
@@ -358,16 +368,17 @@ class Pipeline:
         parts: list[str] = []
         usage = Usage()
         try:
-            async for event in self.generator.stream(request):
-                if isinstance(event, TextDelta):
-                    if not parts:
-                        record.ttft_ms = (time.perf_counter() - started) * 1000
-                        if attempt == 1:
-                            _turn_cost(session, turn).ttft_ms = round(record.ttft_ms, 2)
-                    parts.append(event.text)
-                    self.emit(ReplyDelta(turn, attempt, event.text))
-                else:
-                    usage = event.usage
+            async with self._one_call_at_a_time():
+                async for event in self.generator.stream(request):
+                    if isinstance(event, TextDelta):
+                        if not parts:
+                            record.ttft_ms = (time.perf_counter() - started) * 1000
+                            if attempt == 1:
+                                _turn_cost(session, turn).ttft_ms = round(record.ttft_ms, 2)
+                        parts.append(event.text)
+                        self.emit(ReplyDelta(turn, attempt, event.text))
+                    else:
+                        usage = event.usage
         except ProviderError as exc:
             record.error = exc.message
             record.response = "".join(parts)

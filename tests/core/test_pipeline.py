@@ -285,3 +285,29 @@ async def test_over_budget_consolidates_only_when_the_summary_is_stale() -> None
     assert len(consolidations) < 14 // 2
     request = next(c for c in session.calls if c.purpose == "consolidation")
     assert len(request.prompt) == 1 and "summarise" in request.prompt[0]["content"]
+
+
+async def test_a_one_call_backend_never_sees_two_calls_at_once() -> None:
+    """Background consolidation and the next reply take turns on a one-call backend."""
+    provider = ScriptedProvider(delay=0.002, parallel_calls=False)
+    active = 0
+    overlaps = 0
+    inner = provider.stream
+
+    async def counting(request):  # type: ignore[no-untyped-def]
+        nonlocal active, overlaps
+        active += 1
+        overlaps += active > 1
+        try:
+            async for event in inner(request):
+                yield event
+        finally:
+            active -= 1
+
+    provider.stream = counting  # type: ignore[method-assign]
+    pipeline, _events = make(provider, consolidation_interval=1)
+    session = Session()
+    for text in ("We need audit logs.", "Reads must not slow writes.", "CSV exports too."):
+        await turn(pipeline, session, text, "Noted, with details. " * 10)
+    await pipeline.drain()
+    assert session.metrics.consolidation_turns and overlaps == 0
