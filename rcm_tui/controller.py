@@ -15,7 +15,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from .config import LoadedSettings, Settings
-from .core.context import Budget
+from .core.context import Budget, title_from
 from .core.events import Notice, PipelineEvent, StageChanged
 from .core.llm import LLMProvider, ProviderError
 from .core.models import Message, ProviderInfo, RejectedOption, Requirement, Session, utc_now
@@ -48,10 +48,8 @@ def pipeline_settings(settings: Settings, reliability: bool = True) -> PipelineS
     )
 
 
-def title_from(text: str) -> str:
-    words = " ".join(text.split()).split(" ")
-    title = " ".join(words[:TITLE_WORDS]).strip()
-    return (title + "…") if len(words) > TITLE_WORDS else (title or "New session")
+def session_title(text: str) -> str:
+    return title_from(text, TITLE_WORDS) or "New session"
 
 
 def _explained(choice: Choice, loaded: LoadedSettings) -> Choice:
@@ -186,7 +184,7 @@ class Controller:
         session.messages.append(message)
         if len([m for m in session.messages if m.role == "user"]) == 1 and \
                 session.title == "New session":
-            session.title = title_from(text)
+            session.title = session_title(text)
         self._emit(StageChanged(message.turn, "saving"))
         self.save()
         return message

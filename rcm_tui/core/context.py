@@ -78,6 +78,35 @@ def ledger_payload(session: Session) -> dict[str, Any]:
     }
 
 
+def title_from(text: str, words: int = 8) -> str:
+    """The first few words of a text, with an ellipsis when there were more."""
+    parts = " ".join(text.split()).split(" ")
+    title = " ".join(parts[:words]).strip()
+    return title + "…" if len(parts) > words else title
+
+
+def rejection_line(rejected: dict[str, Any]) -> str:
+    origin = rejected.get("origin", "user")
+    who = "the user" if origin in ("heuristic", "llm", "user") else origin
+    reason = f" — {rejected['reason']}" if rejected.get("reason") else ""
+    return f"- {rejected['option']}{reason} (rejected by {who} at turn {rejected['turn']})"
+
+
+def solidified_from_ledger(payload: dict[str, Any], *, conclusion: str = "") -> str:
+    """A SOLIDIFIED block built from the ledger alone (`ledger_payload` data).
+
+    Used when the model fails to write one, and by the offline demo provider.
+    """
+    lines = [f"CONCLUSION: {conclusion or payload['trajectory'] or 'not settled yet'}"]
+    lines.append("REJECTED:")
+    lines += [rejection_line(r) for r in payload["rejected"]] or ["- none"]
+    pending = [r["text"] for r in payload["requirements"] if r["status"] == "pending"]
+    open_items = list(payload["open_questions"])[-3:] + pending
+    lines.append("OPEN QUESTIONS:")
+    lines += [f"- {q}" for q in open_items[:6]] or ["- none"]
+    return "\n".join(lines)
+
+
 def render_ledger(session: Session, *, status_requested: bool) -> str:
     data = ledger_payload(session)
     return prompts.ledger_block(

@@ -27,6 +27,9 @@ from .context import (
     assemble,
     heuristic_summary,
     ledger_payload,
+    rejection_line,
+    solidified_from_ledger,
+    title_from,
 )
 from .events import (
     CallFinished,
@@ -311,10 +314,10 @@ class Pipeline:
         else:
             first = pairs[0][0].content if pairs else ""
             session.topics.append(
-                Topic(turn=start, title=_title_from(first), summary=heuristic_summary(pairs)[:400])
+                Topic(turn=start, title=title_from(first), summary=heuristic_summary(pairs)[:400])
             )
         current = next((m.content for m in session.messages if m.turn == turn), "")
-        session.topics.append(Topic(turn=turn, title=_title_from(current)))
+        session.topics.append(Topic(turn=turn, title=title_from(current)))
 
     def _generation_prompt(
         self, session: Session, user_text: str, turn: int, status_requested: bool
@@ -886,12 +889,6 @@ def _summary_usable(summary: str, session: Session) -> bool:
     return all(heuristics.option_matches(term, summary) for term in key_terms[:3])
 
 
-def _title_from(text: str) -> str:
-    words = " ".join(text.split()).split(" ")
-    title = " ".join(words[:8])
-    return title if len(words) <= 8 else title + "…"
-
-
 def heuristic_status(session: Session, turn: int) -> StatusBlock:
     return StatusBlock(
         turn=turn,
@@ -905,34 +902,22 @@ def heuristic_status(session: Session, turn: int) -> StatusBlock:
     )
 
 
-def _rejection_line(session: Session, option: str) -> str:
-    rej = next(r for r in session.active_rejections() if r.option == option)
-    who = "the user" if rej.origin in ("heuristic", "llm", "user") else rej.origin
-    reason = f" — {rej.reason}" if rej.reason else ""
-    return f"- {rej.option}{reason} (rejected by {who} at turn {rej.turn})"
-
-
 def heuristic_solidified(session: Session) -> str:
     """The SOLIDIFIED block built from the ledger alone (used when the model fails)."""
-    conclusion = session.memory.trajectory or (
-        session.status_blocks[-1].conclusion if session.status_blocks else "not settled yet"
+    last_status = session.status_blocks[-1].conclusion if session.status_blocks else ""
+    return solidified_from_ledger(
+        ledger_payload(session), conclusion=session.memory.trajectory or last_status
     )
-    lines = [f"CONCLUSION: {conclusion}", "REJECTED:"]
-    lines += [_rejection_line(session, r.option) for r in session.active_rejections()] or ["- none"]
-    open_items = session.memory.open_questions[-3:] + [r.text for r in session.open_requirements()]
-    lines.append("OPEN QUESTIONS:")
-    lines += [f"- {q}" for q in open_items[:6]] or ["- none"]
-    return "\n".join(lines)
 
 
 def _complete_rejections(text: str, session: Session) -> str:
     """Every active rejection must appear in SOLIDIFIED; add any the model left out."""
     missing = [
-        r.option
-        for r in session.active_rejections()
-        if not heuristics.option_matches(r.option, text)
+        rejected
+        for rejected in ledger_payload(session)["rejected"]
+        if not heuristics.option_matches(rejected["option"], text)
     ]
     if not missing:
         return text
-    added = "\n".join(_rejection_line(session, option) for option in missing)
+    added = "\n".join(rejection_line(rejected) for rejected in missing)
     return f"{text}\nREJECTED (from the ledger, not named by the model):\n{added}"

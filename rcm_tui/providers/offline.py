@@ -18,7 +18,7 @@ from typing import Any
 from ..config import OfflineSettings
 from ..core import heuristics
 from ..core.analysis import LedgerView
-from ..core.context import estimate_tokens
+from ..core.context import estimate_tokens, solidified_from_ledger
 from ..core.llm import Finished, LLMRequest, StreamEvent, TextDelta, Usage
 
 _TOKEN = re.compile(r"\S+\s*|\s+")
@@ -164,19 +164,7 @@ class OfflineProvider:
         return "\n".join(p for p in parts if p)
 
     def _solidify(self, hints: dict[str, Any]) -> str:
-        ledger = hints.get("ledger") or {}
-        conclusion = ledger.get("trajectory") or "not settled yet"
-        lines = [f"CONCLUSION: {conclusion}", "REJECTED:"]
-        for r in ledger.get("rejected", []):
-            reason = f" — {r['reason']}" if r.get("reason") else ""
-            lines.append(f"- {r['option']}{reason} (rejected by the user at turn {r['turn']})")
-        if not ledger.get("rejected"):
-            lines.append("- none")
-        lines.append("OPEN QUESTIONS:")
-        pending = [r["text"] for r in ledger.get("requirements", []) if r["status"] == "pending"]
-        opens = list(ledger.get("open_questions", []))[-3:] + pending[:3]
-        lines += [f"- {q}" for q in opens] or ["- none"]
-        return "\n".join(lines)
+        return solidified_from_ledger(hints["ledger"])
 
 
 def status_block(ledger: dict[str, Any]) -> str:
