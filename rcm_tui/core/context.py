@@ -19,7 +19,7 @@ from typing import Any
 
 from . import prompts
 from .llm import ChatMessage
-from .models import Message, Session
+from .models import Message, Session, StatusBlock
 
 _CJK = re.compile(r"[\u3000-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
@@ -105,6 +105,20 @@ def solidified_from_ledger(payload: dict[str, Any], *, conclusion: str = "") -> 
     lines.append("OPEN QUESTIONS:")
     lines += [f"- {q}" for q in open_items[:6]] or ["- none"]
     return "\n".join(lines)
+
+
+def status_from_ledger(payload: dict[str, Any], turn: int) -> StatusBlock:
+    """A STATUS block from the ledger alone: when the model wrote none, and for /status."""
+    pending = [r["text"] for r in payload["requirements"] if r["status"] == "pending"]
+    return StatusBlock(
+        turn=turn,
+        conclusion=payload["trajectory"],
+        rejected=[
+            f"{r['option']} ({r['reason']})" if r.get("reason") else r["option"]
+            for r in payload["rejected"]
+        ],
+        open=list(payload["open_questions"])[-3:] + pending[:3],
+    )
 
 
 def render_ledger(session: Session, *, status_requested: bool) -> str:

@@ -29,6 +29,7 @@ from .context import (
     ledger_payload,
     rejection_line,
     solidified_from_ledger,
+    status_from_ledger,
     title_from,
 )
 from .events import (
@@ -890,16 +891,7 @@ def _summary_usable(summary: str, session: Session) -> bool:
 
 
 def heuristic_status(session: Session, turn: int) -> StatusBlock:
-    return StatusBlock(
-        turn=turn,
-        conclusion=session.memory.trajectory,
-        rejected=[
-            f"{r.option} ({r.reason})" if r.reason else r.option
-            for r in session.active_rejections()
-        ],
-        open=list(session.memory.open_questions[-3:])
-        + [r.text for r in session.open_requirements()][:3],
-    )
+    return status_from_ledger(ledger_payload(session), turn)
 
 
 def heuristic_solidified(session: Session) -> str:

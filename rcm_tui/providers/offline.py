@@ -18,7 +18,7 @@ from typing import Any
 from ..config import OfflineSettings
 from ..core import heuristics
 from ..core.analysis import LedgerView
-from ..core.context import estimate_tokens, solidified_from_ledger
+from ..core.context import estimate_tokens, solidified_from_ledger, status_from_ledger
 from ..core.llm import Finished, LLMRequest, StreamEvent, TextDelta, Usage
 
 _TOKEN = re.compile(r"\S+\s*|\s+")
@@ -67,11 +67,11 @@ class OfflineProvider:
         scripted = hints.get("scripted_reply")
         reply = scripted if scripted else self._compose(hints)
         if hints.get("status_requested"):
-            return f"{status_block(hints.get('ledger', {}))}\n\n{reply}"
+            return f"{status_block(hints['ledger'])}\n\n{reply}"
         return reply
 
     def _status_only(self, hints: dict[str, Any]) -> str:
-        return status_block(hints.get("ledger", {}))
+        return status_block(hints["ledger"])
 
     def _compose(self, hints: dict[str, Any]) -> str:
         ledger = hints.get("ledger") or {}
@@ -168,17 +168,13 @@ class OfflineProvider:
 
 
 def status_block(ledger: dict[str, Any]) -> str:
-    rejected = (
-        "; ".join(
-            r["option"] + (f" ({r['reason']})" if r.get("reason") else "")
-            for r in ledger.get("rejected", [])
-        )
-        or "none"
+    """The ledger's STATUS block in the [STATUS] form the model is asked to write."""
+    block = status_from_ledger(ledger, turn=0)  # the turn is not part of the text
+    return (
+        f"[STATUS]\nConclusion: {block.conclusion or 'not settled yet'}\n"
+        f"Rejected: {'; '.join(block.rejected) or 'none'}\n"
+        f"Open: {'; '.join(block.open) or 'none'}\n[/STATUS]"
     )
-    pending = [r["text"] for r in ledger.get("requirements", []) if r.get("status") == "pending"]
-    opens = "; ".join(list(ledger.get("open_questions", []))[-2:] + pending[:2]) or "none"
-    conclusion = ledger.get("trajectory") or "not settled yet"
-    return f"[STATUS]\nConclusion: {conclusion}\nRejected: {rejected}\nOpen: {opens}\n[/STATUS]"
 
 
 def _view(ledger: dict[str, Any]) -> LedgerView:
