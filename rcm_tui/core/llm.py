@@ -7,6 +7,7 @@ and are never imported here. A provider streams `TextDelta`s and finishes with e
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
@@ -17,7 +18,7 @@ Purpose = Literal[
 ]
 ErrorKind = Literal[
     "timeout", "connection", "auth", "rate_limit", "server", "bad_request", "cancelled",
-    "not_installed", "invalid_response", "unknown",
+    "not_installed", "invalid_response", "unknown", "context_overflow",
 ]
 
 
@@ -78,11 +79,59 @@ StreamEvent = TextDelta | Finished
 class ProviderError(Exception):
     """A model call failed; `message` is one line a user can act on."""
 
-    def __init__(self, message: str, kind: ErrorKind = "unknown", retryable: bool = False):
+    def __init__(
+        self,
+        message: str,
+        kind: ErrorKind = "unknown",
+        retryable: bool = False,
+        *,
+        overflow: ContextOverflow | None = None,
+    ):
         super().__init__(message)
         self.message = message
         self.kind = kind
         self.retryable = retryable
+        # Set when the backend refused the prompt as longer than its context window.
+        self.overflow = overflow
+
+
+@dataclass(frozen=True)
+class ContextOverflow:
+    """What a backend said when a prompt did not fit: its window and, if given, the count."""
+
+    window: int
+    prompt_tokens: int | None = None
+
+
+# How the backends word "the prompt is longer than the context window"; (prompt, window) groups.
+_OVERFLOW_PATTERNS = (
+    # llama.cpp's llama-server
+    re.compile(
+        r"request \((?P<prompt>\d+) tokens\) exceeds the available context size "
+        r"\((?P<window>\d+) tokens\)"
+    ),
+    # llama-cpp-python (in-process and its server)
+    re.compile(r"Requested tokens \((?P<prompt>\d+)\) exceed context window of (?P<window>\d+)"),
+    # OpenAI and compatible servers
+    re.compile(
+        r"maximum context length is (?P<window>\d+) tokens.{0,80}?"
+        r"(?:resulted in|requested) (?P<prompt>\d+) tokens",
+        re.S,
+    ),
+    re.compile(r"maximum context length is (?P<window>\d+) tokens"),
+    # Anthropic
+    re.compile(r"prompt is too long: (?P<prompt>\d+) tokens > (?P<window>\d+) maximum"),
+)
+
+
+def context_overflow_in(message: str) -> ContextOverflow | None:
+    """The window (and prompt size) named in a backend's context-overflow error, if it is one."""
+    for pattern in _OVERFLOW_PATTERNS:
+        found = pattern.search(message)
+        if found:
+            prompt = found.groupdict().get("prompt")
+            return ContextOverflow(int(found["window"]), int(prompt) if prompt else None)
+    return None
 
 
 @runtime_checkable

@@ -27,6 +27,7 @@ from .context import (
     assemble,
     heuristic_summary,
     ledger_payload,
+    messages_tokens,
     rejection_line,
     solidified_from_ledger,
     status_from_ledger,
@@ -88,6 +89,11 @@ PLAIN_SYSTEM_PROMPT = "You are a helpful assistant."
 # Call records keep their prompt and response text for this many recent turns; older turns
 # keep only their figures, so a 200-turn session file stays small and fast to save.
 CALL_TEXT_TURNS = 30
+# Context overflow: resend a refused first draft at most this often, each time planning to
+# this share of what the server said fits (the token estimate is approximate).
+OVERFLOW_REFITS = 2
+WINDOW_MARGIN = 0.85
+MIN_PROMPT_TOKENS = 256
 RESPONSE_KEEP_CHARS = 8000
 
 
@@ -220,6 +226,7 @@ class Pipeline:
             record.ms = (time.perf_counter() - started) * 1000
             record.error = exc.message
             self._record_call(session, record, Usage())
+            self._fit_window(exc, messages_tokens(request.messages), step_down=False)
             raise
         record.ms = result.ms
         record.ttft_ms = result.ttft_ms
@@ -257,12 +264,18 @@ class Pipeline:
         if parallel:
             start_analysis()
         try:
-            try:
-                first = await self._stream_draft(
-                    session, prompt.messages, turn, 1, "generation", hints, prompt
-                )
-            except ProviderError as exc:
-                return self._fail(session, turn, exc)
+            for refits_left in range(OVERFLOW_REFITS, -1, -1):
+                planned = self.settings.budget.total
+                try:
+                    first = await self._stream_draft(
+                        session, prompt.messages, turn, 1, "generation", hints, prompt
+                    )
+                    break
+                except ProviderError as exc:
+                    # A prompt longer than the server's window: plan within it and resend.
+                    if not refits_left or self.settings.budget.total >= planned:
+                        return self._fail(session, turn, exc)
+                prompt = self._generation_prompt(session, user_text, turn, status_requested)
             start_analysis(None if parallel else first)
             if analysis_task is not None:
                 await self._apply_llm_analysis(session, analysis_task, turn)
@@ -281,6 +294,41 @@ class Pipeline:
         self.emit(StageChanged(turn, "done"))
         self.emit(TurnFinished(turn, seconds))
         return TurnOutcome(turn, True, best.draft.text, best.record)
+
+    def _fit_window(self, exc: ProviderError, estimated: int, *, step_down: bool) -> None:
+        """Learn a backend's context window from its overflow error and plan within it.
+
+        Remote servers do not say their window up front (the local model does, and the
+        controller starts within it). The server's own count of the refused prompt against
+        our estimate of it corrects for the estimate's error on that tokenizer. A refused
+        reply (`step_down`) shrinks the plan even when it looked small enough already; a
+        refused analysis or judge call, whose instructions come on top of the plan, does not.
+        """
+        overflow = exc.overflow
+        if overflow is None or not self.settings.reliability:
+            return
+        budget = self.settings.budget
+        reserve = min(budget.reply_reserve, overflow.window // 3)
+        room = overflow.window - reserve
+        if overflow.prompt_tokens and estimated:
+            room = room * estimated // overflow.prompt_tokens
+        total = int(room * WINDOW_MARGIN) + reserve
+        if total >= budget.total:
+            if not step_down:
+                return
+            # Our plan already claimed to fit: the estimate runs low here; step down anyway.
+            total = int(budget.total * WINDOW_MARGIN)
+        if total < reserve + MIN_PROMPT_TOKENS:
+            return
+        budget.total, budget.reply_reserve = total, reserve
+        log.info("context overflow (%s); budget now %s tokens", exc.message, total)
+        self.emit(
+            Notice(
+                f"the model's context window is {overflow.window} tokens; prompts are now "
+                f"planned within it (context.budget_tokens = {total} starts there)",
+                "warning",
+            )
+        )
 
     def _fail(self, session: Session, turn: int, exc: ProviderError) -> TurnOutcome:
         message = f"generation failed: {exc.message}"
@@ -388,6 +436,7 @@ class Pipeline:
             record.response = "".join(parts)
             record.ms = (time.perf_counter() - started) * 1000
             self._record_call(session, record, usage)
+            self._fit_window(exc, messages_tokens(messages), step_down=True)
             raise
         text = "".join(parts).strip()
         record.ms = (time.perf_counter() - started) * 1000
@@ -417,9 +466,9 @@ class Pipeline:
             message=user_text,
         )
         tail = [ChatMessage("user", instruction)]
-        head = prompt.prefix if reply is None else [
-            *prompt.messages, ChatMessage("assistant", reply)
-        ]
+        head = (
+            prompt.prefix if reply is None else [*prompt.messages, ChatMessage("assistant", reply)]
+        )
         request = LLMRequest(
             [*head, *tail],
             "analysis",
@@ -726,7 +775,10 @@ class Pipeline:
         fallback = False
         try:
             text, record, _usage = await self._call(
-                session, self.analyst, request, turn,
+                session,
+                self.analyst,
+                request,
+                turn,
                 prefix_note=f"prefix: the conversation through turn {turn}",
                 shown_messages=request.messages[-1:],
             )
@@ -874,7 +926,8 @@ def _close_answered_questions(session: Session, reply: str) -> list[str]:
     reply_terms = content_terms(reply)
     rejected = [r.option for r in session.active_rejections()]
     still_open = [
-        q for q in session.memory.open_questions
+        q
+        for q in session.memory.open_questions
         if overlap(q, reply_terms) < 0.5
         and not any(heuristics.option_matches(option, q) for option in rejected)
     ]

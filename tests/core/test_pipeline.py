@@ -10,13 +10,14 @@ import pytest
 from rcm_tui.core.context import Budget
 from rcm_tui.core.events import (
     CallFinished,
+    Notice,
     QualityScored,
     ReplyDelta,
     ReplyShown,
     StageChanged,
     TurnFailed,
 )
-from rcm_tui.core.llm import ProviderError
+from rcm_tui.core.llm import ProviderError, context_overflow_in
 from rcm_tui.core.models import Message, Session
 from rcm_tui.core.pipeline import Pipeline, PipelineSettings
 
@@ -311,3 +312,77 @@ async def test_a_one_call_backend_never_sees_two_calls_at_once() -> None:
         await turn(pipeline, session, text, "Noted, with details. " * 10)
     await pipeline.drain()
     assert session.metrics.consolidation_turns and overlaps == 0
+
+
+class WindowedProvider(ScriptedProvider):
+    """Refuses any prompt longer than its window, worded as llama.cpp's llama-server does,
+    counting tokens at three characters each (a tokenizer our estimate undercounts)."""
+
+    window: int = 1400
+
+    async def stream(self, request):  # type: ignore[no-untyped-def,override]
+        counted = sum(len(m.content) for m in request.messages) // 3
+        if counted > self.window:
+            self.log.append(request)
+            raise ProviderError(
+                f"anthropic: the server refused the request (400): request ({counted} tokens) "
+                f"exceeds the available context size ({self.window} tokens)",
+                "context_overflow",
+                overflow=context_overflow_in(
+                    f"request ({counted} tokens) exceeds the available context size "
+                    f"({self.window} tokens)"
+                ),
+            )
+        async for event in super().stream(request):
+            yield event
+
+
+async def test_a_server_context_overflow_is_learned_and_the_turn_still_answers() -> None:
+    provider = WindowedProvider()
+    pipeline, events = make(provider, budget=Budget(6000, 768, 6))
+    session = Session()
+    for i in range(6):
+        outcome = await turn(pipeline, session, f"Point {i}: " + "the upload path details " * 30,
+                             "Noted. " * 40)
+        await pipeline.drain()
+        assert outcome.ok, outcome.error
+    assert pipeline.settings.budget.total < provider.window
+    refused = [c for c in session.calls if c.error and "context size" in c.error]
+    assert refused, "the window is learned from a refusal, not known up front"
+    # Learned once: after the first refusal, generation prompts fit.
+    assert all(c.turn == refused[0].turn for c in refused if c.purpose == "generation")
+    assert [m.role for m in session.messages] == ["user", "assistant"] * 6
+    notices = [e.text for e in events if isinstance(e, Notice)]
+    assert any("context window is 1400 tokens" in n for n in notices)
+
+
+async def test_an_overflow_the_budget_cannot_fix_fails_the_turn_cleanly() -> None:
+    provider = WindowedProvider()
+    provider.window = 20
+    pipeline, events = make(provider)
+    session = Session()
+    outcome = await turn(pipeline, session, "Explain the upload flow " * 10)
+    assert not outcome.ok and outcome.error_kind == "context_overflow"
+    assert [m.role for m in session.messages] == ["user"]
+    assert any(isinstance(e, TurnFailed) for e in events)
+
+
+@pytest.mark.parametrize(("message", "window", "prompt"), [
+    ("request (2097 tokens) exceeds the available context size (2048 tokens), try increasing",
+     2048, 2097),
+    ("Requested tokens (5000) exceed context window of 4096", 4096, 5000),
+    ("This model's maximum context length is 8192 tokens. However, your messages resulted in "
+     "9013 tokens. Please reduce the length of the messages.", 8192, 9013),
+    ("This model's maximum context length is 16385 tokens.", 16385, None),
+    ("prompt is too long: 210000 tokens > 200000 maximum", 200000, 210000),
+])
+def test_context_overflow_wordings_are_recognised(message: str, window: int,
+                                                  prompt: int | None) -> None:
+    overflow = context_overflow_in(message)
+    assert overflow is not None
+    assert (overflow.window, overflow.prompt_tokens) == (window, prompt)
+
+
+def test_other_errors_are_not_taken_for_overflow() -> None:
+    assert context_overflow_in("rate limited, retry in 10 tokens of time") is None
+    assert context_overflow_in("model not found") is None
