@@ -32,6 +32,8 @@ class ContextSettings(Section):
     budget_tokens: int = Field(6000, ge=512, description="prompt token budget for one call")
     reply_reserve_tokens: int = Field(768, ge=64, description="tokens kept free for the reply")
     recent_turns: int = Field(6, ge=1, description="turns always kept verbatim")
+    ledger_layout: Literal["auto", "every_turn", "as_sent"] = "auto"
+    ledger_refresh_turns: int = Field(8, ge=1, description="full ledger at least this often")
 
 
 class OpenAISettings(Section):
@@ -100,6 +102,8 @@ class Settings(Section):
     base_url: str = Field("", description="overrides the chosen provider's base_url")
     llm_analysis: bool = True
     llm_judge: bool = True
+    profile: Literal["auto", "full", "lean"] = "auto"
+    small_model_params: int = Field(1_000_000_000, ge=0)
     quality_threshold: float = Field(0.8, ge=0.0, le=1.0)
     max_refinement_attempts: int = Field(3, ge=0, le=10)
     consolidation_interval: int = Field(3, ge=0)

@@ -45,6 +45,10 @@ def pipeline_settings(settings: Settings, reliability: bool = True) -> PipelineS
         status_interval=settings.status_interval,
         budget=Budget(ctx.budget_tokens, ctx.reply_reserve_tokens, ctx.recent_turns),
         bloat_moderate=settings.bloat_moderate,
+        profile=settings.profile,
+        small_model_params=settings.small_model_params,
+        ledger_layout=ctx.ledger_layout,
+        ledger_refresh_turns=ctx.ledger_refresh_turns,
     )
 
 

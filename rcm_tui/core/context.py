@@ -40,10 +40,13 @@ class Budget:
     total: int
     reply_reserve: int
     recent_turns: int
+    # The backend's tokens per estimated token, learned from the usage it reports (the
+    # estimate is tokenizer-free); the prompt budget is kept in estimated tokens.
+    scale: float = 1.0
 
     @property
     def prompt(self) -> int:
-        return max(256, self.total - self.reply_reserve)
+        return max(256, int((self.total - self.reply_reserve) / self.scale))
 
 
 @dataclass
@@ -163,7 +166,84 @@ def first_sentence(text: str, limit: int = 160) -> str:
 
 
 def _pair_messages(pair: tuple[Message, Message]) -> list[ChatMessage]:
-    return [ChatMessage("user", pair[0].content), ChatMessage("assistant", pair[1].content)]
+    return [ChatMessage("user", as_sent(pair[0])), ChatMessage("assistant", pair[1].content)]
+
+
+def as_sent(message: Message) -> str:
+    """A user message as the model saw it: with the ledger block it was sent with, if kept."""
+    return with_ledger(message.ledger_sent or "", message.content)
+
+
+def with_ledger(ledger: str, text: str) -> str:
+    return f"{ledger}\n\n{text}" if ledger else text
+
+
+def ledger_update(
+    session: Session,
+    history: list[tuple[Message, Message]],
+    turn: int,
+    refresh_turns: int,
+    *,
+    status_requested: bool,
+) -> str:
+    """The ledger block for the "as sent" layout: the full ledger, or only what is at risk.
+
+    The history already carries the blocks sent with earlier messages. The full ledger is
+    sent again when none of them is a full block, when the newest full block is
+    `refresh_turns` old, or when something it stated no longer holds (an option reopened, a
+    requirement dropped, a new SOLIDIFIED). Otherwise requirements and facts stated since
+    are not repeated — the turns that stated them are verbatim in view, and the next full
+    block restates them before those turns can be summarised away — while rejections are:
+    new ones with their reasons, and the names of all of them (a few tokens; proposing a
+    rejected option again is the failure that costs most). Nothing at risk: no block at all.
+    """
+    full = render_ledger(session, status_requested=status_requested)
+    sent = _blocks_since_last_full(history)
+    if sent is None or sent[0] <= turn - refresh_turns or _retracted(session, sent[1]):
+        return full if _has_items(session) or status_requested else ""
+    rejected = ledger_payload(session)["rejected"]
+    if not (rejected or status_requested):
+        return ""
+    return prompts.ledger_update_block(
+        new_rejected=[r for r in rejected if _rejection_text(r) not in sent[1]],
+        rejected_names=[r["option"] for r in rejected],
+        since_turn=sent[0],
+        status_requested=status_requested,
+    )
+
+
+def _has_items(session: Session) -> bool:
+    data = ledger_payload(session)
+    return any(data[k] for k in ("solidified", "rejected", "requirements", "facts", "trajectory"))
+
+
+def _rejection_text(rejected: dict[str, Any]) -> str:
+    return f"- {rejected['option']}" + (
+        f" (reason: {rejected['reason']})" if rejected.get("reason") else ""
+    )
+
+
+def _blocks_since_last_full(history: list[tuple[Message, Message]]) -> tuple[int, str] | None:
+    """(turn of the newest full block in the history, the text of it and every later block)."""
+    blocks: list[str] = []
+    for user, _reply in reversed(history):
+        block = user.ledger_sent or ""
+        blocks.append(block)
+        if block.startswith(prompts.LEDGER_HEADER):
+            return user.turn, "\n".join(reversed(blocks))
+    return None
+
+
+def _retracted(session: Session, shown: str) -> bool:
+    """Does a block still in view state something that no longer holds?"""
+    active = {r.option for r in session.active_rejections()}
+    reopened = [r for r in session.rejected if r.reopened_turn is not None]
+    if any(f"- {r.option}" in shown and r.option not in active for r in reopened):
+        return True
+    dropped = [r for r in session.requirements if r.status == "dropped"]
+    if any(f"- {r.id}: {r.text}" in shown for r in dropped):
+        return True
+    return bool(session.solidified and session.solidified.text.strip() not in shown)
 
 
 def _summary_for(session: Session, pairs: list[tuple[Message, Message]], through: int) -> str:
@@ -188,6 +268,7 @@ def assemble(
     *,
     status_requested: bool = False,
     chunk: int = 3,
+    ledger_refresh_turns: int | None = None,
 ) -> AssembledPrompt:
     """Build the generation prompt for `turn`.
 
@@ -195,12 +276,20 @@ def assemble(
     the oldest turns are replaced by the summary, in steps of `chunk` turns so the prefix stays
     the same for several turns; only when the summary plus the recent turns still do not fit
     are the oldest verbatim turns dropped.
+
+    With `ledger_refresh_turns` set (the "as sent" layout), user messages in the history keep
+    the ledger block they were sent with and the newest one gets `ledger_update`: each prompt
+    then extends the previous one, which a one-slot KV cache serves without re-reading.
     """
     system = ChatMessage("system", prompts.SYSTEM_PROMPT)
-    ledger = render_ledger(session, status_requested=status_requested)
-    final = ChatMessage("user", f"{ledger}\n\n{user_text}")
-    fixed = messages_tokens([system, final])
     pairs = answered_turns(session, turn)
+    if ledger_refresh_turns is None:
+        ledger = render_ledger(session, status_requested=status_requested)
+    else:
+        ledger = _update_within(session, pairs, turn, budget, ledger_refresh_turns,
+                                status_requested)
+    final = ChatMessage("user", with_ledger(ledger, user_text))
+    fixed = messages_tokens([system, final])
     room = budget.prompt - fixed
     history = [m for p in pairs for m in _pair_messages(p)]
     if messages_tokens(history) <= room:
@@ -215,6 +304,25 @@ def assemble(
             over_budget=fixed > budget.prompt,
         )
     return _assemble_summarised(session, pairs, system, final, ledger, room, budget, chunk)
+
+
+def _update_within(
+    session: Session,
+    pairs: list[tuple[Message, Message]],
+    turn: int,
+    budget: Budget,
+    refresh_turns: int,
+    status_requested: bool,
+) -> str:
+    """The as-sent block, judged against the turns that stay verbatim in this prompt.
+
+    A block in a turn about to be summarised away no longer counts as shown; the recent turns
+    are always kept verbatim, so those are the ones to look at when the history is long.
+    """
+    history = pairs
+    if messages_tokens([m for p in pairs for m in _pair_messages(p)]) > budget.prompt // 2:
+        history = pairs[-budget.recent_turns :]
+    return ledger_update(session, history, turn, refresh_turns, status_requested=status_requested)
 
 
 def _assemble_summarised(

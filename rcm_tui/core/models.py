@@ -56,6 +56,9 @@ class Message(Document):
     created_at: datetime = Field(default_factory=utc_now)
     # Which refinement attempt produced an assistant message (1 = the first draft).
     attempt: int | None = None
+    # The ledger block a user message was sent with, in the "as sent" layout: later prompts
+    # repeat it in the history exactly as the model first saw it, so they extend the KV cache.
+    ledger_sent: str | None = None
 
 
 class Requirement(Document):

@@ -94,6 +94,8 @@ CALL_TEXT_TURNS = 30
 OVERFLOW_REFITS = 2
 WINDOW_MARGIN = 0.85
 MIN_PROMPT_TOKENS = 256
+# Token-estimate calibration: bounds of the learned factor and the weight of each new sample.
+SCALE_MIN, SCALE_MAX, SCALE_WEIGHT = 0.5, 2.0, 0.5
 RESPONSE_KEEP_CHARS = 8000
 
 
@@ -102,6 +104,17 @@ class PipelineSettings:
     reliability: bool = True
     llm_analysis: bool = True
     llm_judge: bool = True
+    # "lean" spends model calls only on the reply (and a rewrite on re-advocacy or a premature
+    # answer); analysis, judging and summaries are heuristic. "auto" picks lean for a model
+    # below `small_model_params` parameters, whose structured answers measured worse than the
+    # heuristics (SmolLM2-135M: every judge verdict out of range, most analysis ungrounded).
+    profile: str = "auto"
+    small_model_params: int = 1_000_000_000
+    # "as_sent": history keeps each user message with the ledger block it was sent with and
+    # the newest gets only what changed (see context.ledger_update); "auto" uses it on
+    # backends that serve one call at a time, where re-reading a prompt costs wall-clock.
+    ledger_layout: str = "auto"
+    ledger_refresh_turns: int = 8
     quality_threshold: float = 0.8
     max_refinement_attempts: int = 3
     consolidation_interval: int = 3
@@ -295,6 +308,15 @@ class Pipeline:
         self.emit(TurnFinished(turn, seconds))
         return TurnOutcome(turn, True, best.draft.text, best.record)
 
+    def _calibrate(self, messages: list[ChatMessage], usage: Usage) -> None:
+        """Learn how the backend's token count relates to our estimate, from a whole prompt."""
+        estimated = messages_tokens(messages)
+        if usage.estimated or usage.prompt_tokens <= 0 or estimated <= 0:
+            return
+        ratio = min(max(usage.prompt_tokens / estimated, SCALE_MIN), SCALE_MAX)
+        budget = self.settings.budget
+        budget.scale = round(budget.scale + SCALE_WEIGHT * (ratio - budget.scale), 3)
+
     def _fit_window(self, exc: ProviderError, estimated: int, *, step_down: bool) -> None:
         """Learn a backend's context window from its overflow error and plan within it.
 
@@ -343,7 +365,30 @@ class Pipeline:
         return self.settings.reliability and interval > 0 and turn % interval == 0
 
     def _llm_analysis_enabled(self) -> bool:
-        return self.settings.reliability and self.settings.llm_analysis
+        return self.settings.reliability and self.settings.llm_analysis and not self.lean
+
+    def _llm_judge_enabled(self) -> bool:
+        return self.settings.reliability and self.settings.llm_judge and not self.lean
+
+    @property
+    def lean(self) -> bool:
+        """Spend model calls on the reply only? (See PipelineSettings.profile.)"""
+        profile = self.settings.profile
+        if profile != "auto":
+            return profile == "lean"
+        # Known once a local model has loaded (at the first reply); remote models say nothing.
+        params = getattr(self.generator, "parameter_count", None)
+        return isinstance(params, int) and 0 < params < self.settings.small_model_params
+
+    def _ledger_refresh(self) -> int | None:
+        """Refresh interval of the as-sent layout, or None for a full block every turn."""
+        layout = self.settings.ledger_layout
+        if layout == "auto":
+            one_call = not all(
+                getattr(p, "parallel_calls", True) for p in (self.generator, self.analyst)
+            )
+            layout = "as_sent" if one_call else "every_turn"
+        return max(1, self.settings.ledger_refresh_turns) if layout == "as_sent" else None
 
     def _analyse_heuristically(self, session: Session, user_text: str, turn: int) -> None:
         view = ledger_view(session)
@@ -371,16 +416,27 @@ class Pipeline:
     def _generation_prompt(
         self, session: Session, user_text: str, turn: int, status_requested: bool
     ) -> AssembledPrompt:
-        if self.settings.reliability:
-            return assemble(
-                session,
-                user_text,
-                turn,
-                self.settings.budget,
-                status_requested=status_requested,
-                chunk=max(1, self.settings.consolidation_interval),
+        if not self.settings.reliability:
+            return _plain_prompt(session, user_text, turn)
+        refresh = self._ledger_refresh()
+        prompt = assemble(
+            session,
+            user_text,
+            turn,
+            self.settings.budget,
+            status_requested=status_requested,
+            chunk=max(1, self.settings.consolidation_interval),
+            ledger_refresh_turns=refresh,
+        )
+        if refresh is not None:
+            # Kept with the message so later prompts repeat it exactly as sent.
+            message = next(
+                (m for m in reversed(session.messages) if m.role == "user" and m.turn == turn),
+                None,
             )
-        return _plain_prompt(session, user_text, turn)
+            if message is not None:
+                message.ledger_sent = prompt.ledger_text or None
+        return prompt
 
     def _hints(
         self, session: Session, user_text: str, turn: int, scripted: str | None, status: bool
@@ -438,6 +494,7 @@ class Pipeline:
             self._record_call(session, record, usage)
             self._fit_window(exc, messages_tokens(messages), step_down=True)
             raise
+        self._calibrate(messages, usage)
         text = "".join(parts).strip()
         record.ms = (time.perf_counter() - started) * 1000
         record.response = text
@@ -599,13 +656,25 @@ class Pipeline:
         return BestDraft(best, record)
 
     def _needs_refinement(self, scores: Scores) -> bool:
-        return bool(scores.readvocated) or scores.overall < self.settings.quality_threshold
+        if scores.readvocated:
+            return True
+        if self.lean:
+            # A small model's rewrite of a merely weak reply measured no better (it repeats
+            # the draft); a premature full answer is the one flaw worth a second call.
+            return scores.premature_attempt
+        return scores.overall < self.settings.quality_threshold
 
     def _refinement_messages(
         self, session: Session, prompt: AssembledPrompt, previous: Draft
     ) -> list[ChatMessage]:
         rejected = prompts.format_rejected(ledger_payload(session)["rejected"])
-        issues = "\n".join(f"- {i}" for i in previous.scores.issues) or "- be clearer and shorter"
+        named = previous.scores.issues
+        if self.lean:
+            # Only the flaws that called for the rewrite: every word is re-read by the model.
+            scores = previous.scores
+            named = [prompts.READVOCATED_ISSUE.format(option=o) for o in scores.readvocated]
+            named += [prompts.PREMATURE_ISSUE] if scores.premature_attempt else []
+        issues = "\n".join(f"- {i}" for i in named) or "- be clearer and shorter"
         instruction = prompts.REFINE_INSTRUCTION.format(issues=issues, rejected=rejected)
         return [
             *prompt.messages,
@@ -640,7 +709,7 @@ class Pipeline:
     ) -> Scores:
         ctx = self._reply_context(session, turn, user_text)
         heuristic = heuristic_scores(reply, ctx)
-        if not (self.settings.reliability and self.settings.llm_judge):
+        if not self._llm_judge_enabled():
             return heuristic
         payload = ledger_payload(session)
         pending = [r for r in payload["requirements"] if r["status"] == "pending"]
@@ -752,6 +821,9 @@ class Pipeline:
         pairs = answered_turns(session, turn + 1)
         if not pairs:
             return
+        if self.lean:
+            self._store_summary(session, turn, heuristic_summary(pairs))
+            return
         self.emit(Notice(f"consolidating turns 1–{turn} in the background"))
         instruction = prompts.CONSOLIDATION_INSTRUCTION.format(
             first=pairs[0][0].turn, last=turn, words=self.settings.summary_words
@@ -794,6 +866,9 @@ class Pipeline:
         if fallback:
             session.metrics.fallbacks += 1
             summary = heuristic_summary(pairs)
+        self._store_summary(session, turn, summary)
+
+    def _store_summary(self, session: Session, turn: int, summary: str) -> None:
         session.consolidated_context = summary
         session.consolidated_through_turn = turn
         if turn not in session.metrics.consolidation_turns:

@@ -70,6 +70,9 @@ Rewrite your previous reply to fix these problems:
 Keep what was right. Never propose a rejected option ({rejected}). Be concise.
 Write only the improved reply."""
 
+READVOCATED_ISSUE = "proposes {option}, which the user rejected"
+PREMATURE_ISSUE = "gives a full solution before the requirements are known; ask instead"
+
 CONSOLIDATION_INSTRUCTION = """\
 Task: summarise the conversation above (turns {first} to {last}) in at most {words} words, so
 that nothing important from any turn is lost. Keep every requirement, number, decision,
@@ -93,6 +96,9 @@ JSON_ONLY_INSTRUCTION = (
 RECAP_HEADER = "Welcome back — here is where this session stood."
 
 
+LEDGER_HEADER = "[Conversation ledger — authoritative]"
+
+
 def ledger_block(
     *,
     solidified: str | None,
@@ -104,7 +110,7 @@ def ledger_block(
     status_requested: bool,
 ) -> str:
     """The per-turn block placed right before the newest user message, highest priority first."""
-    lines = ["[Conversation ledger — authoritative]"]
+    lines = [LEDGER_HEADER]
     if solidified:
         lines += ["SOLIDIFIED (decided; keep to it):", solidified.strip()]
     if rejected:
@@ -125,6 +131,28 @@ def ledger_block(
     if status_requested:
         lines.append(STATUS_INSTRUCTION)
     lines.append("[/ledger]")
+    return "\n".join(lines)
+
+
+def ledger_update_block(
+    *,
+    new_rejected: list[dict[str, Any]],
+    rejected_names: list[str],
+    since_turn: int,
+    status_requested: bool,
+) -> str:
+    """The short block of the "as sent" layout: the full ledger of `since_turn` still holds."""
+    lines = [f"[Ledger of turn {since_turn} above still holds]"]
+    if new_rejected:
+        lines.append("Newly rejected — do NOT propose these again:")
+        lines += [
+            f"- {r['option']}" + (f" (reason: {r['reason']})" if r.get("reason") else "")
+            for r in new_rejected
+        ]
+    if rejected_names:
+        lines.append("Do not propose: " + ", ".join(rejected_names))
+    if status_requested:
+        lines.append(STATUS_INSTRUCTION)
     return "\n".join(lines)
 
 

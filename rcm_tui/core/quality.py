@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
 
-from . import heuristics
+from . import heuristics, prompts
 from .models import QualityRecord, Session
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_+#.-]*[A-Za-z0-9+#]|[A-Za-z]|\d[\d,.]*|[\u4e00-\u9fff]{2}")
@@ -125,7 +125,7 @@ def heuristic_scores(reply: str, ctx: ReplyContext) -> Scores:
         suggestions.append("ask for the missing facts instead of answering in full")
     readvocated = heuristics.find_readvocacy(reply, ctx.rejected) if ctx.rejected else []
     for option in readvocated:
-        issues.append(f"proposes {option}, which the user rejected")
+        issues.append(prompts.READVOCATED_ISSUE.format(option=option))
     if ctx.previous_reply and heuristics.text_similarity(reply, ctx.previous_reply) >= REPEAT:
         # Small models fall into repeating their last answer word for word: nothing new was
         # answered, however on-topic the words are.

@@ -339,6 +339,24 @@ class LocalProvider:
         """Prompt plus reply must fit n_ctx; the controller caps the prompt budget with it."""
         return self._cfg.n_ctx
 
+    @property
+    def parameter_count(self) -> int | None:
+        """The model's size once it is loaded (None before: loading waits for the first call).
+
+        The pipeline's "auto" profile reads it to keep a tiny model's calls to the reply.
+        """
+        try:
+            key = self._model_key()
+        except ProviderError:
+            return None
+        with _MODELS_LOCK:
+            model = _MODELS.get(key)
+        if model is None:
+            return None
+        import llama_cpp
+
+        return int(llama_cpp.llama_model_n_params(model.llm.model))
+
     def _model_key(self) -> _ModelKey:
         if self._path is None:
             raise ProviderError(

@@ -63,5 +63,9 @@ class ScriptedProvider:
                 self.events.append(f"first-token:{request.purpose}")
             yield TextDelta(text[i:i + self.chunk])
         self.events.append(f"end:{request.purpose}")
-        yield Finished(Usage(prompt_tokens=100, completion_tokens=len(text) // 4,
-                             cached_tokens=40))
+        yield Finished(Usage(prompt_tokens=self.count_tokens(request),
+                             completion_tokens=len(text) // 4, cached_tokens=40))
+
+    def count_tokens(self, request: LLMRequest) -> int:
+        """The prompt's size as this fake's tokenizer sees it: four characters a token."""
+        return sum(len(m.content) for m in request.messages) // 4 + 4 * len(request.messages)

@@ -17,7 +17,7 @@ from rcm_tui.core.events import (
     StageChanged,
     TurnFailed,
 )
-from rcm_tui.core.llm import ProviderError, context_overflow_in
+from rcm_tui.core.llm import ChatMessage, ProviderError, context_overflow_in
 from rcm_tui.core.models import Message, Session
 from rcm_tui.core.pipeline import Pipeline, PipelineSettings
 
@@ -248,7 +248,9 @@ async def test_call_records_are_emitted_for_the_inspector() -> None:
     generation = next(c for c in calls if c.purpose == "generation")
     assert generation.prompt and generation.prompt[-1]["role"] == "user"
     assert "prefix: system prompt" in generation.note
-    assert generation.prompt_tokens == 100 and generation.cached_tokens == 40
+    request = next(r for r in provider.log if r.purpose == "generation")
+    assert generation.prompt_tokens == provider.count_tokens(request) > 100
+    assert generation.cached_tokens == 40
 
 
 async def test_a_question_stays_open_until_a_reply_covers_it() -> None:
@@ -320,8 +322,11 @@ class WindowedProvider(ScriptedProvider):
 
     window: int = 1400
 
+    def count_tokens(self, request):  # type: ignore[no-untyped-def,override]
+        return sum(len(m.content) for m in request.messages) // 3
+
     async def stream(self, request):  # type: ignore[no-untyped-def,override]
-        counted = sum(len(m.content) for m in request.messages) // 3
+        counted = self.count_tokens(request)
         if counted > self.window:
             self.log.append(request)
             raise ProviderError(
@@ -386,3 +391,100 @@ def test_context_overflow_wordings_are_recognised(message: str, window: int,
 def test_other_errors_are_not_taken_for_overflow() -> None:
     assert context_overflow_in("rate limited, retry in 10 tokens of time") is None
     assert context_overflow_in("model not found") is None
+
+
+# -- the as-sent ledger layout and the lean profile --------------------------------------------
+def generations(provider: ScriptedProvider) -> list[list[ChatMessage]]:
+    return [r.messages for r in provider.log if r.purpose == "generation"]
+
+
+async def test_as_sent_layout_makes_every_prompt_extend_the_previous_one() -> None:
+    provider = ScriptedProvider(parallel_calls=False)  # a one-call backend: auto → as_sent
+    pipeline, _events = make(provider, llm_analysis=False, llm_judge=False,
+                             consolidation_interval=0)
+    session = Session()
+    for text in ("We need strict ACID transactions for the payments ledger.",
+                 "Let's not use MongoDB, it is off the table because of compliance.",
+                 "How should accounts be modelled?"):
+        await turn(pipeline, session, text, "Noted; here is a short answer.")
+    first, second, third = generations(provider)
+    # The previous prompt plus its reply is the start of the next: the KV cache serves it.
+    assert second[: len(first)] == first
+    assert third[: len(second)] == second
+    assert first[-1].content.startswith("[Conversation ledger — authoritative]")
+    assert second[-1].content.startswith("[Ledger of turn 1 above still holds]")
+    assert "- MongoDB (reason:" in second[-1].content
+    # Requirements stated in view are not repeated; the rejected names are, briefly.
+    assert "ACID" not in third[-1].content.split("\n\n")[0]
+    assert "Do not propose: MongoDB" in third[-1].content
+    users = [m for m in session.messages if m.role == "user"]
+    assert all(m.ledger_sent for m in users)
+
+
+async def test_as_sent_layout_restates_the_full_ledger_when_due_or_retracted() -> None:
+    provider = ScriptedProvider(parallel_calls=False)
+    pipeline, _events = make(provider, llm_analysis=False, llm_judge=False,
+                             consolidation_interval=0, ledger_refresh_turns=2)
+    session = Session()
+    await turn(pipeline, session, "We need audit logs for every transfer.", "Noted.")
+    await turn(pipeline, session, "Let's not use Redis, it is not durable enough.", "Noted.")
+    await turn(pipeline, session, "What about exports?", "CSV works.")
+    full = "[Conversation ledger — authoritative]"
+    blocks = [m[-1].content for m in generations(provider)]
+    assert blocks[0].startswith(full) and not blocks[1].startswith(full)
+    assert blocks[2].startswith(full)  # two turns after the last full block
+    await turn(pipeline, session, "Let's reconsider Redis after all.", "Redis again, then.")
+    assert not session.active_rejections()
+    # The full block of turn 3 said "do not propose Redis": that no longer holds.
+    assert generations(provider)[-1][-1].content.startswith(full)
+
+
+async def test_every_turn_layout_on_a_parallel_backend_keeps_history_plain() -> None:
+    provider = ScriptedProvider({"judge": [GOOD_JUDGE] * 4})
+    pipeline, _events = make(provider)
+    session = Session()
+    for text in ("We need audit logs.", "Exports as CSV, please."):
+        await turn(pipeline, session, text, "Noted.")
+    second = generations(provider)[1]
+    assert second[1].content == "We need audit logs."
+    assert second[-1].content.startswith("[Conversation ledger — authoritative]")
+
+
+class SmallModel(ScriptedProvider):
+    parameter_count: int = 135_000_000
+
+
+async def test_lean_profile_spends_calls_on_the_reply_only() -> None:
+    provider = SmallModel(parallel_calls=False)
+    pipeline, _events = make(provider, consolidation_interval=1)
+    assert pipeline.lean  # auto: below small_model_params
+    session = Session()
+    await turn(pipeline, session, "We need audit logs; let's not use MongoDB, no transactions.",
+               "Noted: audit logs, and MongoDB is out.")
+    await turn(pipeline, session, "Which database then?", "MongoDB would be my pick here.")
+    await pipeline.drain()
+    purposes = [r.purpose for r in provider.log]
+    assert set(purposes) <= {"generation", "refinement"}
+    assert purposes.count("refinement") >= 1  # the re-advocacy still gets its rewrite
+    refine = next(r for r in provider.log if r.purpose == "refinement")
+    assert "proposes MongoDB, which the user rejected" in refine.messages[-1].content
+    assert "as long as the first answer" not in refine.messages[-1].content
+    assert session.consolidated_context  # summarised without a model call
+    assert session.quality[0].judge == "heuristic"
+
+
+async def test_lean_profile_does_not_rewrite_a_merely_weak_reply() -> None:
+    provider = SmallModel()
+    pipeline, _events = make(provider, quality_threshold=0.99)
+    await turn(pipeline, Session(), "Tell me about backups.", "Backups: nightly snapshots.")
+    assert [r.purpose for r in provider.log] == ["generation"]
+    full_pipeline, _ = make(ScriptedProvider(), quality_threshold=0.99, llm_judge=False,
+                            llm_analysis=False, profile="full")
+    assert not full_pipeline.lean
+
+
+async def test_calibration_learns_the_backends_tokens_per_estimate() -> None:
+    provider = WindowedProvider()  # three characters a token: more than our estimate
+    pipeline, _events = make(provider, llm_analysis=False, llm_judge=False)
+    await turn(pipeline, Session(), "A short question about uploads?", "Short answer.")
+    assert pipeline.settings.budget.scale > 1.1
