@@ -185,6 +185,7 @@ def ledger_update(
     refresh_turns: int,
     *,
     status_requested: bool,
+    remind_rejected: bool = True,
 ) -> str:
     """The ledger block for the "as sent" layout: the full ledger, or only what is at risk.
 
@@ -194,19 +195,24 @@ def ledger_update(
     requirement dropped, a new SOLIDIFIED). Otherwise requirements and facts stated since
     are not repeated — the turns that stated them are verbatim in view, and the next full
     block restates them before those turns can be summarised away — while rejections are:
-    new ones with their reasons, and the names of all of them (a few tokens; proposing a
-    rejected option again is the failure that costs most). Nothing at risk: no block at all.
+    new ones with their reasons, and with `remind_rejected` the names of all of them (a few
+    tokens; proposing a rejected option again is the failure that costs most). A small model
+    echoes a name it is shown every turn (SmolLM2-135M brought a rejected option up again in
+    10 of 16 turns with the reminder, 1 without), so the lean profile goes without it.
+    Nothing at risk: no block at all.
     """
     full = render_ledger(session, status_requested=status_requested)
     sent = _blocks_since_last_full(history)
     if sent is None or sent[0] <= turn - refresh_turns or _retracted(session, sent[1]):
         return full if _has_items(session) or status_requested else ""
     rejected = ledger_payload(session)["rejected"]
-    if not (rejected or status_requested):
+    new_rejected = [r for r in rejected if _rejection_text(r) not in sent[1]]
+    names = [r["option"] for r in rejected] if remind_rejected else []
+    if not (new_rejected or names or status_requested):
         return ""
     return prompts.ledger_update_block(
-        new_rejected=[r for r in rejected if _rejection_text(r) not in sent[1]],
-        rejected_names=[r["option"] for r in rejected],
+        new_rejected=new_rejected,
+        rejected_names=names,
         since_turn=sent[0],
         status_requested=status_requested,
     )
@@ -269,6 +275,7 @@ def assemble(
     status_requested: bool = False,
     chunk: int = 3,
     ledger_refresh_turns: int | None = None,
+    remind_rejected: bool = True,
 ) -> AssembledPrompt:
     """Build the generation prompt for `turn`.
 
@@ -287,7 +294,7 @@ def assemble(
         ledger = render_ledger(session, status_requested=status_requested)
     else:
         ledger = _update_within(session, pairs, turn, budget, ledger_refresh_turns,
-                                status_requested)
+                                status_requested, remind_rejected)
     final = ChatMessage("user", with_ledger(ledger, user_text))
     fixed = messages_tokens([system, final])
     room = budget.prompt - fixed
@@ -313,6 +320,7 @@ def _update_within(
     budget: Budget,
     refresh_turns: int,
     status_requested: bool,
+    remind_rejected: bool,
 ) -> str:
     """The as-sent block, judged against the turns that stay verbatim in this prompt.
 
@@ -322,7 +330,14 @@ def _update_within(
     history = pairs
     if messages_tokens([m for p in pairs for m in _pair_messages(p)]) > budget.prompt // 2:
         history = pairs[-budget.recent_turns :]
-    return ledger_update(session, history, turn, refresh_turns, status_requested=status_requested)
+    return ledger_update(
+        session,
+        history,
+        turn,
+        refresh_turns,
+        status_requested=status_requested,
+        remind_rejected=remind_rejected,
+    )
 
 
 def _assemble_summarised(

@@ -427,6 +427,7 @@ class Pipeline:
             status_requested=status_requested,
             chunk=max(1, self.settings.consolidation_interval),
             ledger_refresh_turns=refresh,
+            remind_rejected=not self.lean,
         )
         if refresh is not None:
             # Kept with the message so later prompts repeat it exactly as sent.

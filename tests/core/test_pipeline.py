@@ -488,3 +488,15 @@ async def test_calibration_learns_the_backends_tokens_per_estimate() -> None:
     pipeline, _events = make(provider, llm_analysis=False, llm_judge=False)
     await turn(pipeline, Session(), "A short question about uploads?", "Short answer.")
     assert pipeline.settings.budget.scale > 1.1
+
+
+async def test_lean_as_sent_sends_no_block_when_nothing_is_new() -> None:
+    provider = SmallModel(parallel_calls=False)
+    pipeline, _events = make(provider)
+    session = Session()
+    await turn(pipeline, session, "Let's not use MongoDB, it is off the table for compliance.",
+               "Understood, MongoDB is out.")
+    await turn(pipeline, session, "How do we model accounts?", "One table per account type.")
+    second = generations(provider)[-1]
+    # No reminder of the rejected name for a small model (it echoes it): the message alone.
+    assert second[-1].content == "How do we model accounts?"
