@@ -65,10 +65,9 @@ Pending requirements: {requirements}
 Rejected options (must not be proposed): {rejected}"""
 
 REFINE_INSTRUCTION = """\
-Rewrite your previous reply to fix these problems:
+Rewrite your reply to fix:
 {issues}
-Keep what was right. Never propose a rejected option ({rejected}). Be concise.
-Write only the improved reply."""
+Keep what was right; never propose a rejected option ({rejected}); be concise. Only the reply."""
 
 READVOCATED_ISSUE = "proposes {option}, which the user rejected"
 PREMATURE_ISSUE = "gives a full solution before the requirements are known; ask instead"
@@ -124,6 +123,9 @@ def ledger_block(
         lines += [f"- {r['id']}: {r['text']}" for r in requirements]
     if trajectory:
         lines.append(f"Current direction: {trajectory}")
+    # A fact a requirement already states is said once: every line is re-read each turn.
+    said = " ".join(r["text"] for r in requirements).casefold()
+    facts = [f for f in facts if f.casefold() not in said]
     if facts:
         lines.append("Facts: " + "; ".join(facts))
     if open_questions:
