@@ -206,7 +206,7 @@ def ledger_update(
     if sent is None or sent[0] <= turn - refresh_turns or _retracted(session, sent[1]):
         return full if _has_items(session) or status_requested else ""
     rejected = ledger_payload(session)["rejected"]
-    new_rejected = [r for r in rejected if _rejection_text(r) not in sent[1]]
+    new_rejected = [r for r in rejected if prompts.rejected_item(r) not in sent[1]]
     names = [r["option"] for r in rejected] if remind_rejected else []
     if not (new_rejected or names or status_requested):
         return ""
@@ -221,12 +221,6 @@ def ledger_update(
 def _has_items(session: Session) -> bool:
     data = ledger_payload(session)
     return any(data[k] for k in ("solidified", "rejected", "requirements", "facts", "trajectory"))
-
-
-def _rejection_text(rejected: dict[str, Any]) -> str:
-    return f"- {rejected['option']}" + (
-        f" (reason: {rejected['reason']})" if rejected.get("reason") else ""
-    )
 
 
 def _blocks_since_last_full(history: list[tuple[Message, Message]]) -> tuple[int, str] | None:

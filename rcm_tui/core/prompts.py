@@ -114,10 +114,7 @@ def ledger_block(
         lines += ["SOLIDIFIED (decided; keep to it):", solidified.strip()]
     if rejected:
         lines.append("Rejected options — do NOT propose these again:")
-        lines += [
-            f"- {r['option']}" + (f" (reason: {r['reason']})" if r.get("reason") else "")
-            for r in rejected
-        ]
+        lines += [rejected_item(r) for r in rejected]
     if requirements:
         lines.append("Requirements to respect:")
         lines += [f"- {r['id']}: {r['text']}" for r in requirements]
@@ -136,6 +133,12 @@ def ledger_block(
     return "\n".join(lines)
 
 
+def rejected_item(rejected: dict[str, Any]) -> str:
+    """One rejected option as a ledger line; the as-sent layout looks for it in earlier blocks."""
+    reason = rejected.get("reason")
+    return f"- {rejected['option']}" + (f" (reason: {reason})" if reason else "")
+
+
 def ledger_update_block(
     *,
     new_rejected: list[dict[str, Any]],
@@ -147,10 +150,7 @@ def ledger_update_block(
     lines = [f"[Ledger of turn {since_turn} above still holds]"]
     if new_rejected:
         lines.append("Newly rejected — do NOT propose these again:")
-        lines += [
-            f"- {r['option']}" + (f" (reason: {r['reason']})" if r.get("reason") else "")
-            for r in new_rejected
-        ]
+        lines += [rejected_item(r) for r in new_rejected]
     if rejected_names:
         lines.append("Do not propose: " + ", ".join(rejected_names))
     if status_requested:
