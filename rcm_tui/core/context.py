@@ -195,7 +195,8 @@ def ledger_update(
     requirement dropped, a new SOLIDIFIED). Otherwise requirements and facts stated since
     are not repeated — the turns that stated them are verbatim in view, and the next full
     block restates them before those turns can be summarised away — while rejections are:
-    new ones with their reasons, and with `remind_rejected` the names of all of them (a few
+    new ones with their reasons (unless the reason is the newest message itself), and with
+    `remind_rejected` the names of all of them (a few
     tokens; proposing a rejected option again is the failure that costs most). A small model
     echoes a name it is shown every turn (SmolLM2-135M brought a rejected option up again in
     10 of 16 turns with the reminder, 1 without), so the lean profile goes without it.
@@ -206,7 +207,13 @@ def ledger_update(
     if sent is None or sent[0] <= turn - refresh_turns or _retracted(session, sent[1]):
         return full if _has_items(session) or status_requested else ""
     rejected = ledger_payload(session)["rejected"]
-    new_rejected = [r for r in rejected if prompts.rejected_item(r) not in sent[1]]
+    shown = sent[1].splitlines()
+    new_rejected = [
+        # Rejected in the message right below: its reason is there, verbatim.
+        {**r, "reason": ""} if r["turn"] == turn else r
+        for r in rejected
+        if not _rejection_shown(r["option"], shown)
+    ]
     names = [r["option"] for r in rejected] if remind_rejected else []
     if not (new_rejected or names or status_requested):
         return ""
@@ -232,6 +239,11 @@ def _blocks_since_last_full(history: list[tuple[Message, Message]]) -> tuple[int
         if block.startswith(prompts.LEDGER_HEADER):
             return user.turn, "\n".join(reversed(blocks))
     return None
+
+
+def _rejection_shown(option: str, lines: list[str]) -> bool:
+    item = prompts.rejected_item({"option": option})
+    return any(line == item or line.startswith(f"{item} (reason:") for line in lines)
 
 
 def _retracted(session: Session, shown: str) -> bool:
@@ -282,13 +294,41 @@ def assemble(
     the ledger block they were sent with and the newest one gets `ledger_update`: each prompt
     then extends the previous one, which a one-slot KV cache serves without re-reading.
     """
-    system = ChatMessage("system", prompts.SYSTEM_PROMPT)
     pairs = answered_turns(session, turn)
     if ledger_refresh_turns is None:
         ledger = render_ledger(session, status_requested=status_requested)
-    else:
-        ledger = _update_within(session, pairs, turn, budget, ledger_refresh_turns,
-                                status_requested, remind_rejected)
+        return _assemble_with(session, pairs, ledger, user_text, turn, budget, chunk)
+
+    def as_sent_block(visible: list[tuple[Message, Message]]) -> str:
+        return ledger_update(
+            session,
+            visible,
+            turn,
+            ledger_refresh_turns,
+            status_requested=status_requested,
+            remind_rejected=remind_rejected,
+        )
+
+    prompt = _assemble_with(session, pairs, as_sent_block(pairs), user_text, turn, budget, chunk)
+    if prompt.over_budget and pairs and prompt.verbatim_from_turn > pairs[0][0].turn:
+        # Blocks in the turns now summarised are no longer in view: judge by what is.
+        visible = [p for p in pairs if p[0].turn >= prompt.verbatim_from_turn]
+        prompt = _assemble_with(
+            session, pairs, as_sent_block(visible), user_text, turn, budget, chunk
+        )
+    return prompt
+
+
+def _assemble_with(
+    session: Session,
+    pairs: list[tuple[Message, Message]],
+    ledger: str,
+    user_text: str,
+    turn: int,
+    budget: Budget,
+    chunk: int,
+) -> AssembledPrompt:
+    system = ChatMessage("system", prompts.SYSTEM_PROMPT)
     final = ChatMessage("user", with_ledger(ledger, user_text))
     fixed = messages_tokens([system, final])
     room = budget.prompt - fixed
@@ -305,33 +345,6 @@ def assemble(
             over_budget=fixed > budget.prompt,
         )
     return _assemble_summarised(session, pairs, system, final, ledger, room, budget, chunk)
-
-
-def _update_within(
-    session: Session,
-    pairs: list[tuple[Message, Message]],
-    turn: int,
-    budget: Budget,
-    refresh_turns: int,
-    status_requested: bool,
-    remind_rejected: bool,
-) -> str:
-    """The as-sent block, judged against the turns that stay verbatim in this prompt.
-
-    A block in a turn about to be summarised away no longer counts as shown; the recent turns
-    are always kept verbatim, so those are the ones to look at when the history is long.
-    """
-    history = pairs
-    if messages_tokens([m for p in pairs for m in _pair_messages(p)]) > budget.prompt // 2:
-        history = pairs[-budget.recent_turns :]
-    return ledger_update(
-        session,
-        history,
-        turn,
-        refresh_turns,
-        status_requested=status_requested,
-        remind_rejected=remind_rejected,
-    )
 
 
 def _assemble_summarised(

@@ -94,6 +94,8 @@ CALL_TEXT_TURNS = 30
 OVERFLOW_REFITS = 2
 WINDOW_MARGIN = 0.85
 MIN_PROMPT_TOKENS = 256
+# Sampling temperature of a rewrite asked for because the reply repeated the previous one.
+REPEAT_TEMPERATURE = 0.8
 # Token-estimate calibration: bounds of the learned factor and the weight of each new sample.
 SCALE_MIN, SCALE_MAX, SCALE_WEIGHT = 0.5, 2.0, 0.5
 RESPONSE_KEEP_CHARS = 8000
@@ -460,11 +462,14 @@ class Pipeline:
         purpose: Purpose,
         hints: dict[str, Any],
         prompt: AssembledPrompt,
+        temperature: float | None = None,
     ) -> str:
         stage: Stage = "generating" if attempt == 1 else "refining"
         self.emit(StageChanged(turn, stage, attempt - 1, self.settings.max_refinement_attempts))
         self.emit(ReplyStarted(turn, attempt))
         request = LLMRequest(messages, purpose, hints=hints)
+        if temperature is not None:
+            request.temperature = temperature
         record = CallRecord(
             turn=turn,
             purpose=request.purpose,
@@ -631,6 +636,8 @@ class Pipeline:
                     "refinement",
                     refine_hints,
                     prompt,
+                    # At low temperature the model that repeated itself does it again.
+                    REPEAT_TEMPERATURE if previous.scores.repeated else None,
                 )
             except ProviderError as exc:
                 self.emit(
@@ -660,8 +667,9 @@ class Pipeline:
         if scores.readvocated:
             return True
         if self.lean:
-            # A small model's rewrite of a merely weak reply measured no better (it repeats
-            # the draft); a premature full answer is the one flaw worth a second call.
+            # A small model's rewrite of a merely weak reply measured no better (SmolLM2-135M
+            # stuck repeating one line repeated it in every rewrite, even at temperature 0.8);
+            # a premature full answer is the one flaw worth a second call.
             return scores.premature_attempt
         return scores.overall < self.settings.quality_threshold
 
@@ -675,6 +683,7 @@ class Pipeline:
             scores = previous.scores
             named = [prompts.READVOCATED_ISSUE.format(option=o) for o in scores.readvocated]
             named += [prompts.PREMATURE_ISSUE] if scores.premature_attempt else []
+            named += [prompts.REPEATED_ISSUE] if scores.repeated else []
         issues = "\n".join(f"- {i}" for i in named) or "- be clearer and shorter"
         instruction = prompts.REFINE_INSTRUCTION.format(issues=issues, rejected=rejected)
         return [

@@ -71,6 +71,7 @@ Keep what was right; never propose a rejected option ({rejected}); be concise. O
 
 READVOCATED_ISSUE = "proposes {option}, which the user rejected"
 PREMATURE_ISSUE = "gives a full solution before the requirements are known; ask instead"
+REPEATED_ISSUE = "repeats the previous answer instead of answering the new message"
 
 CONSOLIDATION_INSTRUCTION = """\
 Task: summarise the conversation above (turns {first} to {last}) in at most {words} words, so

@@ -76,6 +76,8 @@ class Scores:
     readvocated: list[str] = field(default_factory=list)
     addressed: list[str] = field(default_factory=list)
     judge: str = "heuristic"
+    # Says (nearly) word for word what the previous reply said.
+    repeated: bool = False
 
     @property
     def overall(self) -> float:
@@ -126,11 +128,14 @@ def heuristic_scores(reply: str, ctx: ReplyContext) -> Scores:
     readvocated = heuristics.find_readvocacy(reply, ctx.rejected) if ctx.rejected else []
     for option in readvocated:
         issues.append(prompts.READVOCATED_ISSUE.format(option=option))
-    if ctx.previous_reply and heuristics.text_similarity(reply, ctx.previous_reply) >= REPEAT:
+    repeated = bool(ctx.previous_reply) and (
+        heuristics.text_similarity(reply, ctx.previous_reply) >= REPEAT
+    )
+    if repeated:
         # Small models fall into repeating their last answer word for word: nothing new was
         # answered, however on-topic the words are.
         completeness = min(completeness, 0.3)
-        issues.append("repeats the previous answer instead of answering the new message")
+        issues.append(prompts.REPEATED_ISSUE)
         suggestions.append("answer the newest message; do not repeat the last reply")
     addressed = addressed_requirements(reply, ctx.pending)
     tracking = _tracking(reply, ctx, addressed, readvocated)
@@ -151,6 +156,7 @@ def heuristic_scores(reply: str, ctx: ReplyContext) -> Scores:
         suggestions=suggestions,
         readvocated=readvocated,
         addressed=addressed,
+        repeated=repeated,
     )
 
 
@@ -292,6 +298,7 @@ def combine(heuristic: Scores, verdict: JudgeVerdict | None) -> Scores:
         readvocated=heuristic.readvocated,
         addressed=sorted(set(heuristic.addressed) | set(verdict.addressed)),
         judge="llm",
+        repeated=heuristic.repeated,
     )
 
 

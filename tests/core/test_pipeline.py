@@ -413,7 +413,9 @@ async def test_as_sent_layout_makes_every_prompt_extend_the_previous_one() -> No
     assert third[: len(second)] == second
     assert first[-1].content.startswith("[Conversation ledger — authoritative]")
     assert second[-1].content.startswith("[Ledger of turn 1 above still holds]")
-    assert "- MongoDB (reason:" in second[-1].content
+    # Rejected in that very message: named, its reason left to the message right below.
+    block, _sep, message = second[-1].content.partition("\n\n")
+    assert "- MongoDB" in block.splitlines() and "compliance" in message
     # Requirements stated in view are not repeated; the rejected names are, briefly.
     assert "ACID" not in third[-1].content.split("\n\n")[0]
     assert "Do not propose: MongoDB" in third[-1].content
@@ -500,3 +502,23 @@ async def test_lean_as_sent_sends_no_block_when_nothing_is_new() -> None:
     second = generations(provider)[-1]
     # No reminder of the rejected name for a small model (it echoes it): the message alone.
     assert second[-1].content == "How do we model accounts?"
+
+
+async def test_as_sent_layout_restates_the_ledger_only_when_its_block_leaves_the_prompt() -> None:
+    provider = ScriptedProvider(parallel_calls=False)
+    pipeline, _events = make(provider, llm_analysis=False, llm_judge=False,
+                             consolidation_interval=0, ledger_refresh_turns=50,
+                             budget=Budget(1600, 200, 2))
+    session = Session()
+    await turn(pipeline, session, "We need audit logs for every transfer.", "Noted.")
+    full = "[Conversation ledger — authoritative]"
+    blocks = []
+    for i in range(12):
+        await turn(pipeline, session, f"Detail {i}: " + "the export format matters " * 12,
+                   "Understood. " * 30)
+        prompt = generations(provider)[-1]
+        blocks.append(prompt[-1].content)
+        in_view = any(m.content.startswith(full) for m in prompt[:-1] if m.role == "user")
+        # Exactly one of: a full block still in view, or a full block now.
+        assert in_view != blocks[-1].startswith(full), i
+    assert any(b.startswith(full) for b in blocks), "the turn-1 block was summarised away"
