@@ -522,3 +522,19 @@ async def test_as_sent_layout_restates_the_ledger_only_when_its_block_leaves_the
         # Exactly one of: a full block still in view, or a full block now.
         assert in_view != blocks[-1].startswith(full), i
     assert any(b.startswith(full) for b in blocks), "the turn-1 block was summarised away"
+
+
+async def test_a_repeated_reply_is_flagged_and_rewritten_warmer() -> None:
+    provider = ScriptedProvider()
+    pipeline, _events = make(provider, llm_analysis=False, llm_judge=False, profile="full",
+                             quality_threshold=0.0)
+    session = Session()
+    same = "Happy to help. Which document store do you use today, and at what volume?"
+    await turn(pipeline, session, "We need a database for the ledger.", same)
+    pipeline.settings.quality_threshold = 0.95
+    await turn(pipeline, session, "How should we model transfers?", same)
+    rewrite = next(r for r in provider.log if r.purpose == "refinement" and r.hints["turn"] == 2)
+    assert "repeats the previous answer" in " ".join(rewrite.hints["issues"])
+    assert rewrite.temperature == 0.8
+    first = next(r for r in provider.log if r.purpose == "generation")
+    assert first.temperature == 0.2
