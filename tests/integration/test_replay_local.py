@@ -1,0 +1,57 @@
+"""`rcm-tui replay` through the whole pipeline on the embedded SmolLM2-135M, in-process.
+
+Two runs of the same four user turns of file-upload.jsonl: the default ("auto" picks the lean
+profile for a 135M model, and the as-sent ledger layout for a one-call backend) and
+`profile = "full"`, where the tiny model's analysis and judge answers are exercised and fall
+back to the heuristics when unusable.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .test_replay_servers import assert_four_real_replies, four_user_turns
+
+pytestmark = pytest.mark.integration
+
+
+def replay_local(script: Path, **env_extra: str) -> dict[str, Any]:
+    env = {**os.environ, "RCM_TUI_PROVIDERS__LOCAL__N_THREADS": "1", **env_extra}
+    proc = subprocess.run(
+        [sys.executable, "-m", "rcm_tui", "replay", str(script), "--provider", "local", "--json"],
+        capture_output=True, text=True, env=env, timeout=420,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return json.loads(proc.stdout)
+
+
+def test_lean_replay_extends_the_kv_cache_every_turn(tmp_path: Path, isolated_env: Path) -> None:
+    doc = replay_local(four_user_turns(tmp_path))
+    assert_four_real_replies(doc)
+    assert {c["purpose"] for c in doc["calls"]} <= {"generation", "refinement"}
+    assert all(q["judge"] == "heuristic" for q in doc["quality"])
+    users = [m for m in doc["messages"] if m["role"] == "user"]
+    assert users[0]["ledger_sent"].startswith("[Conversation ledger")
+    firsts = [c for c in doc["calls"] if c["purpose"] == "generation" and c["attempt"] == 1]
+    # Every later prompt extends the one before it: the model re-reads only the new tail.
+    for call in firsts[1:]:
+        assert call["cached_tokens"] > call["prompt_tokens"] // 2, call
+
+
+def test_full_profile_exercises_the_tiny_models_analysis_and_judge(
+    tmp_path: Path, isolated_env: Path
+) -> None:
+    doc = replay_local(four_user_turns(tmp_path), RCM_TUI_PROFILE="full")
+    assert_four_real_replies(doc)
+    purposes = {c["purpose"] for c in doc["calls"]}
+    assert {"analysis", "judge"} <= purposes
+    # The 135M model's structured answers are validated; unusable ones fall back, counted.
+    fell_back = [c for c in doc["calls"] if c["fallback"]]
+    assert fell_back and doc["metrics"]["fallbacks"] >= len(fell_back)
