@@ -189,7 +189,7 @@ FAULTS = [
     ),
     Fault("500", "server error (500)", http_error(500), waits=(0.5, 1.0)),
     Fault("stream cut", "the stream was cut after", lambda backend: [cut_stream(backend)]),
-    Fault("empty reply", "the model returned an empty reply", lambda b: [empty_stream(b)]),
+    Fault("empty reply", ": the model returned an empty reply", lambda b: [empty_stream(b)]),
     Fault(
         "502 html from a proxy",
         "(502)",
@@ -212,6 +212,7 @@ def assert_one_line_error(outcome: TurnOutcome, expected: str) -> None:
     assert outcome.error.startswith("generation failed: "), outcome.error
     assert expected in outcome.error
     assert "Traceback" not in outcome.error and KEY not in outcome.error
+    assert "<" not in outcome.error, "no markup from an error page"
 
 
 def assert_question_kept_without_answer(session: Session, question: str) -> None:

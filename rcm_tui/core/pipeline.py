@@ -505,7 +505,7 @@ class Pipeline:
         record.ms = (time.perf_counter() - started) * 1000
         record.response = text
         if not text:  # recorded as failed too, so the inspector shows why the turn failed
-            record.error = "the model returned an empty reply"
+            record.error = f"{self.generator.name}: the model returned an empty reply"
         self._record_call(session, record, usage)
         if record.error:
             raise ProviderError(record.error, kind="invalid_response")

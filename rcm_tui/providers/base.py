@@ -148,11 +148,20 @@ def _scrubbed(error: ProviderError, secret: str) -> ProviderError:
 # --- building failures -----------------------------------------------------------------------
 
 
+_MARKUP = re.compile(r"<(html|head|body|title|h1)\b", re.IGNORECASE)
+_TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
+_TAG = re.compile(r"<[^>]*>")
+
+
 def one_line(text: str, *, secret: str = "", limit: int = MESSAGE_LIMIT) -> str:
     """Collapse whitespace, hide the secret and keep it short enough for a status line."""
     # A very short "key" (some local servers accept anything) would mangle ordinary words.
     if len(secret) >= MIN_SECRET_LENGTH:
         text = text.replace(secret, "***")
+    if _MARKUP.search(text):
+        # A proxy's error page: its title says it ("502 Bad Gateway"), the markup does not.
+        title = _TITLE.search(text)
+        text = title.group(1) if title else _TAG.sub(" ", text)
     text = re.sub(r"\s+", " ", text).strip()
     if len(text) > limit:
         text = text[: limit - 1].rstrip() + "…"

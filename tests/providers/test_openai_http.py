@@ -460,3 +460,12 @@ async def test_closing_the_stream_early_closes_the_http_stream(
     await events.aclose()
 
     assert await asyncio.to_thread(reply.disconnected.wait, 3.0)
+
+
+def test_an_error_page_becomes_its_title_in_one_line() -> None:
+    from rcm_tui.providers.base import one_line
+
+    page = "<html>\n<head><title>502 Bad Gateway</title></head>\n<body>nginx</body>\n</html>\n"
+    assert one_line(page) == "502 Bad Gateway"
+    assert one_line("<html><body><h1>Oops</h1> try later</body></html>") == "Oops try later"
+    assert one_line("x < 3 and y > 2") == "x < 3 and y > 2"  # not markup: left alone
