@@ -228,7 +228,8 @@ async def test_a_prompt_longer_than_the_context_window_is_a_clear_error(
 ) -> None:
     error = await expect_error(provider, ask("hello " * (SETTINGS.n_ctx + 100)))
 
-    assert error.kind == "bad_request"
+    assert error.kind == "context_overflow"
+    assert error.overflow is not None and error.overflow.window == SETTINGS.n_ctx
     assert "context window (2048 tokens)" in error.message
     assert "providers.local.n_ctx" in error.message
 
