@@ -669,8 +669,9 @@ class Pipeline:
         if self.lean:
             # A small model's rewrite of a merely weak reply measured no better (SmolLM2-135M
             # stuck repeating one line repeated it in every rewrite, even at temperature 0.8);
-            # a premature full answer is the one flaw worth a second call.
-            return scores.premature_attempt
+            # a premature full answer, or the prompt's ledger parroted back, is worth a second
+            # call.
+            return scores.premature_attempt or scores.echoed
         return scores.overall < self.settings.quality_threshold
 
     def _refinement_messages(
@@ -684,6 +685,7 @@ class Pipeline:
             named = [prompts.READVOCATED_ISSUE.format(option=o) for o in scores.readvocated]
             named += [prompts.PREMATURE_ISSUE] if scores.premature_attempt else []
             named += [prompts.REPEATED_ISSUE] if scores.repeated else []
+            named += [prompts.ECHOED_ISSUE] if scores.echoed else []
         issues = "\n".join(f"- {i}" for i in named) or "- be clearer and shorter"
         instruction = prompts.REFINE_INSTRUCTION.format(issues=issues, rejected=rejected)
         return [

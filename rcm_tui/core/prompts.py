@@ -72,6 +72,7 @@ Keep what was right; never propose a rejected option ({rejected}); be concise. O
 READVOCATED_ISSUE = "proposes {option}, which the user rejected"
 PREMATURE_ISSUE = "gives a full solution before the requirements are known; ask instead"
 REPEATED_ISSUE = "repeats the previous answer instead of answering the new message"
+ECHOED_ISSUE = "copies the conversation ledger instead of answering the message"
 
 CONSOLIDATION_INSTRUCTION = """\
 Task: summarise the conversation above (turns {first} to {last}) in at most {words} words, so
@@ -97,6 +98,13 @@ RECAP_HEADER = "Welcome back — here is where this session stood."
 
 
 LEDGER_HEADER = "[Conversation ledger — authoritative]"
+UPDATE_HEADER = "[Ledger of turn {turn} above still holds]"
+# Lines of the ledger blocks no answer of the model's own has reason to contain: a reply with
+# one of them is parroting the prompt (small models do).
+LEDGER_MARKERS = (
+    LEDGER_HEADER, "[/ledger]", "above still holds]", "Requirements to respect:",
+    "Rejected options — do NOT propose", "Newly rejected — do NOT propose",
+)
 
 
 def ledger_block(
@@ -148,7 +156,7 @@ def ledger_update_block(
     status_requested: bool,
 ) -> str:
     """The short block of the "as sent" layout: the full ledger of `since_turn` still holds."""
-    lines = [f"[Ledger of turn {since_turn} above still holds]"]
+    lines = [UPDATE_HEADER.format(turn=since_turn)]
     if new_rejected:
         lines.append("Newly rejected — do NOT propose these again:")
         lines += [rejected_item(r) for r in new_rejected]

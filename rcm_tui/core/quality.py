@@ -78,6 +78,8 @@ class Scores:
     judge: str = "heuristic"
     # Says (nearly) word for word what the previous reply said.
     repeated: bool = False
+    # Parrots the ledger block of its own prompt.
+    echoed: bool = False
 
     @property
     def overall(self) -> float:
@@ -137,7 +139,13 @@ def heuristic_scores(reply: str, ctx: ReplyContext) -> Scores:
         completeness = min(completeness, 0.3)
         issues.append(prompts.REPEATED_ISSUE)
         suggestions.append("answer the newest message; do not repeat the last reply")
-    addressed = addressed_requirements(reply, ctx.pending)
+    echoed = any(marker in reply for marker in prompts.LEDGER_MARKERS)
+    if echoed:
+        # Copying a requirement out of the ledger block neither answers nor addresses it.
+        completeness = min(completeness, 0.2)
+        issues.append(prompts.ECHOED_ISSUE)
+        suggestions.append("answer the message in your own words; the ledger is not for the user")
+    addressed = [] if echoed else addressed_requirements(reply, ctx.pending)
     tracking = _tracking(reply, ctx, addressed, readvocated)
     middle = _middle_reference(ctx, terms)
     if tracking < 0.8 and not readvocated:
@@ -157,6 +165,7 @@ def heuristic_scores(reply: str, ctx: ReplyContext) -> Scores:
         readvocated=readvocated,
         addressed=addressed,
         repeated=repeated,
+        echoed=echoed,
     )
 
 
@@ -299,6 +308,7 @@ def combine(heuristic: Scores, verdict: JudgeVerdict | None) -> Scores:
         addressed=sorted(set(heuristic.addressed) | set(verdict.addressed)),
         judge="llm",
         repeated=heuristic.repeated,
+        echoed=heuristic.echoed,
     )
 
 

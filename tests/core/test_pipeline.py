@@ -538,3 +538,14 @@ async def test_a_repeated_reply_is_flagged_and_rewritten_warmer() -> None:
     assert rewrite.temperature == 0.8
     first = next(r for r in provider.log if r.purpose == "generation")
     assert first.temperature == 0.2
+
+
+async def test_lean_profile_rewrites_a_reply_that_parrots_the_ledger() -> None:
+    provider = SmallModel(parallel_calls=False)
+    pipeline, _events = make(provider)
+    session = Session()
+    await turn(pipeline, session, "We need strict ACID transactions for the payments ledger.",
+               "[Conversation ledger — authoritative]\nRequirements to respect:\n- R1: We need "
+               "strict ACID transactions for the payments ledger\n[/ledger]")
+    refine = next(r for r in provider.log if r.purpose == "refinement")
+    assert "copies the conversation ledger" in refine.messages[-1].content

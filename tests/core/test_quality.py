@@ -176,3 +176,19 @@ def test_repeating_the_previous_answer_is_caught() -> None:
                              ctx(previous_reply=previous))
     assert any("repeats the previous answer" in i for i in repeat.issues)
     assert repeat.completeness <= 0.3 < fresh.completeness
+
+
+def test_a_reply_that_parrots_the_ledger_is_no_answer() -> None:
+    pending = [("R1", "We need strict ACID transactions for a payments ledger", 1)]
+    parrot = ("[Conversation ledger — authoritative] Rejected options:\n- MongoDB (reason: it is "
+              "off the table) Requirements to respect:\n- R1: We need strict ACID transactions "
+              "for a payments ledger")
+    echoed = heuristic_scores(parrot, ctx(pending=pending))
+    answer = heuristic_scores("For ACID transactions on a payments ledger, PostgreSQL with "
+                              "serializable isolation is the usual choice.", ctx(pending=pending))
+    assert echoed.echoed and not answer.echoed
+    assert echoed.addressed == [] and answer.addressed == ["R1"]
+    assert echoed.overall < answer.overall
+    assert any("copies the conversation ledger" in i for i in echoed.issues)
+    # Talking about a ledger (the payments kind) is not parroting the block.
+    assert not heuristic_scores("Keep the ledger append-only.", ctx()).echoed
