@@ -872,6 +872,17 @@ def _is_reason_clause(clause: str) -> bool:
     return len(core.split()) >= 2 or bool(_CJK_CHAR_RE.search(core))
 
 
+_LEADING_CAUSE_RE = re.compile(
+    # Not "as": "As we discussed, no Kafka" gives no cause.
+    r"^(?:because|since|given\s+that)\s+(?P<why>[^,，]{3,}?)[,，]\s*(?P<rest>\S.*)$", re.I
+)
+
+
+def _clause_hits(clause: str) -> list[tuple[str, str, bool]]:
+    hits = _chinese_clause_rejections(clause) if _CJK_CHAR_RE.search(clause) else []
+    return hits + _english_clause_rejections(clause)
+
+
 def _sentence_rejections(sentence: _Sentence) -> tuple[list[_RejectionHit], set[int]]:
     """The rejections in one sentence, and the indices of clauses that only give reasons."""
     # (cause before "so", cause in the previous clause, hits, text still to mine)
@@ -886,8 +897,11 @@ def _sentence_rejections(sentence: _Sentence) -> tuple[list[_RejectionHit], set[
         elif ci > 0 and _CONSEQUENCE_RE.match(clause):
             previous = sentence.clauses[ci - 1]
             lead = "" if _ALTERNATIVE_RE.search(previous) else previous
-        raw_hits = _chinese_clause_rejections(clause) if _CJK_CHAR_RE.search(clause) else []
-        raw_hits += _english_clause_rejections(clause)
+        elif (because := _LEADING_CAUSE_RE.match(clause)) and _clause_hits(because["rest"]):
+            # "Because they're stateful, no Redis, no Memcached": the cause comes first and
+            # explains every option rejected after it.
+            cause, clause = because["why"], because["rest"]
+        raw_hits = _clause_hits(clause)
         kept = cause
         bare_not = _BARE_NOT_RE.search(clause)
         if raw_hits and bare_not and bare_not.start() > 0:
@@ -1015,6 +1029,15 @@ _ABOUT_THE_REPLY_RE = re.compile(
 )
 
 
+# "Not that one — we need something managed": after a plain refusal, a need the option
+# does not meet is the reason it was refused.
+_NEED_REASON_RE = re.compile(
+    r"^(?:(?:we|i|it|this|that)\s+(?:really\s+|still\s+)?(?:need|needs|must|have\s+to|has\s+to|"
+    r"require|requires|want)\b|must\b)",
+    re.I,
+)
+
+
 def _tail_verdict(raw: str) -> tuple[str, bool, bool]:
     """(tail, judges the option or says why, names an alternative) after a rejection head."""
     tail = _TRAILING_PLEASE_RE.sub("", raw.strip(" ,.;!—–-")).strip(" ,.;!—–-")
@@ -1091,6 +1114,8 @@ def _pronoun_rejection(sentences: list[_Sentence], view: LedgerView) -> _Rejecti
         if verdict is None or not verdict[1]:
             strong = _PRONOUN_STRONG_RE.match(body)
             verdict = _tail_verdict(strong.group("tail")) if strong else None
+            if verdict is not None and _NEED_REASON_RE.match(verdict[0]):
+                verdict = (verdict[0], True, verdict[2])
             if verdict is None or (verdict[0] and not (verdict[1] or verdict[2])):
                 return None  # "Not that I know of", "No, that's fine", "No way, that's perfect"
         tail, judged, _ = verdict
@@ -1098,7 +1123,15 @@ def _pronoun_rejection(sentences: list[_Sentence], view: LedgerView) -> _Rejecti
     option = _last_proposal(view.last_assistant_message)
     if option is None:
         return None
-    return _RejectionHit(option, _tidy(reason, 200), sentences[0].index, 0, False)
+    # "Not that one, we need something managed": a reason inside the rejecting clause may
+    # state a requirement too (after a dash it is a clause of its own, mined anyway).
+    own_clause = len(sentences[0].clauses) == 1
+    cause = reason if own_clause and _NEED_REASON_RE.match(reason) else ""
+    if not reason and len(sentences) > 1 and not sentences[1].question:
+        # "Not that one. We need something managed.": the need right after is the reason.
+        following = _strip_discourse(sentences[1].text).rstrip(" .!")
+        reason = following if _NEED_REASON_RE.match(following) else ""
+    return _RejectionHit(option, _tidy(reason, 200), sentences[0].index, 0, False, cause)
 
 
 def _neighbour_reason(sentences: list[_Sentence], index: int, hits: list[_RejectionHit]) -> str:
@@ -1923,7 +1956,7 @@ def analyse_message(text: str, turn: int, view: LedgerView) -> Analysis:
         pronoun = _pronoun_rejection(sentences, view)
         if pronoun:
             scan.hits.append(pronoun)
-            scan.clauses[(pronoun.sentence, 0)] = ""
+            scan.clauses[(pronoun.sentence, 0)] = pronoun.cause
     hits = scan.hits
     reason_sentences = {
         s.index

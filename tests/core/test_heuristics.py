@@ -644,3 +644,41 @@ def test_a_negated_want_after_a_rejection_is_its_reason_not_a_second_option() ->
     assert [(r.option, r.reason) for r in found.rejections] == [
         ("DynamoDB", "We do not want vendor lock-in")
     ]
+
+
+@pytest.mark.parametrize("message", [
+    "Because they're stateful, no Redis, no Memcached.",
+    "Since the team is small, no Redis and no Memcached.",
+    "Given that they're stateful, let's not use Redis or Memcached.",
+])
+def test_a_cause_stated_first_explains_every_option_rejected_after_it(message: str) -> None:
+    found = analyse(message).rejections
+    assert [r.option for r in found] == ["Redis", "Memcached"]
+    assert all(r.reason and len(r.reason.split()) >= 2 for r in found), found
+
+
+def test_a_leading_clause_that_is_no_cause_gives_no_reason() -> None:
+    assert requirement_texts("Because we handle PII, we must encrypt data at rest.") != []
+    assert analyse("Because we handle PII, we must encrypt data at rest.").rejections == []
+
+
+@pytest.mark.parametrize("message", [
+    "Not that one — we need something managed.",
+    "Not that one, we need something managed.",
+    "Not that one. We need something managed.",
+])
+def test_a_need_after_turning_the_proposal_down_is_its_reason_and_a_requirement(
+    message: str,
+) -> None:
+    reply = "I'd suggest RabbitMQ for the queue."
+    found = analyse(message, last_assistant_message=reply)
+    assert [(r.option, r.reason) for r in found.rejections] == [
+        ("RabbitMQ", "We need something managed")
+    ]
+    assert [r.text for r in found.requirements] == ["We need something managed"]
+
+
+def test_not_that_i_know_of_rejects_nothing() -> None:
+    reply = "Is there an existing queue? I'd suggest RabbitMQ otherwise."
+    assert analyse("Not that I know of, we need an answer first.",
+                   last_assistant_message=reply).rejections == []
