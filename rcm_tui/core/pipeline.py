@@ -175,6 +175,7 @@ class Pipeline:
         parallel = all(getattr(p, "parallel_calls", True) for p in (generator, analyst))
         self._serial: asyncio.Lock | None = None if parallel else asyncio.Lock()
         self._noticed: set[tuple[str, int, str]] = set()
+        self._profile_announced = False
 
     # -- plumbing --------------------------------------------------------------------------
     def emit(self, event: PipelineEvent) -> None:
@@ -291,6 +292,7 @@ class Pipeline:
                     if not refits_left or self.settings.budget.total >= planned:
                         return self._fail(session, turn, exc)
                 prompt = self._generation_prompt(session, user_text, turn, status_requested)
+            self._announce_profile()
             start_analysis(None if parallel else first)
             if analysis_task is not None:
                 await self._apply_llm_analysis(session, analysis_task, turn)
@@ -381,6 +383,20 @@ class Pipeline:
         # Known once a local model has loaded (at the first reply); remote models say nothing.
         params = getattr(self.generator, "parameter_count", None)
         return isinstance(params, int) and 0 < params < self.settings.small_model_params
+
+    def _announce_profile(self) -> None:
+        """Say once why a small model gets the lean profile (it is decided, not configured)."""
+        if self._profile_announced or self.settings.profile != "auto" or not self.lean:
+            return
+        self._profile_announced = True
+        params = getattr(self.generator, "parameter_count", 0) or 0
+        self.emit(
+            Notice(
+                f"lean profile: {self.generator.model} has {params / 1e6:,.0f}M parameters; "
+                "analysis, scores and summaries use the heuristics (profile = \"full\" to "
+                "use the model for them too)"
+            )
+        )
 
     def _ledger_refresh(self) -> int | None:
         """Refresh interval of the as-sent layout, or None for a full block every turn."""

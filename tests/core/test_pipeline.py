@@ -473,6 +473,10 @@ async def test_lean_profile_spends_calls_on_the_reply_only() -> None:
     assert "as long as the first answer" not in refine.messages[-1].content
     assert session.consolidated_context  # summarised without a model call
     assert session.quality[0].judge == "heuristic"
+    said = [e.text for e in _events if isinstance(e, Notice) and "lean profile" in e.text]
+    assert said == ["lean profile: scripted-model has 135M parameters; analysis, scores and "
+                    'summaries use the heuristics (profile = "full" to use the model for them '
+                    'too)']
 
 
 async def test_lean_profile_does_not_rewrite_a_merely_weak_reply() -> None:
