@@ -26,22 +26,14 @@ from ..core.llm import (
     ChatMessage,
     Finished,
     LLMRequest,
-    ProviderError,
     StreamEvent,
     TextDelta,
     Usage,
 )
 from .base import (
-    PLACEHOLDER_API_KEY,
     Failure,
-    RetryPolicy,
+    SDKProvider,
     StreamEndedEarly,
-    connection_failure,
-    display_url,
-    one_line,
-    status_failure,
-    stream_with_retries,
-    timeout_failure,
 )
 
 KEY_HINT = "set ANTHROPIC_API_KEY or providers.anthropic.api_key"
@@ -63,37 +55,11 @@ ERROR_EVENT_STATUS = {
 }
 
 
-class AnthropicProvider:
+class AnthropicProvider(SDKProvider[AnthropicSettings]):
     name = "anthropic"
 
-    def __init__(
-        self,
-        cfg: AnthropicSettings,
-        *,
-        model: str | None = None,
-        base_url: str | None = None,
-        retry: RetryPolicy | None = None,
-    ) -> None:
-        self.model = model or cfg.model
-        self.label = f"anthropic · {self.model}"
-        self._cfg = cfg
-        self._secret = cfg.api_key
-        self._retry = retry or RetryPolicy(max_retries=cfg.max_retries)
-        self._client = anthropic.AsyncAnthropic(
-            api_key=cfg.api_key or PLACEHOLDER_API_KEY,
-            base_url=base_url or None,
-            timeout=cfg.timeout,
-            max_retries=0,
-        )
-        self._url = display_url(str(self._client.base_url))
-
-    def stream(self, request: LLMRequest) -> AsyncGenerator[StreamEvent, None]:
-        return stream_with_retries(
-            self.name, lambda: self._attempt(request), self._classify, self._retry, self._secret
-        )
-
-    async def aclose(self) -> None:
-        await self._client.close()
+    def _make_client(self, **options: Any) -> anthropic.AsyncAnthropic:
+        return anthropic.AsyncAnthropic(**options)
 
     async def _attempt(self, request: LLMRequest) -> AsyncGenerator[StreamEvent, None]:
         events = await self._client.messages.create(
@@ -118,25 +84,18 @@ class AnthropicProvider:
     def _classify(self, exc: Exception) -> Failure:
         # Mid-stream transport errors reach us as raw httpx2 exceptions: unlike the openai SDK,
         # this SDK does not wrap what happens while the body is read.
-        if isinstance(exc, anthropic.APITimeoutError | httpx2.TimeoutException):
-            return timeout_failure(self.name, self._url, self._cfg.timeout)
         if isinstance(exc, anthropic.APIConnectionError | httpx2.TransportError):
-            return connection_failure(self.name, self._url, exc)
+            timed_out = isinstance(exc, anthropic.APITimeoutError | httpx2.TimeoutException)
+            return self._transport_failure(exc, timed_out=timed_out)
         if isinstance(exc, anthropic.APIStatusError):
             status = exc.status_code
             if status < 400:
                 # An `error` event inside a 200 stream; its type says what really happened.
                 status = ERROR_EVENT_STATUS.get(str(exc.type or ""), 500)
-            return status_failure(
-                self.name,
-                status,
-                exc.response.headers,
-                one_line(exc.api_message or "", secret=self._secret, limit=160),
-                key_configured=bool(self._cfg.api_key),
-                key_hint=KEY_HINT,
+            return self._status_failure(
+                status, exc.response.headers, exc.api_message or "", KEY_HINT
             )
-        detail = one_line(f"{type(exc).__name__}: {exc}", secret=self._secret, limit=160)
-        return Failure(ProviderError(f"{self.name}: unexpected error ({detail})", "unknown"))
+        return self._unexpected(exc)
 
 
 class _Tally:

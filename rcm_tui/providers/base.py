@@ -21,9 +21,17 @@ from contextlib import aclosing
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
+from typing import Any, Generic, Protocol, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
-from ..core.llm import ErrorKind, ProviderError, StreamEvent, TextDelta, context_overflow_in
+from ..core.llm import (
+    ErrorKind,
+    LLMRequest,
+    ProviderError,
+    StreamEvent,
+    TextDelta,
+    context_overflow_in,
+)
 
 # Stands in for a missing key when talking to local OpenAI/Anthropic-compatible servers, which
 # ignore it; the SDKs refuse to build a client without one. Obviously not a real key.
@@ -289,3 +297,94 @@ def _causes(exc: BaseException) -> list[BaseException]:
         seen.append(current)
         current = current.__cause__ or current.__context__
     return seen
+
+
+# --- the shape of an SDK-backed provider ---------------------------------------------------
+
+
+class SDKSettings(Protocol):
+    """The settings every SDK-backed provider section has (`[providers.openai]`, …)."""
+
+    model: str
+    api_key: str
+    timeout: float
+    max_retries: int
+    max_tokens: int
+
+
+SettingsT = TypeVar("SettingsT", bound=SDKSettings)
+DETAIL_LIMIT = 160
+
+
+class SDKProvider(Generic[SettingsT]):
+    """What the openai and anthropic providers share: the client built with the SDK's own
+    retries off, streaming through `stream_with_retries`, the key kept out of every message.
+
+    A subclass names itself, builds its client (`_make_client`), streams one attempt
+    (`_attempt`) and classifies its SDK's exceptions (`_classify`).
+    """
+
+    name: str
+
+    def __init__(
+        self,
+        cfg: SettingsT,
+        *,
+        model: str | None = None,
+        base_url: str | None = None,
+        retry: RetryPolicy | None = None,
+    ) -> None:
+        self.model = model or cfg.model
+        self.label = f"{self.name} · {self.model}"
+        self._cfg = cfg
+        self._secret = cfg.api_key
+        self._retry = retry or RetryPolicy(max_retries=cfg.max_retries)
+        self._client = self._make_client(
+            api_key=cfg.api_key or PLACEHOLDER_API_KEY,
+            base_url=base_url or None,
+            timeout=cfg.timeout,
+            max_retries=0,
+        )
+        self._url = display_url(str(self._client.base_url))
+
+    def _make_client(self, **options: Any) -> Any:
+        raise NotImplementedError
+
+    def _attempt(self, request: LLMRequest) -> AsyncGenerator[StreamEvent, None]:
+        raise NotImplementedError
+
+    def _classify(self, exc: Exception) -> Failure:
+        raise NotImplementedError
+
+    def stream(self, request: LLMRequest) -> AsyncGenerator[StreamEvent, None]:
+        return stream_with_retries(
+            self.name, lambda: self._attempt(request), self._classify, self._retry, self._secret
+        )
+
+    async def aclose(self) -> None:
+        await self._client.close()
+
+    def _detail(self, text: str) -> str:
+        """A server's words, short and without the key, for a one-line error."""
+        return one_line(text, secret=self._secret, limit=DETAIL_LIMIT)
+
+    def _status_failure(
+        self, status: int, headers: Mapping[str, str], detail: str, hint: str
+    ) -> Failure:
+        return status_failure(
+            self.name,
+            status,
+            headers,
+            self._detail(detail),
+            key_configured=bool(self._cfg.api_key),
+            key_hint=hint,
+        )
+
+    def _transport_failure(self, exc: Exception, *, timed_out: bool) -> Failure:
+        if timed_out:
+            return timeout_failure(self.name, self._url, self._cfg.timeout)
+        return connection_failure(self.name, self._url, exc)
+
+    def _unexpected(self, exc: Exception) -> Failure:
+        detail = self._detail(f"{type(exc).__name__}: {exc}")
+        return Failure(ProviderError(f"{self.name}: unexpected error ({detail})", "unknown"))

@@ -24,16 +24,10 @@ from ..core.llm import (
     estimated_usage,
 )
 from .base import (
-    PLACEHOLDER_API_KEY,
     Failure,
     RetryPolicy,
+    SDKProvider,
     StreamEndedEarly,
-    connection_failure,
-    display_url,
-    one_line,
-    status_failure,
-    stream_with_retries,
-    timeout_failure,
 )
 
 JsonMode = Literal["json_schema", "json_object", "none"]
@@ -43,7 +37,7 @@ JSON_MODES: tuple[JsonMode, ...] = ("json_schema", "json_object", "none")
 KEY_HINT = "set OPENAI_API_KEY or providers.openai.api_key"
 
 
-class OpenAIProvider:
+class OpenAIProvider(SDKProvider[OpenAISettings]):
     name = "openai"
 
     def __init__(
@@ -54,32 +48,16 @@ class OpenAIProvider:
         base_url: str | None = None,
         retry: RetryPolicy | None = None,
     ) -> None:
-        self.model = model or cfg.model
-        self.label = f"openai · {self.model}"
+        super().__init__(cfg, model=model, base_url=base_url, retry=retry)
         # False for a server that serves one request at a time: the pipeline then never
         # sends its analysis while the reply streams (llama-cpp-python's server would cut the
         # reply off to serve it).
         self.parallel_calls = cfg.parallel_calls
-        self._cfg = cfg
-        self._secret = cfg.api_key
-        self._retry = retry or RetryPolicy(max_retries=cfg.max_retries)
-        self._client = openai.AsyncOpenAI(
-            api_key=cfg.api_key or PLACEHOLDER_API_KEY,
-            base_url=base_url or None,
-            timeout=cfg.timeout,
-            max_retries=0,
-        )
-        self._url = display_url(str(self._client.base_url))
         # The strongest JSON mode this server has accepted; later requests start from it.
         self._json_mode: JsonMode = JSON_MODES[0]
 
-    def stream(self, request: LLMRequest) -> AsyncGenerator[StreamEvent, None]:
-        return stream_with_retries(
-            self.name, lambda: self._attempt(request), self._classify, self._retry, self._secret
-        )
-
-    async def aclose(self) -> None:
-        await self._client.close()
+    def _make_client(self, **options: Any) -> openai.AsyncOpenAI:
+        return openai.AsyncOpenAI(**options)
 
     async def _attempt(self, request: LLMRequest) -> AsyncGenerator[StreamEvent, None]:
         chunks = await self._open(request)
@@ -132,29 +110,18 @@ class OpenAIProvider:
 
     def _classify(self, exc: Exception) -> Failure:
         # APITimeoutError is an APIConnectionError, so it is checked first.
-        if isinstance(exc, openai.APITimeoutError | httpx2.TimeoutException):
-            return timeout_failure(self.name, self._url, self._cfg.timeout)
         if isinstance(exc, openai.APIConnectionError | httpx2.TransportError):
-            return connection_failure(self.name, self._url, exc)
+            timed_out = isinstance(exc, openai.APITimeoutError | httpx2.TimeoutException)
+            return self._transport_failure(exc, timed_out=timed_out)
         if isinstance(exc, openai.APIStatusError):
-            return status_failure(
-                self.name,
-                exc.status_code,
-                exc.response.headers,
-                one_line(_server_message(exc), secret=self._secret, limit=160),
-                key_configured=bool(self._cfg.api_key),
-                key_hint=KEY_HINT,
+            return self._status_failure(
+                exc.status_code, exc.response.headers, _server_message(exc), KEY_HINT
             )
         if isinstance(exc, openai.APIError):
             # An error event inside a 200 stream.
-            detail = one_line(exc.message, secret=self._secret, limit=160)
-            return Failure(
-                ProviderError(
-                    f"{self.name}: the server reported an error: {detail}", "server", retryable=True
-                )
-            )
-        detail = one_line(f"{type(exc).__name__}: {exc}", secret=self._secret, limit=160)
-        return Failure(ProviderError(f"{self.name}: unexpected error ({detail})", "unknown"))
+            message = f"{self.name}: the server reported an error: {self._detail(exc.message)}"
+            return Failure(ProviderError(message, "server", retryable=True))
+        return self._unexpected(exc)
 
 
 def _messages(request: LLMRequest) -> list[ChatCompletionMessageParam]:
