@@ -173,7 +173,7 @@ def test_a_first_person_habit_is_a_fact_not_a_rejection(message: str) -> None:
         ("We're not going to use Jira.", "Jira"),
         ("I don't want Docker on the build hosts.", "Docker"),
         ("Don't use Jira.", "Jira"),
-        # a stopped practice: the decision to leave it still stands (see heuristics.py)
+        # a stopped practice: the decision to leave it still stands (see heuristics/rejections.py)
         ("We don't use Jenkins anymore.", "Jenkins"),
         ("We do not use MySQL any more.", "MySQL"),
         ("We no longer use Heroku.", "Heroku"),

@@ -1,0 +1,67 @@
+"""Vocabulary shared by several readers: verbs of systems, output and building, acknowledgements,
+fact statements, imperative rejections."""
+
+from __future__ import annotations
+
+import re
+
+from .text import _word_set
+
+_OPT = r"(?P<opt>(?:[^,.;:!?()—–\n]|\.(?=\S))+)"
+# Imperatives that discard something; only at the start of a clause, so "don't forget X" and
+# "we use blue-green deploys to avoid downtime" are not rejections.
+_IMPERATIVE_REJECT_RE = re.compile(
+    r"^(?:(?:let'?s|let\s+us|we(?:'ll|\s+will|\s+should|\s+can|\s+must)?|just|i'd\s+say)\s+)?"
+    rf"(?P<verb>forget(?:\s+about)?|drop|ditch|scrap|abandon|avoid|rule\s+out)\s+{_OPT}",
+    re.I,
+)
+# Requests about the conversation itself ("summarise", "sketch that out"): no constraint.
+_OUTPUT_VERB_RE = re.compile(
+    r"^(?:(?:can|could|would)\s+you\s+)?(?:tell|explain|summari[sz]e|describe|remind|clarify|"
+    r"compare|recap|elaborate|walk|go\s+through|talk|help|show|list|outline|suggest|recommend|"
+    r"propose|think|brainstorm|answer|review|evaluate|assess|analy[sz]e|estimate|sketch|"
+    r"lay\s+out|give|draft|plan|design|present|detail|expand|continue|proceed|start|begin|"
+    r"go\s+on|go\s+ahead|keep\s+going|let\s+me\s+know|dive|zoom|consider|look)\b",
+    re.I,
+)
+_SYSTEM_VERB_RE = re.compile(
+    r"^(?:store|save|persist|keep|put|place|use|reject|refuse|deny|block|validate|verify|check|"
+    r"sanitise|sanitize|escape|log|record|audit|track|support|allow|accept|permit|limit|cap|"
+    r"restrict|throttle|rate[- ]limit|encrypt|hash|sign|send|return|respond|include|add|expose|"
+    r"publish|handle|retry|cache|index|partition|shard|replicate|back\s+up|expire|delete|purge|"
+    r"archive|require|enforce|ensure|make\s+sure|guarantee|target|stick|run|deploy|host|serve|"
+    r"export|import|notify|alert|email|paginate|compress|authenticate|authori[sz]e|separate|"
+    r"isolate|prefer|default|fall\s+back|stream|batch|schedule|monitor|display|format|lock|"
+    r"version|test|document|translate|load|upload|download|migrate|avoid|never|always|"
+    r"only|disallow|forbid|prevent|timeout|time\s+out|expose)\b",
+    re.I,
+)
+_BUILD_VERB_RE = re.compile(
+    r"^(?:write|create|build|implement|make|generate|code|produce|set\s+up|wire\s+up|provide)\b",
+    re.I,
+)
+_ACK_WORDS = _word_set(
+    """yes yeah yep yup no nope ok okay sure thanks thank great cool fine perfect right agreed
+    exactly correct both either neither none all maybe probably later nothing done good nice
+    hello hi hey bye goodbye whatever hmm understood true false absolutely definitely"""
+)
+
+
+
+_FACT_RE = re.compile(
+    r"^(?:we|i|our\s+(?:team|company|org|stack)|the\s+team)\s+(?:already\s+|currently\s+)?"
+    r"(?:runs?|uses?|have|has|operates?|hosts?|deploys?|maintains?|knows?|owns?|are\s+on|"
+    r"'re\s+on|works?\s+with)\b"
+    # "We don't use Windows servers": the current setup, negatively.
+    r"|^(?:we|i|our\s+(?:team|company|org|stack)|the\s+team)\s+(?:currently\s+|really\s+)?"
+    r"(?:don'?t|do\s+not|doesn'?t|does\s+not)\s+(?:use|run|have|host|rely\s+on|depend\s+on|"
+    r"deploy|own)\b(?!\s+to\b)"
+    r"|^(?:we|i)(?:'re|'m|\s+are|\s+am)\s+(?:building|designing|developing|adding|writing|"
+    r"creating|working\s+on|migrating|running|making)\b"
+    r"|\b(?:law|legal|regulat\w+|compliance|gdpr|hipaa|sox|pci)\b"
+    r"|^我们(?:已经|目前|现在)?(?:在用|用的是|使用|运行|有)|团队|法律|法规|合规"
+    # "我们没有用X": not in use (a fact); "我们不用X" is read as a decision (a rejection),
+    # which is how it is usually meant.
+    r"|^我们(?:目前|现在)?没有?(?:在)?(?:用|使用)",
+    re.I,
+)

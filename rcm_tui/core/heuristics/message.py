@@ -1,0 +1,505 @@
+"""One user message, read whole: facts, trajectory, confirmations, drops, reopening, pivots,
+topic shifts, dialog state, and `analyse_message`."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..analysis import Analysis, LedgerView, RejectionFinding, RequirementFinding
+from ..models import DialogState
+from .cues import _BUILD_VERB_RE, _FACT_RE, _OUTPUT_VERB_RE, _SYSTEM_VERB_RE
+from .options import option_matches, same_option
+from .pronouns import _pronoun_rejection
+from .rejections import _REASON_START_RE, _choice, _find_rejections, _RejectionHit, _RejectionScan
+from .requirements import (
+    _AND_NEED_RE,
+    _CAN_YOU_ADD_RE,
+    _CAN_YOU_RE,
+    _DECLARATIVE_VERB_RE,
+    _INFO_VERB_RE,
+    _ONLY_RE,
+    _SCOPE_MARKER_RE,
+    _STRONG_MODAL_RE,
+    _TRAILING_SCOPE_RE,
+    _TRAJECTORY_RE,
+    _bare_answer,
+    _requirement_from_clause,
+    _team_size,
+    _use,
+)
+from .sentences import (
+    _FENCED_CODE_RE,
+    _LIST_HEADER_RE,
+    _Sentence,
+    _sentences,
+    _split_sentences,
+    _strip_discourse,
+    _tidy,
+)
+from .text import (
+    MESSAGE_HEAD,
+    MESSAGE_TAIL,
+    _bounded,
+    _content_tokens,
+    _overlap_of,
+    text_similarity,
+)
+
+_AFFIRM_RE = re.compile(
+    r"^(?:yes|yep|yeah|yup|correct|exactly|right|agreed|confirmed|ok(?:ay)?|sure|"
+    r"sounds\s+good|that'?s\s+right|that\s+is\s+right|perfect|absolutely|definitely|indeed|"
+    r"对|是的|没错|好的|可以|同意|确认)\b",
+    re.I,
+)
+_DROP_RE = re.compile(
+    r"(?:^|\b(?:let'?s|please|just|we\s+can)\s+)(?:forget(?:\s+about)?|drop|scrap|remove|"
+    r"never\s*mind|skip)\s+(?P<x>.+)$"
+    r"|\b(?:we|i)\s+(?:no\s+longer|don'?t|do\s+not)\s+need\s+(?P<y>.+)$"
+    r"|\bno\s+need\s+for\s+(?P<z>.+)$"
+    r"|^(?P<w>.+?)\s+(?:is|are)\s+(?:no\s+longer\s+(?:needed|required)|not\s+(?:needed|required)"
+    r"\s+any\s*more|out\s+of\s+scope)"
+    r"|不再需要(?P<v>.+)|(?P<u>.+?)不需要了|去掉(?P<t>.+?)的?要求",
+    re.I,
+)
+_REOPEN_RE = re.compile(
+    r"\b(?:reconsider(?:ing)?|revisit(?:ing)?|back\s+on\s+the\s+table|after\s+all|"
+    r"bring\s+back|go\s+back\s+to|un-?reject|another\s+(?:look|chance)|open\s+to)\b"
+    r"|\b(?:maybe|perhaps|let'?s|try|use|consider)\b.*\bagain\b"
+    r"|重新考虑|再考虑|重新评估|又可以|还是用|回到",
+    re.I,
+)
+_PIVOT_RE = re.compile(
+    r"\b(?:change\s+of\s+(?:plans?|direction)|scratch\s+that|on\s+second\s+thoughts?|"
+    r"different\s+(?:direction|approach|route)|rethink|start\s+over|"
+    r"back\s+to\s+the\s+drawing\s+board|(?:i|we)(?:'ve)?\s+changed\s+(?:my|our)\s+minds?|pivot)\b"
+    r"|换个思路|改变主意|换个方向|推翻|重新来|算了",
+    re.I,
+)
+_TOPIC_CUE_RE = re.compile(
+    r"\b(?:new\s+topic|another\s+(?:question|topic)|different\s+(?:question|topic|subject)|"
+    r"unrelated(?:\s+question)?|switching\s+(?:gears|topics?|to)|change\s+(?:of\s+)?"
+    r"(?:subject|topic)|on\s+(?:a|an)\s+(?:other|unrelated|different|separate)\s+note|"
+    r"moving\s+on\s+to|something\s+(?:else|different)\s+entirely|totally\s+different)\b"
+    r"|换个话题|另一个问题|另外一个问题|顺便问一下|题外话|说点别的|换一个话题",
+    re.I,
+)
+_GREETING_RE = re.compile(
+    r"^(?:hi|hello|hey|good\s+(?:morning|afternoon|evening)|greetings|howdy|你好|您好|嗨)\b",
+    re.I,
+)
+_CLOSING_RE = re.compile(
+    r"\b(?:that'?s\s+(?:all|it|everything)|bye|goodbye|see\s+you|we'?re\s+done|i'?m\s+done|"
+    r"thanks?(?:\s+you)?(?:\s+so\s+much)?[,!.]?\s*(?:that'?s\s+all|bye|$)|that\s+helps)\b"
+    r"|谢谢|再见|就这样|没有了",
+    re.I,
+)
+_CLARIFY_RE = re.compile(
+    r"^(?:i\s+mean|what\s+i\s+meant|to\s+clarify|i\s+meant|that'?s\s+not\s+what|no,\s+i|"
+    r"just\s+to\s+be\s+clear|let\s+me\s+clarify|我的意思是|也就是说|不是.*我是说)",
+    re.I,
+)
+_UNSURE_RE = re.compile(
+    r"\b(?:not\s+sure\s+(?:about|whether|if)|(?:don'?t|do\s+not)\s+know\s+(?:if|whether)|"
+    r"undecided\s+(?:on|about)|haven'?t\s+decided)\b|不确定|不知道.*是否|还没决定",
+    re.I,
+)
+_OPEN_DECISION_RE = re.compile(
+    r"\b(?:need|needs|have|has)\s+to\s+(?P<what>(?:pick|choose|decide|select|figure\s+out)\b.+)$",
+    re.I,
+)
+
+
+def _affirmed_ids(sentences: list[_Sentence], view: LedgerView, choices: list[str]) -> list[str]:
+    """Existing requirements the user affirms ("yes, 20 MB is the limit")."""
+    live = [(rid, text) for rid, text, status in view.requirements if status != "dropped"]
+    if not live:
+        return []
+    ids: list[str] = []
+    for rid, text in live:
+        if any(option_matches(c, text) for c in choices):
+            ids.append(rid)
+    first = sentences[0].text if sentences else ""
+    if not _AFFIRM_RE.match(first.strip()):
+        return ids
+    said = set().union(*(_content_tokens(s.text) for s in sentences if not s.question))
+    said -= _content_tokens("yes ok okay right correct exactly agreed sure confirmed perfect")
+    if said:
+        targets = [(rid, _content_tokens(t)) for rid, t in live]
+    else:
+        # A bare "yes" answers the assistant's last question: confirm what that question named.
+        asked = " ".join(
+            s for s in _split_sentences(view.last_assistant_message) if s.rstrip().endswith("?")
+        )
+        said = _content_tokens(asked)
+        targets = [(rid, _content_tokens(t)) for rid, t in live]
+    for rid, tokens in targets:
+        if rid in ids or not tokens:
+            continue
+        shared = tokens & said
+        names_most = len(shared) >= 2 and len(shared) / len(tokens) >= 0.5
+        # "OK, PostgreSQL it is": everything said is part of the requirement.
+        all_of_it = bool(said) and said <= tokens and len(said) <= 3
+        if names_most or all_of_it:
+            ids.append(rid)
+    return ids
+
+
+def _dropped(sentences: list[_Sentence], view: LedgerView) -> tuple[list[str], set[int]]:
+    """Requirement ids the user withdraws, and the sentences that said so."""
+    live = [(rid, text) for rid, text, status in view.requirements if status != "dropped"]
+    ids: list[str] = []
+    used: set[int] = set()
+    for sentence in sentences:
+        if sentence.question:
+            continue
+        for clause in sentence.clauses:
+            m = _DROP_RE.search(_strip_discourse(clause))
+            if not m:
+                continue
+            named = next(g for g in m.groups() if g)
+            wanted = _content_tokens(named) - _content_tokens("requirement part bit thing feature")
+            if not wanted:
+                continue
+            for rid, text in live:
+                if rid not in ids and _overlap_of(wanted, _content_tokens(text)) >= 0.67:
+                    ids.append(rid)
+                    used.add(sentence.index)
+    return ids, used
+
+
+# "Let's not go back to Kafka", "I don't want to reconsider Kafka": the cue, refused.
+_REFUSED_REOPEN_RE = re.compile(
+    r"(?:\b(?:not|never|no\s+need\s+to|no\s+reason\s+to)|n't)\s+(?:\w+\s+){0,2}?"
+    r"(?:reconsider|revisit|go\s+back|bring\s+back|return|another\s+look)",
+    re.I,
+)
+
+
+def _reopened(sentences: list[_Sentence], view: LedgerView, hits: list[_RejectionHit]) -> list[str]:
+    out: list[str] = []
+    rejected_now = [h.option for h in hits]
+    for option in view.reopenable:
+        if any(same_option(option, o) for o in out + rejected_now):
+            continue
+        for sentence in sentences:
+            text = sentence.text
+            if (
+                option_matches(option, text)
+                and _REOPEN_RE.search(text)
+                and not _REFUSED_REOPEN_RE.search(text)
+            ):
+                out.append(option)
+                break
+    return out
+
+
+def _topic_shift(text: str, view: LedgerView) -> bool:
+    if not _TOPIC_CUE_RE.search(text):
+        return False
+    earlier = [m for m in view.recent_user_messages if m.strip() != text.strip()]
+    if not earlier:
+        return False
+    now = _content_tokens(text)
+    before = set().union(*(_content_tokens(m) for m in earlier))
+    return _overlap_of(now, before) < 0.2 if now else False
+
+
+def _question_text(sentence: str) -> str:
+    body = _strip_discourse(sentence)
+    return _tidy(body, 140)
+
+
+@dataclass
+class _Findings:
+    requirements: list[RequirementFinding] = field(default_factory=list)
+    facts: list[str] = field(default_factory=list)
+    trajectory: str = ""
+    choices: list[str] = field(default_factory=list)
+    questions: list[str] = field(default_factory=list)
+    production_request: bool = False  # asks for work to be done (→ problem solving)
+    answered: bool = False
+
+    def add_requirement(self, text: str, confidence: float) -> None:
+        if text and not any(text_similarity(text, r.text) >= 0.8 for r in self.requirements):
+            self.requirements.append(RequirementFinding(text, round(confidence, 2)))
+
+    def add_fact(self, text: str) -> None:
+        if text and not any(text_similarity(text, f) >= 0.8 for f in self.facts):
+            self.facts.append(text)
+
+
+def _scan_statements(
+    sentences: list[_Sentence],
+    scan: _RejectionScan,
+    reason_sentences: set[int],
+    skip_sentences: set[int],
+    view: LedgerView,
+) -> _Findings:
+    found = _Findings()
+    rejection_clauses = scan.clauses
+    in_list = False  # inside the items of a "Requirements:" list
+    for sentence in sentences:
+        if sentence.index in skip_sentences:
+            continue
+        if sentence.text.endswith((":", "：")) and _LIST_HEADER_RE.search(sentence.text):
+            in_list = True
+            continue
+        in_list = in_list and sentence.bullet
+        if sentence.question:
+            _scan_question(sentence, found)
+            continue
+        before = len(found.requirements)
+        if sentence.index == 0:
+            answer = _bare_answer(sentence.text, view.last_assistant_message)
+            if answer:
+                found.add_requirement(answer, 0.6)
+                found.answered = True
+                found.trajectory = _tidy(sentence.text)
+                continue
+        previous: str | None = None
+        for ci, clause in enumerate(sentence.clauses):
+            rejected = (sentence.index, ci) in rejection_clauses
+            if rejected and rejection_clauses[(sentence.index, ci)]:
+                clause, rejected = rejection_clauses[(sentence.index, ci)], False
+            previous = _scan_clause(
+                clause,
+                found,
+                rejected=rejected,
+                after_rejection=(sentence.index, ci - 1) in rejection_clauses,
+                strong_only=sentence.index in reason_sentences
+                or (sentence.index, ci) in scan.reason_clauses,
+                previous=previous,
+            )
+        rejects = any(s == sentence.index for s, _ in rejection_clauses)
+        if in_list and len(found.requirements) == before and not rejects:
+            # Every item under "Requirements:" is one, however terse ("EU hosting only").
+            found.add_requirement(_tidy(sentence.text), 0.7)
+    for hit in scan.hits:
+        if hit.inline_reason:
+            _scan_clause(
+                hit.reason,
+                found,
+                rejected=False,
+                after_rejection=False,
+                strong_only=True,
+                previous=None,
+            )
+    return found
+
+
+def _scan_question(sentence: _Sentence, found: _Findings) -> None:
+    core = _strip_discourse(sentence.text.rstrip("?？ "))
+    m = _CAN_YOU_ADD_RE.match(core)
+    if m and _SCOPE_MARKER_RE.search(core):
+        # "Can you add error handling for large files too?" asks for more scope.
+        rest = _TRAILING_SCOPE_RE.sub("", m.group("rest"))
+        found.add_requirement(_tidy(rest), 0.55)
+        found.production_request = True
+        return
+    if _OUTPUT_VERB_RE.match(core) or _CAN_YOU_RE.match(core):
+        found.production_request = True
+    found.questions.append(_question_text(sentence.text))
+
+
+def _scan_clause(
+    clause: str,
+    found: _Findings,
+    *,
+    rejected: bool,
+    after_rejection: bool,
+    strong_only: bool,
+    previous: str | None,
+) -> str | None:
+    """Record what one clause states; return the requirement text it produced (for a
+    following fragment such as "only PNG, JPEG and PDF" to attach to)."""
+    core = _strip_discourse(clause)
+    if not core:
+        return previous
+    fact = _AND_NEED_RE.split(core, maxsplit=1)[0]
+    if _FACT_RE.search(fact) and not _STRONG_MODAL_RE.search(fact):
+        found.add_fact(_tidy(fact))
+    team = _team_size(core)
+    if team:
+        found.add_fact(team)
+        if not strong_only:
+            found.add_requirement(team, 0.6)
+        return previous
+    m = _OPEN_DECISION_RE.search(core)
+    if m:
+        found.questions.append(_tidy(m.group("what"), 140))
+    if _UNSURE_RE.search(core):
+        found.questions.append(_tidy(core, 140))
+        return previous
+    if rejected:
+        return previous
+    if previous is not None and _REASON_START_RE.match(clause.strip()):
+        return previous  # "..., because tax law requires it" explains, it adds nothing
+    picked = _choice(core)
+    if picked:
+        found.choices.append(picked)
+        found.trajectory = _tidy(core)
+        if not strong_only:
+            found.add_requirement(_use(picked, core), 0.75)
+        return previous
+    if _TRAJECTORY_RE.search(core):
+        found.trajectory = _tidy(core)
+    if previous is not None and _ONLY_RE.match(core):
+        merged = f"{previous} — {_tidy(core)[:1].lower()}{_tidy(core)[1:]}"
+        found.requirements = [r for r in found.requirements if r.text != previous]
+        found.add_requirement(merged, 0.8)
+        return merged
+    if not _INFO_VERB_RE.match(core) and (
+        _OUTPUT_VERB_RE.match(core) or _BUILD_VERB_RE.match(core)
+    ):
+        found.production_request = True  # "sketch it", "write the script"; not "explain X"
+    result = _requirement_from_clause(clause, strong_only=strong_only, previous=previous)
+    if result is None and after_rejection and not strong_only and _looks_declarative(core):
+        # "We're not doing gRPC; the APIs will be plain REST": what comes instead is decided.
+        result = (_tidy(core), 0.7)
+    if result is None:
+        return None
+    text, confidence = result
+    parts = _split_conjoined(text)
+    for part in parts:
+        found.add_requirement(part, confidence)
+    found.production_request = True
+    return parts[-1]
+
+
+# "Sessions must expire after 30 minutes and be revocable by admins": two predicates after one
+# subject and modal are two requirements, each kept with the shared head. "Accept PNG and JPEG"
+# or "keep access logs and audit trails" join nouns and stay one.
+_SHARED_HEAD_RE = re.compile(
+    r"^(?P<head>.*?\b(?:must|should|shall|needs?\s+to|has\s+to|have\s+to|is\s+required\s+to|"
+    r"are\s+required\s+to|will\s+need\s+to)(?:\s+(?:also|always|never|not))?\s+)(?P<body>.+)$",
+    re.I,
+)
+_AND_SPLIT_RE = re.compile(r"\s+and\s+(?:also\s+)?", re.I)
+# Words that can only start a predicate.
+_PREDICATE_ONLY_START_RE = re.compile(
+    r"^(?:be|have|not|never|stay|remain|become|get|always)\b", re.I
+)
+# A verb that may also be a noun ("log", "audit") starts a predicate only when an object or
+# adverbial follows it: "log every request", not "audit trails".
+_OBJECT_AFTER_VERB_RE = re.compile(
+    r"^\S+\s+(?:the|a|an|all|every|each|any|it|them|its|their|our|your|this|that|these|those|"
+    r"to|in|on|into|with|by|after|before|within|at|for|from|per|up|out|back|\d)\b",
+    re.I,
+)
+
+
+def _starts_predicate(words: str) -> bool:
+    if len(words.split()) < 2:
+        return False
+    if _PREDICATE_ONLY_START_RE.match(words):
+        return True
+    verb = _SYSTEM_VERB_RE.match(words) or _BUILD_VERB_RE.match(words)
+    return bool(verb) and bool(_OBJECT_AFTER_VERB_RE.match(words))
+
+
+def _split_conjoined(text: str) -> list[str]:
+    """One requirement per predicate when 'and' joins full predicates sharing a subject."""
+    shared = _SHARED_HEAD_RE.match(text)
+    head, body = (shared.group("head"), shared.group("body")) if shared else ("", text)
+    verbs = (_SYSTEM_VERB_RE, _BUILD_VERB_RE, _PREDICATE_ONLY_START_RE)
+    if not shared and not any(p.match(text) for p in verbs):
+        return [text]  # neither "<subject> must …" nor an imperative
+    parts: list[str] = []
+    start = 0
+    for m in _AND_SPLIT_RE.finditer(body):
+        left, right = body[start : m.start()], body[m.end() :]
+        if len(left.split()) >= 2 and _starts_predicate(right):
+            parts.append(left)
+            start = m.end()
+    if not parts:
+        return [text]
+    parts.append(body[start:])
+    return [_tidy(head + part) if head else _tidy(part) for part in parts]
+
+
+def _looks_declarative(core: str) -> bool:
+    return len(core.split()) >= 3 and bool(_DECLARATIVE_VERB_RE.search(core))
+
+
+def _dialog_state(
+    text: str, found: _Findings, hits: list[_RejectionHit], asked: bool
+) -> DialogState:
+    stripped = text.strip()
+    acted = bool(found.requirements or hits)
+    if _GREETING_RE.match(stripped) and len(stripped.split()) <= 8 and not acted:
+        return "greeting"
+    if _CLOSING_RE.search(stripped) and not acted and not found.questions:
+        return "closing"
+    if _CLARIFY_RE.match(stripped) or (asked and (found.answered or acted) and not found.questions):
+        return "clarification"
+    if acted or found.production_request:
+        return "problem_solving"
+    return "information_seeking"
+
+
+def _without_confirmed(
+    findings: list[RequirementFinding], confirmed: list[str], view: LedgerView
+) -> list[RequirementFinding]:
+    """ "Yes, 20 MB is the limit" confirms R1; it is neither a new requirement nor a
+    restatement of it."""
+    texts = [_content_tokens(text) for rid, text, _ in view.requirements if rid in confirmed]
+    return [
+        f
+        for f in findings
+        if not any(_overlap_of(_content_tokens(f.text), t) >= 0.5 for t in texts)
+    ]
+
+
+def _was_on_the_table(option: str, view: LedgerView, text: str) -> bool:
+    """Rejecting what was being discussed is a change of direction; rejecting something
+    nobody proposed is just a constraint."""
+    earlier = [m for m in view.recent_user_messages if m.strip() != text.strip()][-3:]
+    return any(option_matches(option, c) for c in [view.last_assistant_message, *earlier] if c)
+
+
+def analyse_message(text: str, turn: int, view: LedgerView) -> Analysis:
+    """Everything the deterministic rules can read from one user message (instant, offline).
+
+    `turn` is accepted for symmetry with the LLM analyser; the rules themselves do not depend
+    on it.
+    """
+    del turn
+    # Pasted code is material to discuss, not statements: "return x" is no requirement.
+    sentences = _sentences(_FENCED_CODE_RE.sub("\n", _bounded(text, MESSAGE_HEAD, MESSAGE_TAIL)))
+    analysis = Analysis(source="heuristic")
+    if not sentences:
+        return analysis
+    dropped_ids, drop_sentences = _dropped(sentences, view)
+    scan = _find_rejections(sentences, drop_sentences)
+    if not scan.hits:
+        pronoun = _pronoun_rejection(sentences, view)
+        if pronoun:
+            scan.hits.append(pronoun)
+            scan.clauses[(pronoun.sentence, 0)] = pronoun.cause
+    hits = scan.hits
+    reason_sentences = {
+        s.index
+        for s in sentences
+        for h in hits
+        if h.sentence != s.index and h.reason and s.text.strip(" .").endswith(h.reason)
+    }
+    asked = "?" in view.last_assistant_message or "？" in view.last_assistant_message
+    found = _scan_statements(sentences, scan, reason_sentences, drop_sentences, view)
+
+    analysis.rejections = [RejectionFinding(h.option, h.reason) for h in hits]
+    analysis.reopened = _reopened(sentences, view, hits)
+    analysis.dropped_ids = dropped_ids
+    analysis.confirmed_ids = [
+        rid for rid in _affirmed_ids(sentences, view, found.choices) if rid not in dropped_ids
+    ]
+    analysis.requirements = _without_confirmed(found.requirements, analysis.confirmed_ids, view)
+    analysis.facts = found.facts
+    analysis.trajectory = found.trajectory
+    analysis.questions = list(dict.fromkeys(q for q in found.questions if q))
+    analysis.pivot = bool(_PIVOT_RE.search(text)) or any(
+        _was_on_the_table(h.option, view, text) for h in hits
+    )
+    analysis.topic_shift = _topic_shift(text, view)
+    analysis.dialog_state = _dialog_state(text, found, hits, asked)
+    return analysis

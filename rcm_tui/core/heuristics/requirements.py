@@ -1,0 +1,286 @@
+"""Requirements in a user message: needs, constraints, answers to the assistant's questions."""
+
+from __future__ import annotations
+
+import re
+
+from .cues import _ACK_WORDS, _BUILD_VERB_RE, _OUTPUT_VERB_RE, _SYSTEM_VERB_RE
+from .options import option_matches
+from .sentences import _COMMA_RE, _ZH_PARTICLES_RE, _strip_discourse, _tidy
+from .text import _CJK_CHAR_RE
+
+_PRONOUN_MODAL_RE = re.compile(
+    r"^(?:we|i|you|it|they|this|that|the\s+(?:app|system|function|service|api|code|endpoint|"
+    # "we must" / "we'd like to": a space, or straight into the contraction.
+    r"tool|solution))(?:\s+|(?='))(?:really\s+|also\s+|still\s+|definitely\s+|absolutely\s+)?"
+    r"(?P<modal>must(?:\s+also)?|need\s+to|needs\s+to|have\s+to|has\s+to|have\s+got\s+to|"
+    r"has\s+got\s+to|got\s+to|gotta|should|shall|will\s+need\s+to|'ll\s+need\s+to|"
+    r"are\s+required\s+to|is\s+required\s+to|'re\s+required\s+to|want\s+to|'d\s+like\s+to|"
+    r"would\s+like\s+to)\s+(?:also\s+)?(?P<rest>.+)$",
+    re.I,
+)
+_STRONG_MODAL_RE = re.compile(
+    r"\b(?:must|mustn'?t|need\s+to|needs\s+to|have\s+to|has\s+to|has\s+got\s+to|"
+    r"have\s+got\s+to|required?|requires|requirement|mandatory|shall|should|is\s+essential|"
+    r"it'?s\s+essential|is\s+critical|make\s+sure|ensure|guarantee)\b"
+    # "we need an audit trail" — but not "no need for", "don't need", "need help".
+    r"|(?<!no\s)(?<!n't\s)(?<!not\s)\bneeds?\b(?!\s+(?:to|help)\b)"
+    r"|必须|需要|要求|一定要|务必|应该|应当|只能|只支持|只允许|不能超过|不超过|不得|至少|最多|记得"
+    r"|别忘了|不要忘记|还要|也要|得要|(?<![主重只想不还也])要(?![不是么求问看说知了])",
+    re.I,
+)
+# "need to pick/decide ..." states an open decision, not a constraint.
+_DECISION_AFTER_MODAL_RE = re.compile(
+    r"^(?:pick|choose|decide|select|figure\s+out|think\s+about|discuss|know|understand|ask|"
+    r"learn|explore|find\s+out|work\s+out|compare|evaluate|settle)\b",
+    re.I,
+)
+_WANT_TO_CHAT_RE = re.compile(
+    r"^(?:know|understand|ask|learn|see|discuss|talk|explore|check|hear|get\s+your|start|"
+    r"begin|try|understand)\b",
+    re.I,
+)
+_NEED_HELP_RE = re.compile(
+    r"^(?:i|we)\s*(?:need|want|would\s+like|'d\s+like)\s+(?:some\s+)?help\s+(?:with\s+|"
+    r"(?:in\s+)?(?P<ing>creat|build|writ|mak|design|implement)ing\s+|"
+    r"to\s+(?P<verb>create|build|write|make|design|implement)\s+)(?P<task>.+)$",
+    re.I,
+)
+_INFO_VERB_RE = re.compile(
+    r"^(?:tell|explain|summari[sz]e|describe|remind|clarify|compare|recap|elaborate|walk|"
+    r"go\s+through|talk|review|evaluate|assess)\b",
+    re.I,
+)
+_SCOPE_MARKER_RE = re.compile(
+    r"\b(?:also|too|as\s+well|additionally|in\s+addition|plus)\b|还要|也要|另外", re.I
+)
+# "Test coverage is low" starts with a verb-looking noun; an imperative has no finite verb
+# right behind its first word.
+_NOT_IMPERATIVE_RE = re.compile(
+    r"^\S+(?:\s+\S+)?\s+(?:is|are|was|were|has|have|had|will|would|can|could|should|must|"
+    r"does|did|seems|looks|sounds|'s)\b|^use\s+cases?\b",
+    re.I,
+)
+_LETS_RE = re.compile(r"^let'?s\s+(?!not\b)(?P<rest>.+)$", re.I)
+_LETS_CHAT_RE = re.compile(
+    r"^(?:start|begin|talk|discuss|see|look|think|focus|move\s+on|recap|review|continue|"
+    r"go\s+back|go\s+through|take|try\s+to\s+understand|brainstorm|explore|get\s+started|"
+    r"dig|dive|step\s+back|say)\b",
+    re.I,
+)
+_DONT_FORGET_RE = re.compile(
+    r"^(?:don'?t|do\s+not|never)\s+forget\s+(?:to\s+|about\s+|that\s+)?(?P<rest>.+)$|"
+    r"^(?:不要忘记|别忘了|记得)(?P<zh>.+)$",
+    re.I,
+)
+_TRAJECTORY_RE = re.compile(
+    r"\b(?:keep\s+(?:it|them|everything|sessions?|data)\s+(?:in|on)|stay\s+(?:with|on)|"
+    r"stick\s+(?:with|to)|switch\s+to|move\s+to|migrate\s+to|go\s+with|let'?s\s+use|"
+    r"we(?:'ll|\s+will)\s+use)\s+[A-Z]"
+    r"|就用|决定用|改用|换成|选用",
+    re.I,
+)
+_NUMBER_PATTERN = (
+    r"(?:\d+(?:[.,]\d+)*\s*(?:k|m|bn|million|thousand|billion)?|one|two|three|four|five|six|"
+    r"seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|"
+    r"a\s+(?:hundred|thousand|million)|dozens?\s+of)"
+)
+_UNIT_PATTERN = (
+    r"(?:%|percent|ms|milliseconds?|secs?|seconds?|minutes?|mins?|hours?|hrs?|days?|weeks?|"
+    r"months?|years?|kb|mb|gb|tb|pb|bytes?|kib|mib|gib|tib|rps|qps|tps|req/s|writes?|reads?|"
+    r"quer(?:y|ies)|transactions?|events?|messages?|users?|customers?|clients?|tenants?|"
+    r"accounts?|records?|rows?|items?|files?|uploads?|requests?|calls?|connections?|"
+    r"sessions?|engineers?|developers?|devs?|people|persons?|members?|servers?|nodes?|"
+    r"instances?|cores?|cpus?|regions?|zones?|usd|eur|dollars?|euros?)"
+)
+_QUANTITY_RE = re.compile(
+    rf"[$€£¥]\s*\d[\d,.]*\s*(?:k|m|bn)?\b|\b{_NUMBER_PATTERN}\s*(?:-\s*|\s+)?"
+    rf"(?:[a-z][a-z-]*\s+){{0,2}}{_UNIT_PATTERN}(?![a-z])"
+    r"|\d+(?:\.\d+)?\s*(?:MB|GB|KB|TB|个|人|名|年|个月|月|天|小时|分钟|秒|次|万|千|条|倍)",
+    re.I,
+)
+_TEAM_RE = re.compile(
+    rf"\b(?:team\s+of|we\s+are|we're|with)\s+(?P<n>{_NUMBER_PATTERN})\s*"
+    r"(?P<unit>engineers?|developers?|devs?|people|persons?)?\b"
+    rf"|^(?P<n2>{_NUMBER_PATTERN})\s+(?P<unit2>engineers?|developers?|devs?|people|persons?)$"
+    rf"|\b(?P<n3>{_NUMBER_PATTERN})[- ](?:person|people|engineer|developer|member)\s+team\b"
+    r"|团队(?:有|共)?(?P<n4>\d+|[一二三四五六七八九十]+)(?:个)?人",
+    re.I,
+)
+_PAST_RE = re.compile(
+    r"\b(?:was|were|had|did|took|tried|spent|ran|went|got|came|saw|broke|failed|crashed|"
+    r"used\s+to|yesterday|last\s+(?:week|month|year|time|night)|ago)\b",
+    re.I,
+)
+_CONSTRAINT_NOUN_RE = re.compile(
+    r"\b(?:deadline|budget|sla|slo|quota|limit|cap|ceiling|retention|due\s+date)\b|预算|截止|上限|期限",
+    re.I,
+)
+# "Budget: under $200/month", "Database: PostgreSQL": a spec line.
+_LABEL_VALUE_RE = re.compile(r"^[A-Za-z][\w /&-]{0,30}:\s+\S")
+_CANNOT_RE = re.compile(
+    r"^(?:we|i)\s+(?:can'?t|cannot|can\s+not|(?:are|am|'re|'m)\s+(?:not|un)able\s+to|"
+    r"(?:are|'re)\s+not\s+allowed\s+to)\s+(?!use\b)\w+",
+    re.I,
+)
+_ONLY_RE = re.compile(
+    r"^(?:only|just|at\s+(?:least|most)|no\s+more\s+than|up\s+to|max(?:imum)?|"
+    r"min(?:imum)?|except|excluding|under|below|within)\b",
+    re.I,
+)
+_CAN_YOU_ADD_RE = re.compile(
+    r"^(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:also\s+)?(?P<rest>(?:add|include|"
+    r"support|handle|validate|log|store|limit|reject|encrypt|write|make\s+(?:it|sure))\b.+)$",
+    re.I,
+)
+_WH_WORDS_RE = re.compile(r"\b(?:what|how|why|where|when|which|who)\b", re.I)
+
+
+_NEGATED_REST_RE = re.compile(r"^(?:not|never)\b", re.I)
+_NEED_TO_SPLIT_RE = re.compile(r"\b(?:need|needs|have|has)\s+to\s+", re.I)
+_WE_WANT_RE = re.compile(r"^(?:we|i)(?:\s+want|\s*'d\s+like|\s+would\s+like)\s+(?!to\b)", re.I)
+_ZH_VERB_CHAR_RE = re.compile("[用是要得会能把让]")
+_REASON_TAIL_RE = re.compile(r"\s*(?:because|since|as|for|so)\b", re.I)
+_CLAUSE_WORDS_RE = re.compile(
+    r"\b(?:is|are|was|were|do|does|did|can|will|would|should|i|we|you|it)\b", re.I
+)
+_TRAILING_SCOPE_RE = re.compile(r"\s+(?:too|as\s+well)$", re.I)
+_CAN_YOU_RE = re.compile(r"^(?:can|could|would)\s+you\b", re.I)
+_AND_NEED_RE = re.compile(r"\s+and\s+(?:need|want|have|would|should)\b")
+_DECLARATIVE_VERB_RE = re.compile(r"\b(?:will|is|are|be|should|use|uses|runs?|goes)\b", re.I)
+
+
+def _reqs_from_modal(core: str) -> str | None:
+    """A clause with a modal of obligation, reduced to what is required."""
+    m = _PRONOUN_MODAL_RE.match(core)
+    if m:
+        rest = m.group("rest")
+        modal = m.group("modal").lower()
+        if _DECISION_AFTER_MODAL_RE.match(rest):
+            return None
+        if modal in {"want to", "'d like to", "would like to"} and _WANT_TO_CHAT_RE.match(rest):
+            return None
+        if _NEGATED_REST_RE.match(rest):
+            return _tidy(core)
+        return _tidy(rest)
+    if not _STRONG_MODAL_RE.search(core):
+        return None
+    after = _NEED_TO_SPLIT_RE.split(core, maxsplit=1)
+    if len(after) == 2 and _DECISION_AFTER_MODAL_RE.match(after[1]):
+        return None
+    return _tidy(core)
+
+
+_INDEPENDENT_TAIL_RE = re.compile(
+    r",\s+(?!(?:and|or|but|which|who|where|because|since|so|as|with|without|only|e\.g\.|"
+    r"including|except)\b)(?:[\w-]+\s+){0,3}?(?:is|are|was|were|will|would|can|could|should|"
+    r"'s|'re|seems|looks)\b.*$",
+    re.I,
+)
+
+
+def _main_clause(core: str) -> str:
+    """'Keep X for now, multi-region is a later problem' → 'Keep X for now'."""
+    return _INDEPENDENT_TAIL_RE.sub("", core)
+
+
+def _requirement_from_clause(
+    clause: str, *, strong_only: bool, previous: str | None
+) -> tuple[str, float] | None:
+    """(text, confidence) when the clause states a need or constraint."""
+    core = _main_clause(_strip_discourse(clause))
+    if not core:
+        return None
+    m = _DONT_FORGET_RE.match(core)
+    if m:
+        return _tidy(m.group("rest") or m.group("zh") or ""), 0.8
+    m = _NEED_HELP_RE.match(core)
+    if m:
+        # "I need help creating X" states the task: "Create X".
+        stem = m.group("ing")
+        verb = m.group("verb") or (
+            stem + ("e" if stem in {"creat", "writ", "mak"} else "") if stem else ""
+        )
+        if strong_only or not verb:
+            return None  # "help with the deploy scripts" names a topic, not a deliverable
+        return _tidy(f"{verb} {m.group('task')}"), 0.6
+    modal = _reqs_from_modal(core)
+    if modal:
+        return modal, 0.85
+    if strong_only:
+        return None
+    lets = _LETS_RE.match(core)
+    if lets:
+        rest = lets.group("rest")
+        if _LETS_CHAT_RE.match(rest) or _OUTPUT_VERB_RE.match(rest):
+            return None
+        core = rest
+    if _ONLY_RE.match(core) and previous is None:
+        return _tidy(core), 0.7
+    if _SYSTEM_VERB_RE.match(core) and not _NOT_IMPERATIVE_RE.match(core):
+        return _tidy(core), 0.75
+    if _BUILD_VERB_RE.match(core) and _SCOPE_MARKER_RE.search(clause):
+        return _tidy(core), 0.7
+    if _OUTPUT_VERB_RE.match(core) or _BUILD_VERB_RE.match(core):
+        return None
+    if _PAST_RE.search(core) or _WH_WORDS_RE.match(core):
+        return None  # "it took 5 minutes to build" reports, it does not require
+    if _QUANTITY_RE.search(core) or _CONSTRAINT_NOUN_RE.search(core) or _LABEL_VALUE_RE.match(core):
+        return _tidy(core), 0.7
+    if _CANNOT_RE.match(core):
+        return _tidy(core), 0.6
+    if _WE_WANT_RE.search(core):
+        return _tidy(core), 0.65
+    return None
+
+
+def _use(option: str, said: str) -> str:
+    """A chosen option as a requirement, in the language the user wrote it in (Chinese keeps
+    the user's clause, which names what the choice is for: "数据库用MySQL")."""
+    if _CJK_CHAR_RE.search(said):
+        return _tidy(_ZH_PARTICLES_RE.sub("", said.strip(" 。！.!")))
+    return f"Use {option}"
+
+
+def _bare_answer(sentence: str, last_reply: str) -> str | None:
+    """'Flask.' answering the assistant's question, or 'Django, because we want the admin'
+    picking one of the options the assistant offered."""
+    body = _strip_discourse(sentence.rstrip(".!。！ "))
+    head, tail = [*_COMMA_RE.split(body, maxsplit=1), ""][:2]
+    head = _ZH_PARTICLES_RE.sub("", head.strip())
+    words = head.split()
+    if not 1 <= len(words) <= 3 or _QUANTITY_RE.search(head):
+        return None
+    if _CJK_CHAR_RE.search(head) and (len(head) > 8 or _ZH_VERB_CHAR_RE.search(head)):
+        return None  # a Chinese clause, not a bare name
+    asked = "?" in last_reply or "？" in last_reply
+    if not asked and not option_matches(head, last_reply):
+        return None
+    chinese = bool(_CJK_CHAR_RE.search(body))
+    if tail and not chinese and not _REASON_TAIL_RE.match(tail):
+        return None
+    first = words[0].lower().strip(".!")
+    if first in _ACK_WORDS or first.endswith("ly") or _WH_WORDS_RE.search(head):
+        return None  # "Mostly the database." describes; it names no choice
+    if _OUTPUT_VERB_RE.match(head) or _SYSTEM_VERB_RE.match(head) or _BUILD_VERB_RE.match(head):
+        return None
+    if _CLAUSE_WORDS_RE.search(head):
+        return None
+    if chinese:
+        return f"使用{head.strip()}"  # the clause after a Chinese comma is its own statement
+    return f"Use {head.strip()}" + (f", {tail.strip()}" if tail.strip() else "")
+
+
+def _team_size(clause: str) -> str | None:
+    for segment in _COMMA_RE.split(clause):
+        m = _TEAM_RE.search(segment.strip(" .!;。！"))
+        if not m:
+            continue
+        number = (m.group("n") or m.group("n2") or m.group("n3") or m.group("n4")).strip()
+        unit = m.group("unit") or m.group("unit2") or ""
+        if m.group("n4"):
+            return f"团队{number}人"
+        if m.group("n") and not unit:
+            continue  # "we are 5 minutes away" is no team size
+        return f"Team of {number} {unit or 'people'}".strip()
+    return None

@@ -1,0 +1,137 @@
+"""Sentences and clauses: splitting, questions, discourse markers, tidying."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .cues import _BUILD_VERB_RE, _IMPERATIVE_REJECT_RE, _OUTPUT_VERB_RE, _SYSTEM_VERB_RE
+from .text import _CJK_CHAR_RE
+
+# Fenced code: whole blocks, and their bodies (for size and for what the code uses).
+_FENCED_CODE_RE = re.compile(r"```.*?(?:```|\Z)", re.S)
+_CODE_BLOCK_RE = re.compile(r"```[^\n]*\n(.*?)(?:```|\Z)", re.S)
+_CODE_COMMENT_RE = re.compile(r"(?:#|//|--).*$|/\*.*?\*/|<!--.*?-->")
+_SENTENCE_SPLIT_RE = re.compile(r"(?<=[!?])\s+|(?<=\.)\s+(?=[A-Z0-9\"'“(\[])|(?<=[。！？])|\n+")
+# Clause boundaries that never fall inside a noun phrase.
+_CLAUSE_SPLIT_RE = re.compile(r"\s*(?:;|；|\s[—–]\s|[—–]|\s-\s|:\s|：)\s*")
+_QUESTION_START_RE = re.compile(
+    r"^(?:what|how|why|where|when|which|who|whom|whose|is|are|was|were|do|does|did|can|could|"
+    r"would|will|should|shall|may|might|have|has|isn't|aren't|don't|doesn't|won't|wouldn't|"
+    r"shouldn't|any\s+(?:idea|thoughts))\b",
+    re.I,
+)
+_ZH_QUESTION_RE = re.compile(
+    r"[吗呢么]\s*$|^(?:怎么|如何|什么|哪|为什么|为何|是否|能不能|可不可以|要不要)"
+)
+
+
+@dataclass
+class _Sentence:
+    text: str
+    index: int
+    question: bool
+    clauses: list[str] = field(default_factory=list)
+    bullet: bool = False
+
+
+_LIST_HEADER_RE = re.compile(
+    r"\b(?:requirements?|constraints?|must[- ]haves?|needs|specs?|specification|criteria|rules|"
+    r"non[- ]negotiables?|acceptance)\b|要求|需求|约束|条件",
+    re.I,
+)
+_BULLET_RE = re.compile(r"^\s*(?:[-*•·]|\d{1,2}[.)])\s+")
+_LABEL_RE = re.compile(r"^(?P<label>[A-Za-z][\w /&-]{0,30}?)\s*:\s+(?P<rest>\S.*)$")
+_NOT_A_LABEL_RE = re.compile(
+    r"^(?:note|fyi|ps|update|context|background|question|q|summary|again|also|and|so|then|"
+    r"however|anyway|plus|ok|okay|yes|no|well|first|second|third|finally|lastly|btw|"
+    r"important|reminder|remember|correction|edit|actually|to\s+be\s+clear)$",
+    re.I,
+)
+
+
+def _split_lines(text: str) -> list[tuple[str, bool]]:
+    """(sentence, is a list item) for every sentence, list markers removed."""
+    out: list[tuple[str, bool]] = []
+    for line in text.splitlines():
+        body = _BULLET_RE.sub("", line)
+        bullet = body != line
+        for sentence in _SENTENCE_SPLIT_RE.split(body):
+            if sentence and sentence.strip():
+                out.append((sentence.strip(), bullet))
+    return out
+
+
+def _split_sentences(text: str) -> list[str]:
+    return [s for s, _ in _split_lines(text)]
+
+
+def _is_label(label: str) -> bool:
+    """'Budget' in 'Budget: under $200' — a noun naming what the value constrains."""
+    words = label.split()
+    if not 1 <= len(words) <= 3 or _NOT_A_LABEL_RE.match(label) or not _strip_discourse(label):
+        return False
+    verbish = (_SYSTEM_VERB_RE, _OUTPUT_VERB_RE, _BUILD_VERB_RE, _IMPERATIVE_REJECT_RE)
+    return not any(p.match(label) for p in verbish) and not _NEGATIVE_START_RE.match(label)
+
+
+def _split_clauses(sentence: str) -> list[str]:
+    label = _LABEL_RE.match(sentence)
+    if label and _is_label(label.group("label")):
+        head, *rest = _split_clauses(label.group("rest"))
+        return [f"{label.group('label')}: {head}", *rest]
+    clauses = _CLAUSE_SPLIT_RE.split(sentence)
+    if _CJK_CHAR_RE.search(sentence):
+        # Chinese chains clauses with full-width commas where English would start a new one.
+        clauses = [part for clause in clauses for part in clause.split("，")]
+    return [c.strip(" ,，") for c in clauses if c.strip(" ,，.。")] or [sentence]
+
+
+def _is_question(sentence: str) -> bool:
+    body = sentence.strip()
+    if body.endswith(("?", "？")):
+        return True
+    core = _strip_discourse(body.rstrip(".!。！"))
+    if _QUESTION_START_RE.match(core) and not _DONT_START_RE.match(core):
+        return True
+    return bool(_CJK_CHAR_RE.search(core) and _ZH_QUESTION_RE.search(core))
+
+
+def _sentences(text: str) -> list[_Sentence]:
+    return [
+        _Sentence(s, i, _is_question(s), _split_clauses(s), bullet)
+        for i, (s, bullet) in enumerate(_split_lines(text))
+    ]
+
+
+_DONT_START_RE = re.compile(r"^(?:do\s+not|don't)\b", re.I)
+_NEGATIVE_START_RE = re.compile(r"^(?:no|not|don't|do)\b", re.I)
+_TRAILING_PLEASE_RE = re.compile(r"[\s,]+please$", re.I)
+_ZH_PARTICLES_RE = re.compile(r"[吧了啊呢]+$")
+_COMMA_RE = re.compile(r"[,，]")
+
+# Discourse markers that open a clause without carrying content.
+_DISCOURSE_RE = re.compile(
+    r"^(?:(?:actually|ok(?:ay)?|so|well|also|and|but|now|then|oh|right|alright|all\s+right|"
+    r"yes|yeah|yep|sure|hmm+|great|cool|fine|good|perfect|thanks|thank\s+you|"
+    r"one\s+more\s+thing|another\s+thing|by\s+the\s+way|btw|plus|additionally|finally|lastly|"
+    r"anyway|in\s+addition|on\s+top\s+of\s+that|remember|note\s+that|"
+    r"keep\s+in\s+mind(?:\s+that)?|however|besides|please|kindly|understood|got\s+it|because)"
+    r"\b[,，:：!]?\s*"
+    # CJK characters are word characters too, so these need no (and allow no) \b.
+    r"|(?:另外|还有|然后|那么|好的|嗯|对了|其实|所以|但是|不过|因为|由于|请(?!求))[,，:：!]?\s*)+",
+    re.I,
+)
+
+
+def _strip_discourse(clause: str) -> str:
+    return _DISCOURSE_RE.sub("", clause.strip()).strip(" ,，")
+
+
+def _tidy(text: str, limit: int = 160) -> str:
+    """A ledger-ready clause: trimmed, no trailing punctuation or 'please', first letter up."""
+    body = " ".join(text.split()).strip(" ,;:—–-，。；：")
+    body = _TRAILING_PLEASE_RE.sub("", body).rstrip(".!。！ ")
+    if len(body) > limit:
+        body = body[:limit].rsplit(" ", 1)[0] + "…"
+    return body[:1].upper() + body[1:] if body else ""

@@ -1,0 +1,168 @@
+"""Text primitives: tokens, similarity, and the bounded view of a long message."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_CJK_CHAR_RE = re.compile(f"[{_CJK}]")
+# Tokens with their offsets: numbers (with thousands separators), latin words, single CJK chars.
+_TOKEN_RE = re.compile(rf"\d+(?:[.,]\d+)*|[A-Za-z][A-Za-z0-9]*|[{_CJK}]")
+
+
+def _word_set(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+_NUMBER_WORDS = {
+    "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
+    "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "fifteen": "15",
+    "twenty": "20", "thirty": "30", "fifty": "50", "hundred": "100", "thousand": "1000",
+}  # fmt: skip
+
+# Function words and conversational filler: they make two phrasings of one requirement look
+# different ("we must keep X" / "keep X, please") without changing what is required.
+_STOPWORDS = _word_set(
+    """a an the and or but if then so of to in on at by for with from as into onto is are was
+    were be been being it its this that these those we our ours us you your i me my they them
+    their he she his her do does did doing have has had having will would should shall must
+    need needs needed can could may might also please just too very really all any some there
+    here what which who whom how when where why let s t re ll ve d m use using used want wants
+    like around about approximately roughly ok okay yes yeah actually now still even only
+    again one more thing well sure maybe perhaps get got make sure ensure always anything
+    something everything each every"""
+)
+
+_CJK_STOP_CHARS = frozenset("的了是我们你他她它在也都就吧呢吗啊和与及或")
+
+
+def _singular(token: str) -> str:
+    """A crude singular that is applied to both sides of every comparison, so its mistakes
+    cancel out ("redis" keeps its s; "microservices" and "microservice" meet)."""
+    if len(token) <= 3 or not token.isascii() or not token.isalpha():
+        return token
+    if token.endswith("ies") and len(token) > 4:
+        return token[:-3] + "y"
+    if token.endswith("s") and not token.endswith(("ss", "us", "is", "os")):
+        return token[:-1]
+    return token
+
+
+def _norm_token(raw: str) -> str:
+    token = raw.lower()
+    if token[0].isdigit():
+        return token.replace(",", "")
+    return _NUMBER_WORDS.get(token, _singular(token))
+
+
+def _tokens(text: str) -> list[str]:
+    return [_norm_token(m.group()) for m in _TOKEN_RE.finditer(text)]
+
+
+def _content_tokens(text: str) -> set[str]:
+    """Latin content words (no stopwords) plus CJK character bigrams."""
+    out: set[str] = set()
+    cjk_run: list[str] = []
+
+    def flush() -> None:
+        chars = [c for c in cjk_run if c not in _CJK_STOP_CHARS]
+        if len(chars) == 1:
+            out.add(chars[0])
+        out.update(a + b for a, b in itertools.pairwise(chars))
+        cjk_run.clear()
+
+    for match in _TOKEN_RE.finditer(text):
+        raw = match.group()
+        if _CJK_CHAR_RE.fullmatch(raw):
+            cjk_run.append(raw)
+            continue
+        flush()
+        token = _norm_token(raw)
+        if token not in _STOPWORDS:
+            out.add(token)
+    flush()
+    return out
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def text_similarity(a: str, b: str) -> float:
+    """Dice overlap of content tokens, 0–1 (CJK compared by character bigrams)."""
+    ta, tb = _content_tokens(a), _content_tokens(b)
+    if not ta or not tb:
+        return 1.0 if _squash(a) and _squash(a) == _squash(b) else 0.0
+    return _dice(ta, tb)
+
+
+def _numbers(tokens: set[str]) -> set[str]:
+    return {t for t in tokens if t[0].isdigit()}
+
+
+def restates(text: str, existing: str) -> bool:
+    """True when `text` says again what `existing` already says (adds at most one minor word).
+
+    A changed number is never a restatement: "30 minutes" → "60 minutes" is an update.
+    """
+    new, old = _content_tokens(text), _content_tokens(existing)
+    if not new or not old:
+        return False
+    if _numbers(new) - _numbers(old):
+        return False
+    if text_similarity(text, existing) >= 0.75:
+        return True
+    return len(new & old) >= 2 and len(new - old) <= 1
+
+
+def _dice(a: set[str], b: set[str]) -> float:
+    return 2 * len(a & b) / (len(a) + len(b)) if a and b else 0.0
+
+
+def requirement_similarity(a: str, b: str) -> float:
+    """How likely two texts state the same requirement, 0–1.
+
+    Like `text_similarity`, plus: a text whose content words all appear in the other (two or
+    more of them) scores at least 0.6; and when the two carry different numbers, the rest must
+    match closely — "30 minutes" → "60 minutes" is the same rule changed, but "files over
+    20 MB" / "images over 5 MB" are two rules.
+    """
+    ta, tb = _content_tokens(a), _content_tokens(b)
+    if not ta or not tb:
+        return text_similarity(a, b)
+    na, nb = _numbers(ta), _numbers(tb)
+    if na and nb and na != nb:
+        rest = _dice(ta - na, tb - nb)
+        return rest if rest >= 0.8 else min(rest, 0.5)
+    score = _dice(ta, tb)
+    small, large = sorted((ta, tb), key=len)
+    if len(small) >= 2 and small <= large:
+        score = max(score, 0.6)
+    return score
+
+
+def more_specific(new: str, old: str) -> bool:
+    """Does `new` say more than `old` (more content words, or a number `old` lacks)?"""
+    new_tokens, old_tokens = _content_tokens(new), _content_tokens(old)
+    if _numbers(new_tokens) - _numbers(old_tokens):
+        return True
+    return bool(new_tokens - old_tokens) and len(new_tokens) > len(old_tokens)
+
+
+def _overlap_of(part: set[str], whole: set[str]) -> float:
+    return len(part & whole) / len(part) if part else 0.0
+
+
+# How much of one text the rules read. A message or reply longer than this is mostly pasted
+# material (logs, code, documents); what the user asks of it sits at its start or its end.
+# Bounding it keeps every rule's cost bounded too: some cues look back over the whole text,
+# and a 1 MB paste must not freeze the app for minutes.
+MESSAGE_HEAD, MESSAGE_TAIL = 4000, 2000
+REPLY_HEAD, REPLY_TAIL = 12000, 4000
+
+
+def _bounded(text: str, head: int, tail: int) -> str:
+    if len(text) <= head + tail:
+        return text
+    return f"{text[:head]}\n\n{text[-tail:]}"
