@@ -682,3 +682,28 @@ def test_not_that_i_know_of_rejects_nothing() -> None:
     reply = "Is there an existing queue? I'd suggest RabbitMQ otherwise."
     assert analyse("Not that I know of, we need an answer first.",
                    last_assistant_message=reply).rejections == []
+
+
+@pytest.mark.parametrize(("message", "option"), [
+    ("As we discussed, no Kafka.", "Kafka"),
+    ("Like I said, no Kafka, it is too heavy for us.", "Kafka"),
+    ("Again, let's not use MongoDB.", "MongoDB"),
+    ("To be clear, forget Redis.", "Redis"),
+])
+def test_a_back_reference_before_a_rejection_does_not_hide_it(message: str, option: str) -> None:
+    assert rejected(message) == [option]
+
+
+def test_a_back_reference_is_no_rejection_of_its_own() -> None:
+    assert rejected("As I said, I don't know if Kafka fits.") == []
+    assert rejected("Honestly, no problem with Redis.") == []
+
+
+@pytest.mark.parametrize(("message", "text"), [
+    ("The API must be versioned.", "The API must be versioned"),
+    ("As we discussed earlier, the service must stay stateless.",
+     "The service must stay stateless"),
+    ("We must store uploads under /srv/uploads.", "Store uploads under /srv/uploads"),
+])
+def test_a_required_state_keeps_the_thing_it_is_required_of(message: str, text: str) -> None:
+    assert requirement_texts(message) == [text]

@@ -150,6 +150,9 @@ _AND_NEED_RE = re.compile(r"\s+and\s+(?:need|want|have|would|should)\b")
 _DECLARATIVE_VERB_RE = re.compile(r"\b(?:will|is|are|be|should|use|uses|runs?|goes)\b", re.I)
 
 
+_STATE_RE = re.compile(r"^(?:be|stay|remain)\b", re.I)
+
+
 def _reqs_from_modal(core: str) -> str | None:
     """A clause with a modal of obligation, reduced to what is required."""
     m = _PRONOUN_MODAL_RE.match(core)
@@ -161,6 +164,10 @@ def _reqs_from_modal(core: str) -> str | None:
         if modal in {"want to", "'d like to", "would like to"} and _WANT_TO_CHAT_RE.match(rest):
             return None
         if _NEGATED_REST_RE.match(rest):
+            return _tidy(core)
+        if core[: m.start("modal")].lower().startswith("the ") and _STATE_RE.match(rest):
+            # "The API must be versioned": a state of a named thing keeps its subject ("Be
+            # versioned" would not say what); "we must store X" keeps only what is done.
             return _tidy(core)
         return _tidy(rest)
     if not _STRONG_MODAL_RE.search(core):

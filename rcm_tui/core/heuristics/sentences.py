@@ -116,7 +116,10 @@ _DISCOURSE_RE = re.compile(
     r"yes|yeah|yep|sure|hmm+|great|cool|fine|good|perfect|thanks|thank\s+you|"
     r"one\s+more\s+thing|another\s+thing|by\s+the\s+way|btw|plus|additionally|finally|lastly|"
     r"anyway|in\s+addition|on\s+top\s+of\s+that|remember|note\s+that|"
-    r"keep\s+in\s+mind(?:\s+that)?|however|besides|please|kindly|understood|got\s+it|because)"
+    r"keep\s+in\s+mind(?:\s+that)?|however|besides|please|kindly|understood|got\s+it|because|"
+    # Back-references to what was said: "As we discussed, no Kafka."
+    r"as\s+(?:we|i)\s+(?:discussed|said|mentioned|agreed)(?:\s+(?:before|earlier))?|"
+    r"like\s+i\s+said|to\s+be\s+clear|for\s+the\s+record|again|honestly|frankly)"
     r"\b[,，:：!]?\s*"
     # CJK characters are word characters too, so these need no (and allow no) \b.
     r"|(?:另外|还有|然后|那么|好的|嗯|对了|其实|所以|但是|不过|因为|由于|请(?!求))[,，:：!]?\s*)+",
