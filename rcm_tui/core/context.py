@@ -202,11 +202,13 @@ def ledger_update(
     10 of 16 turns with the reminder, 1 without), so the lean profile goes without it.
     Nothing at risk: no block at all.
     """
-    full = render_ledger(session, status_requested=status_requested)
+    data = ledger_payload(session)
     sent = _blocks_since_last_full(history)
     if sent is None or sent[0] <= turn - refresh_turns or _retracted(session, sent[1]):
-        return full if _has_items(session) or status_requested else ""
-    rejected = ledger_payload(session)["rejected"]
+        if not (_has_items(data) or status_requested):
+            return ""
+        return render_ledger(session, status_requested=status_requested)
+    rejected = data["rejected"]
     shown = sent[1].splitlines()
     new_rejected = [
         # Rejected in the message right below: its reason is there, verbatim.
@@ -225,8 +227,7 @@ def ledger_update(
     )
 
 
-def _has_items(session: Session) -> bool:
-    data = ledger_payload(session)
+def _has_items(data: dict[str, Any]) -> bool:
     return any(data[k] for k in ("solidified", "rejected", "requirements", "facts", "trajectory"))
 
 
@@ -253,7 +254,7 @@ def _retracted(session: Session, shown: str) -> bool:
     if any(f"- {r.option}" in shown and r.option not in active for r in reopened):
         return True
     dropped = [r for r in session.requirements if r.status == "dropped"]
-    if any(f"- {r.id}: {r.text}" in shown for r in dropped):
+    if any(prompts.requirement_item(r.id, r.text) in shown for r in dropped):
         return True
     return bool(session.solidified and session.solidified.text.strip() not in shown)
 

@@ -174,6 +174,7 @@ class Pipeline:
         # cuts the running stream off for the newcomer).
         parallel = all(getattr(p, "parallel_calls", True) for p in (generator, analyst))
         self._serial: asyncio.Lock | None = None if parallel else asyncio.Lock()
+        self._one_call = not parallel
         self._noticed: set[tuple[str, int, str]] = set()
         self._profile_announced = False
 
@@ -402,10 +403,7 @@ class Pipeline:
         """Refresh interval of the as-sent layout, or None for a full block every turn."""
         layout = self.settings.ledger_layout
         if layout == "auto":
-            one_call = not all(
-                getattr(p, "parallel_calls", True) for p in (self.generator, self.analyst)
-            )
-            layout = "as_sent" if one_call else "every_turn"
+            layout = "as_sent" if self._one_call else "every_turn"
         return max(1, self.settings.ledger_refresh_turns) if layout == "as_sent" else None
 
     def _analyse_heuristically(self, session: Session, user_text: str, turn: int) -> None:

@@ -126,7 +126,7 @@ def ledger_block(
         lines += [rejected_item(r) for r in rejected]
     if requirements:
         lines.append("Requirements to respect:")
-        lines += [f"- {r['id']}: {r['text']}" for r in requirements]
+        lines += [requirement_item(r["id"], r["text"]) for r in requirements]
     if trajectory:
         lines.append(f"Current direction: {trajectory}")
     # A fact a requirement already states is said once: every line is re-read each turn.
@@ -140,6 +140,11 @@ def ledger_block(
         lines.append(STATUS_INSTRUCTION)
     lines.append("[/ledger]")
     return "\n".join(lines)
+
+
+def requirement_item(requirement_id: str, text: str) -> str:
+    """One requirement as a ledger line; the as-sent layout looks for it in earlier blocks."""
+    return f"- {requirement_id}: {text}"
 
 
 def rejected_item(rejected: dict[str, Any]) -> str:
