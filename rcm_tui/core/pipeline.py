@@ -282,7 +282,7 @@ class Pipeline:
             start_analysis()
         try:
             for refits_left in range(OVERFLOW_REFITS, -1, -1):
-                planned = self.settings.budget.total
+                planned = self.settings.budget.prompt
                 try:
                     first = await self._stream_draft(
                         session, prompt.messages, turn, 1, "generation", hints, prompt
@@ -290,7 +290,7 @@ class Pipeline:
                     break
                 except ProviderError as exc:
                     # A prompt longer than the server's window: plan within it and resend.
-                    if not refits_left or self.settings.budget.total >= planned:
+                    if not refits_left or self.settings.budget.prompt >= planned:
                         return self._fail(session, turn, exc)
                 prompt = self._generation_prompt(session, user_text, turn, status_requested)
             self._announce_profile()
@@ -318,7 +318,7 @@ class Pipeline:
         estimated = messages_tokens(messages)
         if usage.estimated or usage.prompt_tokens <= 0 or estimated <= 0:
             return
-        ratio = min(max(usage.prompt_tokens / estimated, SCALE_MIN), SCALE_MAX)
+        ratio = _token_ratio(usage.prompt_tokens, estimated)
         budget = self.settings.budget
         budget.scale = round(budget.scale + SCALE_WEIGHT * (ratio - budget.scale), 3)
 
@@ -326,33 +326,34 @@ class Pipeline:
         """Learn a backend's context window from its overflow error and plan within it.
 
         Remote servers do not say their window up front (the local model does, and the
-        controller starts within it). The server's own count of the refused prompt against
-        our estimate of it corrects for the estimate's error on that tokenizer. A refused
-        reply (`step_down`) shrinks the plan even when it looked small enough already; a
-        refused analysis or judge call, whose instructions come on top of the plan, does not.
+        controller starts within it). The window caps the budget, in the backend's tokens;
+        the server's own count of the refused prompt calibrates our estimate, as reported
+        usage does (never downwards: that count is known to be too many). A refused reply
+        (`step_down`) shrinks the plan even when it looked small enough already; a refused
+        analysis or judge call, whose instructions come on top of the plan, does not.
         """
         overflow = exc.overflow
         if overflow is None or not self.settings.reliability:
             return
         budget = self.settings.budget
-        reserve = min(budget.reply_reserve, overflow.window // 3)
-        room = overflow.window - reserve
+        before = budget.prompt
         if overflow.prompt_tokens and estimated:
-            room = room * estimated // overflow.prompt_tokens
-        total = int(room * WINDOW_MARGIN) + reserve
-        if total >= budget.total:
-            if not step_down:
-                return
-            # Our plan already claimed to fit: the estimate runs low here; step down anyway.
-            total = int(budget.total * WINDOW_MARGIN)
+            budget.scale = max(budget.scale, _token_ratio(overflow.prompt_tokens, estimated))
+        reserve = min(budget.reply_reserve, overflow.window // 3)
+        total = min(budget.total, int((overflow.window - reserve) * WINDOW_MARGIN) + reserve)
         if total < reserve + MIN_PROMPT_TOKENS:
             return
         budget.total, budget.reply_reserve = total, reserve
-        log.info("context overflow (%s); budget now %s tokens", exc.message, total)
+        if budget.prompt >= before:
+            if not step_down:
+                return
+            # Our plan already claimed to fit: the estimate runs low here; step down anyway.
+            budget.total = reserve + int((total - reserve) * WINDOW_MARGIN)
+        log.info("context overflow (%s); budget now %s tokens", exc.message, budget.total)
         self.emit(
             Notice(
                 f"the model's context window is {overflow.window} tokens; prompts are now "
-                f"planned within it (context.budget_tokens = {total} starts there)",
+                f"planned within it (context.budget_tokens = {budget.total} starts there)",
                 "warning",
             )
         )
@@ -944,6 +945,11 @@ class Pipeline:
 
 
 # -- helpers ----------------------------------------------------------------------------------
+def _token_ratio(counted: int, estimated: int) -> float:
+    """The backend's tokens per estimated token, within sane bounds."""
+    return min(max(counted / estimated, SCALE_MIN), SCALE_MAX)
+
+
 def _turn_cost(session: Session, turn: int) -> TurnCost:
     for cost in session.metrics.llm_calls:
         if cost.turn == turn:
