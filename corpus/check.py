@@ -83,9 +83,11 @@ def check_ledger(split: str, problems: list[str], fam: Counter, langs: Counter,
         for term in exp.get("not_rejected", []):
             if norm(term) not in whole:
                 problems.append(f"{name}: not_rejected {term!r} not in conversation")
-        for frag in exp.get("non_requirements", []):
+        if not isinstance(exp.get("neutral", []), list):
+            problems.append(f"{name}: neutral must be a list")
+        for frag in exp.get("non_requirements", []) + exp.get("neutral", []):
             if norm(frag) not in users:
-                problems.append(f"{name}: non_requirement {frag!r} not in user text")
+                problems.append(f"{name}: fragment {frag!r} not in user text")
         for group in exp.get("requirements_any", []) + exp.get("confirmed", []):
             if not group or not all(isinstance(a, str) and a.strip() for a in group):
                 problems.append(f"{name}: empty alias group")
