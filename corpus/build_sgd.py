@@ -13,10 +13,12 @@ Split rule: tune on SGD `train`/`dev`, report on SGD `test` (its services differ
 from train, which is the point).
 
 Mapping from the gold annotations (user turns only):
-- every INFORM slot value still in the dialogue's final state becomes one `requirements_any`
+- every INFORM slot value the user did not change later becomes one `requirements_any`
   group; short values ("2", "4") are widened with the next word of the utterance ("2
   people") so substring matching stays meaningful; values not written in the utterance
   (canonical forms) are skipped;
+- a value the user changed (a different canonical value for the same slot later) is dropped
+  from the requirements, even when the new value cannot be located in the text;
 - a slot value the user replaced later (a change of mind) goes to `superseded`, not to
   `rejected`: changing "2 people" to "3 people" does not turn an option down;
 - an option the system OFFERed and the user answered with REQUEST_ALTS ("anything else?")
@@ -78,7 +80,7 @@ def user_acts(turn: dict) -> list[dict]:
 def convert(dialogue: dict) -> tuple[list[dict], dict] | None:
     turns = dialogue["turns"]
     script: list[dict] = []
-    informed: dict[str, str] = {}  # slot -> latest user wording
+    informed: dict[str, tuple[str, list[str]]] = {}  # slot -> (user wording, canonical)
     superseded: list[str] = []
     passed_over: list[str] = []
     non_reqs: list[str] = []
@@ -109,21 +111,23 @@ def convert(dialogue: dict) -> tuple[list[dict], dict] | None:
         if len(informs) >= 2:
             families.add("conjoined")
         for act in informs:
-            for value in act["values"]:
+            canonical = [c.lower() for c in act.get("canonical_values", [])]
+            for value in act["values"][:1]:
+                old = informed.pop(act["slot"], None)
+                if old and old[1] != canonical:
+                    superseded.append(old[0])
+                elif old:
+                    informed[act["slot"]] = old
                 wording = widen(value, text)
-                if wording is None:
-                    continue
-                old = informed.get(act["slot"])
-                if old and old.lower() != wording.lower():
-                    superseded.append(old)
-                informed[act["slot"]] = wording
+                if wording is not None and act["slot"] not in informed:
+                    informed[act["slot"]] = (wording, canonical)
                 families.add("quantity_time" if any(k in act["slot"] for k in TIME_SLOTS)
                              else "preference")
     if not 4 <= len(script) <= 10:
         return None
     expect = {
         "rejected": [], "not_rejected": [], "reopened": [],
-        "requirements_any": [[w] for w in informed.values()],
+        "requirements_any": [[w] for w, _ in informed.values()],
         "non_requirements": non_reqs, "neutral": neutral,
         "superseded": superseded, "passed_over": passed_over,
         "families": sorted(families), "lang": "en",
