@@ -124,7 +124,8 @@ class PipelineSettings:
     budget: Budget = field(default_factory=lambda: Budget(6000, 768, 6))
     bloat_moderate: float = 1.5
     analysis_max_tokens: int = 400
-    judge_max_tokens: int = 300
+    # Room for the scores, three issues and a verdict per rejected option (8 at most).
+    judge_max_tokens: int = 420
     summary_words: int = 180
 
 
@@ -774,7 +775,7 @@ class Pipeline:
             session.metrics.fallbacks += 1
             self._fallback_notice(session, turn, "judge", str(exc))
             return heuristic
-        return combine(heuristic, verdict)
+        return combine(heuristic, verdict, ctx.rejected)
 
     # -- after the reply --------------------------------------------------------------------
     def _finish_turn(self, session: Session, turn: int, best: Draft, record: QualityRecord) -> None:
