@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
+from .categories import member_spans
 from .options import _option_spans, option_matches, same_option
 from .sentences import _CODE_BLOCK_RE, _CODE_COMMENT_RE, _FENCED_CODE_RE, _split_sentences
 from .text import _CJK_CHAR_RE, REPLY_HEAD, REPLY_TAIL, _bounded
@@ -14,14 +16,19 @@ _NEGATIVE_BEFORE_RE = re.compile(
     # "no need to reconsider X" before the bare "no", so the longer cue is found at all.
     r"\b(?:no\s+need\s+to\s+(?:\w+\s+)?(?:use|add|revisit|reconsider|go\s+back\s+to|return\s+to)|"
     r"no|not|without|instead\s+of|rather\s+than|unlike|except(?:\s+for)?|other\s+than|"
-    r"apart\s+from|besides|avoid(?:s|ing)?|drop(?:s|ping|ped)?|skip(?:ping)?|forget(?:ting)?"
-    r"(?:\s+about)?|ditch(?:ing)?|replac(?:e|ing)|(?:migrat|mov)(?:e|ing)\s+(?:away\s+)?from|"
-    r"away\s+from|off|against|rul(?:e|ed|ing)[\s-]+out|reject(?:ed|ing)?|exclud(?:e|ed|ing)|"
+    r"apart\s+from|besides|avoid(?:s|ing|ed)?|drop(?:s|ping|ped)?|skip(?:s|ping|ped)?|"
+    r"forget(?:ting)?(?:\s+about)?|ditch(?:ing)?|replac(?:e|ing)|"
+    r"(?:migrat|mov)(?:e|ing)\s+(?:away\s+)?from|(?:leav(?:e|ing)|left)\s+out|"
+    r"(?:set(?:ting)?|put(?:ting)?)\s+aside|steer(?:ing)?\s+clear\s+of|"
+    r"stay(?:ing)?\s+away\s+from|free\s+(?:of|from)|no\s+more|"
+    r"away\s+from|off|against|rul(?:e|es|ed|ing)[\s-]+out|reject(?:ed|ing)?|exclud(?:e|ed|ing)|"
     r"no\s+longer|compared\s+(?:with|to)|than|versus|vs\.?|"
     r"(?:don'?t|do\s+not|won'?t|will\s+not|shouldn'?t|can'?t|cannot|never)\s+"
     r"(?:\w+\s+)?(?:use|using|need|want|add|go\s+with|recommend|suggest|propose|"
     r"go\s+back\s+to|return\s+to|revisit|reconsider|bring\s+back))\b"
-    r"|不用|不要|别用?|不使用|不采用|既然不用|放弃了?|排除了?|除了|而不是|没有|不考虑|去掉|不再",
+    r"|不用|不要|别用?|不使用|不采用|既然不用|放弃了?|排除了?|除了|而不是|没有|不考虑|去掉|不再|"
+    r"不想|不喜欢|不爱|不能|不吃|不坐|不含|不带|不去|不买|不住|不选|避免|避开|远离|无需|拒绝|"
+    r"不推荐|没推荐",
     re.I,
 )
 _POSITIVE_BEFORE_RE = re.compile(
@@ -65,19 +72,22 @@ _NEGATIVE_AFTER_RE = re.compile(
     r"not\s+allowed|no\s+longer\s+an?\s+option|not\s+on\s+the\s+table|out\s+of\s+the\s+question|"
     r"a\s+no[- ]?go)|,?\s*(?:which|that)\s+you\s+(?:rejected|ruled\s+out|excluded|dropped)|"
     r"out\s+of\s+(?:the\s+picture|it|this|the\s+stack|scope)|"
-    r"(?:is|was)\s+not\s+(?:wanted|welcome))"
-    r"|^(?:被排除|已经排除|不行|不考虑|已被否决|被否决|已排除)",
+    r"(?:is|was)\s+not\s+(?:wanted|welcome)|"
+    # "peanut-free", "MongoDB Atlas would have been the easy choice": not on offer.
+    r"-free\b|(?:would|could|might)\s+have\s+been\b|aside\b)"
+    r"|^(?:被排除|已经排除|不行|不考虑|已被否决|被否决|已排除|除外)",
     re.I,
 )
 # "..., but you ruled it out": an acknowledgement that covers the mentions before it.
 _ACK_LATER_RE = re.compile(
-    r"\b(?:(?:you|we)\s+(?:rejected|ruled\s+out|excluded|dropped|said\s+no\s+to)\s+"
-    r"(?:it|that|this|them)|(?:it|that|this|which)\s+(?:was|is|has\s+been|had\s+been)\s+"
-    r"(?:ruled\s+out|rejected|off\s+the\s+table|excluded))\b",
+    r"\b(?:(?:you|we)\s+(?:rejected|ruled\s+out|excluded|dropped|said\s+no\s+to)\s+\w|"
+    r"(?:you|we)\s+(?:ruled|crossed|struck)\s+(?:[\w-]+\s+){1,3}out\b|"
+    r"(?:it|that|this|which)\s+(?:was|is|has\s+been|had\s+been)\s+"
+    r"(?:ruled\s+out|rejected|off\s+the\s+table|excluded)\b)",
     re.I,
 )
 _NEGATOR_BEFORE_CUE_RE = re.compile(
-    r"(?:\b(?:not|never|no|without)|n't)\s+(?:\w+\s+){0,1}$|(?:不|别|没)$", re.I
+    r"(?:\b(?:not|never|no|without)|n't)\s+(?:\w+\s+){0,1}$|(?:不|别|没有?|未)$", re.I
 )
 _READV_CLAUSE_SPLIT_RE = re.compile(r"\s*(?:;|；|:\s|：|[—–]|\s-\s|,|，|\(|\))\s*")
 
@@ -97,6 +107,8 @@ _URGE_REOPEN_RE = re.compile(
 
 
 CUE_WINDOW = 200
+_SCOPE_WORDS = 4
+_WEAK_POSITIVE_RE = re.compile(r"with|in|on|into|onto|to|via|like|such\s+as", re.I)
 
 
 def _cue_before(prefix: str) -> str | None:
@@ -118,9 +130,15 @@ def _cue_before(prefix: str) -> str | None:
                 best = candidate
     if best is None:
         return None
-    _, neg_start, kind = best
+    end, neg_start, kind = best
     if kind == "pos" and _NEGATOR_BEFORE_CUE_RE.search(prefix[:-neg_start]):
         return "neg"
+    if kind == "pos" and _WEAK_POSITIVE_RE.fullmatch(prefix[-neg_start:end].strip()):
+        # "avoid anything with peanuts", "no dishes like satay": a preposition inside the
+        # object of a negative verb stays in its scope.
+        near = " ".join(prefix[:-neg_start].split()[-_SCOPE_WORDS:])
+        if _NEGATIVE_BEFORE_RE.search(near):
+            return "neg"
     return kind
 
 
@@ -158,31 +176,115 @@ def _code_uses(code: str, option: str) -> bool:
     return False
 
 
+def _guard_spans(option: str, text: str) -> list[tuple[int, int]]:
+    """Where the option, one of its names or a member of the category it names occurs."""
+    return sorted(set(_option_spans(option, text)) | set(member_spans(option, text)))
+
+
+# Lines that present items: bullets, numbered items, headings and table rows. A reply lists
+# what it offers; an item that names a rejected option offers it unless it says otherwise.
+_ITEM_RE = re.compile(r"^\s*(?:[-*•·+]|\d{1,2}[.)、]|#{1,6})\s+|^\s*\|")
+# Words that mark an item as what was left out ("| Redis | rejected |", "已排除：Elasticsearch"),
+# and, with the softer ones, a lead-in of a list of such items ("What to avoid:").
+_STRONG_EXCLUSION = (
+    r"\b(?:reject(?:ed|s)?|rul(?:ed|es|ing)\s+out|excluded?|dropped|off\s+the\s+table|"
+    r"not\s+(?:recommended|considered|an\s+option)|left\s+out|no[- ]go)\b|"
+    r"~~|排除|不推荐|不考虑|否决|去掉|放弃"
+)
+_EXCLUDED_ITEM_RE = re.compile(_STRONG_EXCLUSION, re.I)
+_EXCLUSION_HEADER_RE = re.compile(
+    _STRONG_EXCLUSION + r"|\b(?:avoid(?:ed)?|skip(?:ped)?|set\s+aside|"
+    r"(?:won'?t|will\s+not|do\s+not|don'?t)\s+(?:propose|recommend|suggest))\b|避开|避免|不选",
+    re.I,
+)
+_HEADER_WORDS = 12
+_STRUCK_RE = re.compile(r"~~.+?~~")
+_BOLD_RE = re.compile(r"\*\*.+?\*\*|__.+?__")
+# A quotation of what someone said ("You said \"I hate taxis\""): a mention, not an offer. A
+# quoted name alone ("the \"Redis\" option") is not speech, so short quotes do not count.
+_QUOTE_RE = re.compile(r'"[^"\n]{2,300}"|“[^”\n]{2,300}”|「[^」\n]{2,300}」|『[^』\n]{2,300}』')
+_SPEECH_MIN_WORDS, _SPEECH_MIN_CJK = 3, 4
+
+
+def _speech_spans(sentence: str) -> list[tuple[int, int]]:
+    spans = []
+    for m in _QUOTE_RE.finditer(sentence):
+        body = m.group()[1:-1]
+        if len(body.split()) >= _SPEECH_MIN_WORDS or len(_CJK_CHAR_RE.findall(body)) >= (
+            _SPEECH_MIN_CJK
+        ):
+            spans.append(m.span())
+    return spans
+
+
+@dataclass
+class _Line:
+    text: str
+    item: bool  # a list item, heading or table row
+    excluded: bool  # says, or sits under a header that says, it was left out
+
+
+def _reply_lines(prose: str) -> list[_Line]:
+    """Every line with its place in the reply's structure."""
+    lines: list[_Line] = []
+    header_excludes = False
+    for raw in prose.splitlines():
+        if not raw.strip():
+            continue
+        item = bool(_ITEM_RE.match(raw))
+        text = _ITEM_RE.sub("", raw).replace("|", " ; ") if item else raw
+        if not item or raw.lstrip().startswith("#"):
+            header_excludes = _excludes_below(raw)
+        excluded = bool(_EXCLUDED_ITEM_RE.search(raw)) or (item and header_excludes)
+        lines.append(_Line(_STRUCK_RE.sub(" ", text), item, excluded))
+    return lines
+
+
+def _excludes_below(line: str) -> bool:
+    """A short lead-in or heading that introduces what was left out ("Ruled out:")."""
+    body = line.strip().strip("#*_ ").strip()
+    short = len(body.split()) <= _HEADER_WORDS and len(_CJK_CHAR_RE.findall(body)) <= 2 * (
+        _HEADER_WORDS
+    )
+    lead_in = body.endswith((":", "：")) or line.lstrip().startswith("#")
+    return short and lead_in and bool(_EXCLUSION_HEADER_RE.search(body))
+
+
 def _proposes_option(reply: str, option: str) -> bool:
     if any(_code_uses(block, option) for block in _CODE_BLOCK_RE.findall(reply)):
         return True
-    for sentence in _split_sentences(_FENCED_CODE_RE.sub("\n", reply)):
-        if not option_matches(option, sentence):
-            continue
-        ack = _ACK_LATER_RE.search(sentence)
-        if _URGE_REOPEN_RE.search(sentence):
-            return True
-        clauses = _READV_CLAUSE_SPLIT_RE.split(sentence)
-        offset = 0
-        for clause in clauses:
-            position = sentence.find(clause, offset)
-            offset = max(offset, position + len(clause))
-            prefix = sentence[:position]
-            # "Option 2: Redis" proposes; "Rejected options: Redis" does not.
-            labelled = bool(_PROPOSAL_LABEL_RE.search(prefix)) and _cue_before(prefix) != "neg"
-            for start, end in _option_spans(option, clause):
-                if ack and position + start < ack.start():
-                    continue
-                verdict = _mention_proposes(clause, start, end)
-                if verdict or (verdict is None and labelled and start < 3):
-                    return True
+    for line in _reply_lines(_FENCED_CODE_RE.sub("\n", reply)):
+        for sentence in _split_sentences(line.text):
+            if _guard_spans(option, sentence) and _sentence_proposes(sentence, option, line):
+                return True
     return False
 
+
+def _sentence_proposes(sentence: str, option: str, line: _Line) -> bool:
+    if _URGE_REOPEN_RE.search(sentence):
+        return True
+    ack = _ACK_LATER_RE.search(sentence)
+    quoted = _speech_spans(sentence)
+    bold = [m.span() for m in _BOLD_RE.finditer(sentence)]
+    clauses = _READV_CLAUSE_SPLIT_RE.split(sentence)
+    offset = 0
+    for clause in clauses:
+        position = sentence.find(clause, offset)
+        offset = max(offset, position + len(clause))
+        prefix = sentence[:position]
+        # "Option 2: Redis" proposes; "Rejected options: Redis" does not.
+        labelled = bool(_PROPOSAL_LABEL_RE.search(prefix)) and _cue_before(prefix) != "neg"
+        for start, end in _guard_spans(option, clause):
+            at = position + start
+            if (ack and at < ack.start()) or any(a <= at < b for a, b in quoted):
+                continue
+            verdict = _mention_proposes(clause, start, end)
+            if verdict:
+                return True
+            offered = (labelled and start < 3) or line.item or any(a <= at < b for a, b in bold)
+            if verdict is None and offered and not line.excluded:
+                return True
+    return False
 
 
 # Turns at the start of a conversation where a complete solution is premature on its own: the
