@@ -63,8 +63,10 @@ CATEGORIES: list[Category] = [
              ["steak", "burger", "hamburger", "beef", "pork", "lamb", "bacon", "sausage",
               "ham", "brisket", "ribs", "meatball", "牛肉", "猪肉", "羊肉", "牛排"],
              ["variety meat", "game", "mince", "dark meat", "white meat", "meat"]),
-    Category(["pork"], ["pork.1"], ["bacon", "ham", "sausage", "pork chop", "pulled pork",
-                                    "猪肉"]),
+    Category(["pork", "猪肉"], ["pork.1"],
+             ["bacon", "ham", "sausage", "pork chop", "pulled pork", "prosciutto", "pancetta",
+              "chorizo", "salami", "pepperoni", "lard", "char siu", "carnitas", "猪肉", "叉烧",
+              "火腿", "培根", "腊肉", "排骨", "红烧肉", "东坡肉"]),
     Category(["beef"], ["beef.2"], ["steak", "burger", "hamburger", "brisket", "牛肉"]),
     Category(["poultry", "chicken"], ["poultry.2"], ["chicken", "turkey", "duck", "鸡肉"]),
     Category(["dairy", "dairy products", "lactose", "乳制品"], ["dairy_product.1"],
@@ -280,6 +282,25 @@ CATEGORIES: list[Category] = [
               "包月"], [],
              ["subscription", "per month", "monthly plan", "monthly fee",
               "annual plan", "per year", "订阅", "包月", "月费", "会员"]),
+    Category(["supplements", "dietary supplements", "vitamins", "保健品", "营养品"], [],
+             ["fish oil", "multivitamin", "vitamin", "vitamins", "protein powder", "collagen",
+              "probiotics", "鱼油", "钙片", "维生素", "蛋白粉", "胶原蛋白", "益生菌", "燕窝"]),
+    Category(["dry food", "kibble", "干粮"], [],
+             ["kibble", "dry food", "biscuits", "干粮", "猫粮", "狗粮"]),
+    Category(["restaurants", "restaurant", "eating out", "餐厅", "饭店"], ["restaurant.1"],
+             ["private dining room", "bistro", "trattoria", "osteria", "brasserie",
+              "steakhouse", "diner", "tavern", "gastropub", "餐厅", "饭店", "包间", "包厢"]),
+    Category(["grey", "gray", "灰色"], [],
+             ["charcoal", "slate", "graphite", "ash grey", "dove grey", "gunmetal", "pewter",
+              "greige", "grey", "gray", "灰色", "深灰", "浅灰"]),
+    Category(["brown", "棕色", "咖啡色"], [],
+             ["taupe", "chocolate brown", "tan", "mocha", "chestnut", "camel", "cognac",
+              "brown", "棕色", "咖啡色", "褐色"]),
+    Category(["apple", "apple products", "macs", "mac", "macos", "苹果"], [],
+             ["macbook", "macbook air", "macbook pro", "imac", "mac mini", "iphone", "ipad",
+              "airpods", "apple watch", "macos", "ios", "苹果"]),
+    Category(["mountain climbing", "climbing", "爬山", "登山"], [],
+             ["登山", "登顶", "上山", "爬山", "徒步", "hike", "hiking", "summit", "climb"]),
     # -- software -------------------------------------------------------------------------
     # A product and what is it under another name: its managed offerings and compatible forks.
     Category(["kubernetes", "k8s"], [],
@@ -292,6 +313,11 @@ CATEGORIES: list[Category] = [
     Category(["redis"], [],
              ["valkey", "elasticache", "keydb", "dragonfly", "memorystore", "upstash"]),
     Category(["kafka"], [], ["MSK", "confluent", "redpanda", "kafka streams"]),
+    Category(["react", "react.js", "reactjs"], [],
+             ["next.js", "nextjs", "remix", "gatsby", "preact", "react native", "jsx"]),
+    Category(["serverless", "faas", "functions as a service", "无服务器"], [],
+             ["lambda", "aws lambda", "cloud functions", "azure functions", "cloudflare workers",
+              "vercel functions", "函数计算", "云函数"]),
     Category(["docker"], [], ["podman", "dockerfile", "docker compose", "containerd"]),
     Category(["jquery"], [], ["$.ajax", "zepto"]),
     Category(["nosql", "nosql databases", "document databases", "document stores",
@@ -393,6 +419,9 @@ def build(wordnet: WordNet) -> dict[str, dict[str, list[str]]]:
             # Short names keep their case: the guard matches them case-sensitively ("ES").
             if key not in dropped | AMBIGUOUS and key not in unique and "(" not in key:
                 unique.append(member if len(member) <= 3 and member.isupper() else key)
+        # A category's own names are members too: "cab" for someone who rejected "taxis".
+        names = [n.lower() for n in category.names]
+        unique += [n for n in names if n not in unique and n not in AMBIGUOUS]
         lexicon[category.names[0]] = {"names": category.names, "members": unique}
     return lexicon
 

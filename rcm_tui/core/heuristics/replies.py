@@ -58,7 +58,7 @@ _POSITIVE_AFTER_RE = re.compile(
     r"the\s+(?:\w+est|best|right|way|answer|choice|pick)|(?:a\s+)?(?:good|great|natural|solid|"
     r"easy|quick|fast|sensible))|make\s+(?:\w+\s+){0,3}(?:much\s+|far\s+|a\s+lot\s+)?"
     r"(?:easier|simpler|faster|trivial|safer|cleaner))\b)|"
-    r"(?:is|are)\s+(?:purpose[- ]built|designed|made|built|tailor[- ]made)\s+for|"
+    r"\s*(?:is|are)\s+(?:purpose[- ]built|designed|made|built|tailor[- ]made)\s+for|"
     # "Kafka might be worth revisiting", "Kafka deserves another look"
     r"^\W{0,3}(?:might|may|could|would|is|are)\s+(?:well\s+)?(?:be\s+)?worth\s+(?:revisiting|"
     r"reconsidering|another\s+look|a\s+(?:second\s+)?look|a\s+try)|"
