@@ -14,7 +14,7 @@ import json
 import re
 from importlib import resources
 
-from .options import _option_spans, _strip_option_noise
+from .options import _option_variants, _strip_option_noise, _token_spans
 from .text import _tokens
 
 _LEXICON_FILE = "categories.json"
@@ -63,9 +63,44 @@ def category_members(option: str) -> tuple[str, ...]:
     return tuple(members)
 
 
-def member_spans(option: str, text: str) -> list[tuple[int, int]]:
-    """Where in `text` a member of a category the option names occurs."""
-    spans: set[tuple[int, int]] = set()
+def _exact(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])")
+
+
+@functools.lru_cache(maxsize=256)
+def _matcher(option: str) -> tuple[frozenset[str], frozenset[str], tuple[re.Pattern[str], ...]]:
+    """The option's names and its members as token keys (and their prefixes), plus short
+    all-caps names ("ES", "R") that only match in their own case. Built once per option, so a
+    reply is matched in one pass per line."""
+    keys: set[str] = set()
+    exact: list[re.Pattern[str]] = []
+    bare = _strip_option_noise(option)
+    if len(_tokens(bare)) == 1 and len(bare) <= 2 and any(c.isupper() for c in bare):
+        exact.append(_exact(bare))  # as options.option_matches does for "Go", "R", "C"
+    else:
+        keys.update("".join(variant) for variant in _option_variants(option))
     for member in category_members(option):
-        spans.update(_option_spans(member, text))
+        if len(member) <= 3 and member.isupper():
+            exact.append(_exact(member))
+        elif key := "".join(_tokens(member)):
+            keys.add(key)
+    prefixes = {key[:i] for key in keys for i in range(1, len(key))}
+    return frozenset(keys), frozenset(prefixes), tuple(exact)
+
+
+def guard_spans(option: str, text: str) -> list[tuple[int, int]]:
+    """Where in `text` the option, another name of it, or a member of a category it names
+    occurs: whole tokens, plural, hyphen and spacing tolerated, as for option names."""
+    keys, prefixes, exact = _matcher(option)
+    spans = {m.span() for pattern in exact for m in pattern.finditer(text)}
+    if keys:
+        hay = _token_spans(text)
+        for i in range(len(hay)):
+            acc = ""
+            for j in range(i, len(hay)):
+                acc += hay[j].text
+                if acc in keys:
+                    spans.add((hay[i].start, hay[j].end))
+                if acc not in prefixes:
+                    break
     return sorted(spans)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .categories import member_spans
-from .options import _option_spans, option_matches, same_option
+from .categories import guard_spans
+from .options import option_matches, same_option
 from .sentences import _CODE_BLOCK_RE, _CODE_COMMENT_RE, _FENCED_CODE_RE, _split_sentences
 from .text import _CJK_CHAR_RE, REPLY_HEAD, REPLY_TAIL, _bounded
 
@@ -158,11 +158,12 @@ def _mention_proposes(clause: str, start: int, end: int) -> bool | None:
 def find_readvocacy(reply: str, rejected_options: list[str]) -> list[str]:
     """The rejected options that `reply` proposes again (not those it mentions as rejected)."""
     reply = _bounded(reply, REPLY_HEAD, REPLY_TAIL)
+    lines = _reply_lines(_FENCED_CODE_RE.sub("\n", reply))
     proposed: list[str] = []
     for option in rejected_options:
         if not option.strip() or any(same_option(option, p) for p in proposed):
             continue
-        if _proposes_option(reply, option):
+        if _proposes_option(reply, lines, option):
             proposed.append(option)
     return proposed
 
@@ -174,11 +175,6 @@ def _code_uses(code: str, option: str) -> bool:
         if statement.strip() and option_matches(option, statement):
             return True
     return False
-
-
-def _guard_spans(option: str, text: str) -> list[tuple[int, int]]:
-    """Where the option, one of its names or a member of the category it names occurs."""
-    return sorted(set(_option_spans(option, text)) | set(member_spans(option, text)))
 
 
 # Lines that present items: bullets, numbered items, headings and table rows. A reply lists
@@ -250,12 +246,14 @@ def _excludes_below(line: str) -> bool:
     return short and lead_in and bool(_EXCLUSION_HEADER_RE.search(body))
 
 
-def _proposes_option(reply: str, option: str) -> bool:
+def _proposes_option(reply: str, lines: list[_Line], option: str) -> bool:
     if any(_code_uses(block, option) for block in _CODE_BLOCK_RE.findall(reply)):
         return True
-    for line in _reply_lines(_FENCED_CODE_RE.sub("\n", reply)):
+    for line in lines:
+        if not guard_spans(option, line.text):
+            continue
         for sentence in _split_sentences(line.text):
-            if _guard_spans(option, sentence) and _sentence_proposes(sentence, option, line):
+            if guard_spans(option, sentence) and _sentence_proposes(sentence, option, line):
                 return True
     return False
 
@@ -274,7 +272,7 @@ def _sentence_proposes(sentence: str, option: str, line: _Line) -> bool:
         prefix = sentence[:position]
         # "Option 2: Redis" proposes; "Rejected options: Redis" does not.
         labelled = bool(_PROPOSAL_LABEL_RE.search(prefix)) and _cue_before(prefix) != "neg"
-        for start, end in _guard_spans(option, clause):
+        for start, end in guard_spans(option, clause):
             at = position + start
             if (ack and at < ack.start()) or any(a <= at < b for a, b in quoted):
                 continue
