@@ -163,7 +163,7 @@ def find_readvocacy(reply: str, rejected_options: list[str]) -> list[str]:
     for option in rejected_options:
         if not option.strip() or any(same_option(option, p) for p in proposed):
             continue
-        if _proposes_option(reply, lines, option):
+        if _proposes_option(reply, option, lines):
             proposed.append(option)
     return proposed
 
@@ -246,9 +246,12 @@ def _excludes_below(line: str) -> bool:
     return short and lead_in and bool(_EXCLUSION_HEADER_RE.search(body))
 
 
-def _proposes_option(reply: str, lines: list[_Line], option: str) -> bool:
+def _proposes_option(reply: str, option: str, lines: list[_Line] | None = None) -> bool:
+    """Does the reply propose the option? `lines`: the reply's lines, when already split."""
     if any(_code_uses(block, option) for block in _CODE_BLOCK_RE.findall(reply)):
         return True
+    if lines is None:
+        lines = _reply_lines(_FENCED_CODE_RE.sub("\n", reply))
     for line in lines:
         if not guard_spans(option, line.text):
             continue
