@@ -33,6 +33,9 @@ OWN = Path(__file__).resolve().parent.parent / "data" / "guard_own.jsonl"
         ("- **A hand-printed silk bow tie** — playful.", "tie"),
         ("2. **A Danube river cruise from Vienna to Budapest**.", "cruises"),
         ("Honestly, Redis is purpose-built for this.", "Redis"),
+        # everyday offers in prose
+        ("If you're short on time, just take a cab from the rank.", "taxis"),
+        ("Nonetheless, Redis is the quickest way to get there.", "Redis"),
     ],
 )
 def test_a_reply_offering_a_member_or_variant_proposes_the_rejected_option(
@@ -60,6 +63,10 @@ def test_a_reply_offering_a_member_or_variant_proposes_the_rejected_option(
         ("因为你不想跟团，以下全部是自由行安排：\n- **D1 昆明**：滇池。", "跟团"),
         ("MongoDB Atlas would have been the easy choice, but you ruled MongoDB out.", "MongoDB"),
         ("Something more personal than a tie:\n- A framed print.", "tie"),
+        # a modifier that makes it not the thing: fine for someone who rejected the thing
+        ("- **Vegan leather sofa** from IKEA, £549.", "leather"),
+        ("- **Gluten-free pasta** with pesto.", "gluten"),
+        ("2. **Non-alcoholic beer** tasting at the brewery.", "alcohol"),
         ("Rejected options — do NOT propose these again:\n- Kafka (ops burden)", "Kafka"),
     ],
 )

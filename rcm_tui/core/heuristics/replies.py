@@ -21,6 +21,8 @@ _NEGATIVE_BEFORE_RE = re.compile(
     r"(?:migrat|mov)(?:e|ing)\s+(?:away\s+)?from|(?:leav(?:e|ing)|left)\s+out|"
     r"(?:set(?:ting)?|put(?:ting)?)\s+aside|steer(?:ing)?\s+clear\s+of|"
     r"stay(?:ing)?\s+away\s+from|free\s+(?:of|from)|no\s+more|"
+    # "vegan leather", "gluten-free pasta", "non-alcoholic beer": not the thing itself.
+    r"faux|vegan|fake|imitation|[\w]+-free|non-[\w]+|nonalcoholic|decaf(?:feinated)?|"
     r"away\s+from|off|against|rul(?:e|es|ed|ing)[\s-]+out|reject(?:ed|ing)?|exclud(?:e|ed|ing)|"
     r"no\s+longer|compared\s+(?:with|to)|than|versus|vs\.?|"
     r"(?:don'?t|do\s+not|won'?t|will\s+not|shouldn'?t|can'?t|cannot|never)\s+"
@@ -37,20 +39,25 @@ _POSITIVE_BEFORE_RE = re.compile(
     r"move\s+to|migrate\s+to|like|such\s+as|prefer|put|store|keep|back(?:ed)?\s+by|run|"
     r"deploy|i'd\s+(?:go\s+with|use|pick)|opt\s+for|let|alternatively|otherwise|or\s+else|"
     r"how\s+about|what\s+about|"
+    # Everyday offers: "take a cab", "book a river cruise", "grab some satay", "order the
+    # pancakes", "head to the Goodwill", "stay at a hostel".
+    r"take|grab|book|order|get|buy|rent|hire|visit|catch|hop\s+on|head\s+to|stay\s+at|"
+    r"go\s+for|treat\s+(?:her|him|them|yourself)\s+to|pick\s+up|sign\s+up\s+for|"
+    r"i'd\s+(?:recommend|suggest|start\s+with)|start\s+with|"
     # "let's go back to Kafka", "we could revisit Kafka": going back to an option proposes it.
     r"go(?:ing)?\s+back\s+to|return(?:ing)?\s+to|revisit(?:ing)?|reconsider(?:ing)?|"
     r"bring(?:ing)?\s+back|"
     r"(?:answer|choice|option|solution|pick|recommendation|bet|candidate|approach|fix|tool)\s+"
     r"(?:here\s+)?(?:is|would\s+be))\b"
     r"|建议(?:使用|用|采用)?|推荐|可以(?:用|考虑|使用)|使用|采用|改用|换成|迁移到|放到|存到|存入|放进|选择|考虑|"
-    r"拆成|拆分成|改成|做成|引入|上|用",
+    r"拆成|拆分成|改成|做成|引入|上|用|试试|坐|叫|打|订|买|去|住|报",
     re.I,
 )
 _POSITIVE_AFTER_RE = re.compile(
     r"^\W{0,3}(?:(?:would|will|could)\s+(?:also\s+|equally\s+)?(?:be|work|handle|fit|give)|"
     r"(?:is|are|remains?)\s+(?:the\s+|a\s+)?(?:usual|best|natural|obvious|simplest|easiest|"
     r"right|ideal|recommended|standard|go-to|better|good|great|solid|strong|perfect|"
-    r"sensible|clear)\b|fits|handles|gives\s+you|shines|excels|works\s+(?:well|best|great)|"
+    r"sensible|clear|quickest|fastest|cheapest|safest|most\s+\w+)\b|fits|handles|gives\s+you|shines|excels|works\s+(?:well|best|great)|"
     r"is\s+(?:ideal|perfect|better|best|great)\s+for|"
     # "a Redis cache in front would help"
     r"(?:[\s-]+[\w-]+){0,4}\s+(?:would|could|will|can)\s+(?:really\s+)?(?:help|work|shine|"
