@@ -22,6 +22,7 @@ WordNet 3.x `dict` folder.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -416,6 +417,7 @@ class WordNet:
     senses: dict[str, list[str]]  # lemma → synset offsets, most frequent sense first
     lemmas: dict[str, list[str]]  # offset → lemmas
     hyponyms: dict[str, list[str]]  # offset → hyponym and instance offsets
+    hypernyms: dict[str, list[str]]  # offset → hypernym and instance-of offsets
     tagged: dict[str, int]  # lemma → sense-tagged count (how common it is)
 
     @classmethod
@@ -432,6 +434,7 @@ class WordNet:
             senses[lemma] = rest[2:2 + synset_count]
         lemmas: dict[str, list[str]] = {}
         hyponyms: dict[str, list[str]] = {}
+        hypernyms: dict[str, list[str]] = {}
         for line in (folder / "data.noun").read_text(encoding="utf-8").splitlines():
             if line.startswith(" "):
                 continue
@@ -440,12 +443,11 @@ class WordNet:
             lemmas[offset] = [parts[4 + 2 * i] for i in range(words)]
             at = 4 + 2 * words
             pointers = int(parts[at])
-            hyponyms[offset] = [
-                parts[at + 1 + 4 * i + 1]
-                for i in range(pointers)
-                if parts[at + 1 + 4 * i] in ("~", "~i") and parts[at + 1 + 4 * i + 2] == "n"
-            ]
-        return cls(senses, lemmas, hyponyms, tagged)
+            links = [parts[at + 1 + 4 * i : at + 5 + 4 * i] for i in range(pointers)]
+            nouns = [(kind, o) for kind, o, pos, _ in links if pos == "n"]
+            hyponyms[offset] = [o for kind, o in nouns if kind in ("~", "~i")]
+            hypernyms[offset] = [o for kind, o in nouns if kind in ("@", "@i")]
+        return cls(senses, lemmas, hyponyms, hypernyms, tagged)
 
     def members(self, seed: str) -> list[str]:
         lemma, sense = seed.rsplit(".", 1)
@@ -493,6 +495,36 @@ def build(wordnet: WordNet) -> dict[str, dict[str, list[str]]]:
     return lexicon
 
 
+# The noun hierarchy for what no category list holds: a reply's noun whose most frequent sense
+# lies under a sense of the rejected option (a suede sofa for "leather", a cab for "taxi").
+# An option sense with more descendants than this is too general to reject as a category
+# ("food", "device"): every reply would propose a member of it.
+MAX_DESCENDANTS = 400
+SENSES_PER_LEMMA = 3
+
+
+def build_hierarchy(wordnet: WordNet) -> dict[str, object]:
+    offsets = sorted(wordnet.lemmas)
+    index = {o: i for i, o in enumerate(offsets)}
+    lemmas = {
+        lemma: [index[o] for o in senses[:SENSES_PER_LEMMA]]
+        for lemma, senses in wordnet.senses.items()
+        if lemma.replace("_", "").replace("-", "").isalpha()
+    }
+    parents = [[index[p] for p in wordnet.hypernyms.get(o, [])] for o in offsets]
+    descendants = [0] * len(offsets)
+    for i in range(len(offsets)):
+        seen: set[int] = set()
+        frontier = [i]
+        while frontier:
+            frontier = [p for f in frontier for p in parents[f] if p not in seen]
+            seen.update(frontier)
+        for ancestor in seen:
+            descendants[ancestor] += 1
+    general = [i for i, count in enumerate(descendants) if count > MAX_DESCENDANTS]
+    return {"lemmas": lemmas, "parents": parents, "general": general}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("dict", type=Path, help="a WordNet 3.x dict folder")
@@ -502,8 +534,18 @@ def main() -> int:
         default=Path(__file__).resolve().parent.parent
         / "rcm_tui/core/heuristics/categories.json",
     )
+    parser.add_argument(
+        "--hierarchy-out",
+        type=Path,
+        default=Path(__file__).resolve().parent.parent
+        / "rcm_tui/core/heuristics/noun_hierarchy.json.gz",
+    )
     args = parser.parse_args()
-    lexicon = build(WordNet.load(args.dict))
+    wordnet = WordNet.load(args.dict)
+    hierarchy = json.dumps(build_hierarchy(wordnet), separators=(",", ":")).encode()
+    # mtime=0: the same WordNet gives the same bytes, so a rebuild changes nothing in git.
+    args.hierarchy_out.write_bytes(gzip.compress(hierarchy, mtime=0))
+    lexicon = build(wordnet)
     args.out.write_text(
         json.dumps(lexicon, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8"
     )

@@ -33,6 +33,9 @@ OWN = Path(__file__).resolve().parent.parent / "data" / "guard_own.jsonl"
         ("- **A hand-printed silk bow tie** — playful.", "tie"),
         ("2. **A Danube river cruise from Vienna to Budapest**.", "cruises"),
         ("Honestly, Redis is purpose-built for this.", "Redis"),
+        # kinds of it by WordNet's noun hierarchy, with no list of members
+        ("- **A felt fedora** from Lock & Co.", "hats"),
+        ("1. **A leather chesterfield** for the study.", "sofas"),
         # everyday offers in prose
         ("If you're short on time, just take a cab from the rank.", "taxis"),
         ("Nonetheless, Redis is the quickest way to get there.", "Redis"),
@@ -74,6 +77,12 @@ def test_a_reply_that_only_mentions_the_rejected_option_is_not_flagged(
     reply: str, option: str
 ) -> None:
     assert find_readvocacy(reply, [option]) == []
+
+
+def test_a_kind_must_be_a_kind_by_its_common_senses() -> None:
+    # A viola is not a violin, a minibus not a van: siblings are not members.
+    assert find_readvocacy("- **A viola** is a great second instrument.", ["violins"]) == []
+    assert find_readvocacy("Hire a **minibus** for the group.", ["vans"]) == []
 
 
 def test_a_narrowed_category_does_not_take_the_members_of_its_head() -> None:

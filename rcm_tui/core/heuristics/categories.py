@@ -14,6 +14,7 @@ import json
 import re
 from importlib import resources
 
+from .hierarchy import hyponym_spans, option_senses
 from .options import _option_variants, _strip_option_noise, _token_spans
 from .text import _tokens
 
@@ -88,11 +89,18 @@ def _matcher(option: str) -> tuple[frozenset[str], frozenset[str], tuple[re.Patt
     return frozenset(keys), frozenset(prefixes), tuple(exact)
 
 
+_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]")
+
+
 def guard_spans(option: str, text: str) -> list[tuple[int, int]]:
-    """Where in `text` the option, another name of it, or a member of a category it names
-    occurs: whole tokens, plural, hyphen and spacing tolerated, as for option names."""
+    """Where in `text` the option, another name of it, a member of a category it names, or
+    (by WordNet) a kind of it occurs: whole tokens, plural, hyphen and spacing tolerated."""
     keys, prefixes, exact = _matcher(option)
     spans = {m.span() for pattern in exact for m in pattern.finditer(text)}
+    senses = option_senses(option)
+    if senses:
+        words = [(m.group().lower(), m.start(), m.end()) for m in _WORD_RE.finditer(text)]
+        spans.update(hyponym_spans(senses, words))
     if keys:
         hay = _token_spans(text)
         for i in range(len(hay)):
