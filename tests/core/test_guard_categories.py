@@ -66,6 +66,11 @@ def test_a_reply_offering_a_member_or_variant_proposes_the_rejected_option(
         ("因为你不想跟团，以下全部是自由行安排：\n- **D1 昆明**：滇池。", "跟团"),
         ("MongoDB Atlas would have been the easy choice, but you ruled MongoDB out.", "MongoDB"),
         ("Something more personal than a tie:\n- A framed print.", "tie"),
+        # the user's aversion reported back, crosses, "not your thing"
+        ("Since you hate taxis, here is a walking plan:\n- **Day 1**: Ribeira on foot.", "taxis"),
+        ("- ❌ Kafka — too heavy\n- ✅ NATS JetStream", "Kafka"),
+        ("Kafka isn't really your thing, so NATS it is.", "Kafka"),
+        ("既然你讨厌打车，全程地铁加步行。", "打车"),
         # a modifier that makes it not the thing: fine for someone who rejected the thing
         ("- **Vegan leather sofa** from IKEA, £549.", "leather"),
         ("- **Gluten-free pasta** with pesto.", "gluten"),

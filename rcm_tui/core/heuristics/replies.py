@@ -21,6 +21,10 @@ _NEGATIVE_BEFORE_RE = re.compile(
     r"(?:migrat|mov)(?:e|ing)\s+(?:away\s+)?from|(?:leav(?:e|ing)|left)\s+out|"
     r"(?:set(?:ting)?|put(?:ting)?)\s+aside|steer(?:ing)?\s+clear\s+of|"
     r"stay(?:ing)?\s+away\s+from|free\s+(?:of|from)|no\s+more|"
+    # The user's aversion reported back: "since you hate X", "you're sick of X".
+    r"hate|hated|dislike|loathe|can'?t\s+stand|(?:not|aren'?t|isn'?t)\s+(?:a\s+)?fan\s+of|"
+    r"allergic\s+to|sick\s+of|tired\s+of|fed\s+up\s+with|burn(?:ed|t)\s+by|"
+    r"(?:not|aren'?t|isn'?t)\s+into|minus|sans|hold\s+the|"
     # "vegan leather", "gluten-free pasta", "non-alcoholic beer": not the thing itself.
     r"faux|vegan|fake|imitation|[\w]+-free|non-[\w]+|nonalcoholic|decaf(?:feinated)?|"
     r"away\s+from|off|against|rul(?:e|es|ed|ing)[\s-]+out|reject(?:ed|ing)?|exclud(?:e|ed|ing)|"
@@ -30,7 +34,7 @@ _NEGATIVE_BEFORE_RE = re.compile(
     r"go\s+back\s+to|return\s+to|revisit|reconsider|bring\s+back))\b"
     r"|不用|不要|别用?|不使用|不采用|既然不用|放弃了?|排除了?|除了|而不是|没有|不考虑|去掉|不再|"
     r"不想|不喜欢|不爱|不能|不吃|不坐|不含|不带|不去|不买|不住|不选|避免|避开|远离|无需|拒绝|"
-    r"不推荐|没推荐",
+    r"不推荐|没推荐|讨厌|受不了|过敏|不感冒|吃不了|喝不了|除去|不包括|怕",
     re.I,
 )
 _POSITIVE_BEFORE_RE = re.compile(
@@ -81,7 +85,10 @@ _NEGATIVE_AFTER_RE = re.compile(
     r"out\s+of\s+(?:the\s+picture|it|this|the\s+stack|scope)|"
     r"(?:is|was)\s+not\s+(?:wanted|welcome)|"
     # "peanut-free", "MongoDB Atlas would have been the easy choice": not on offer.
-    r"-free\b|(?:would|could|might)\s+have\s+been\b|aside\b)"
+    r"-free\b|(?:would|could|might)\s+have\s+been\b|aside\b|"
+    # "X isn't really your thing", "X is off the menu"
+    r"(?:is|are)(?:n't|\s+not)\s+(?:really\s+)?(?:your|my|their|his|her)\s+thing|"
+    r"(?:is|are)\s+off\s+the\s+(?:menu|list)|(?:you|they)\s+(?:hate|dislike|can'?t\s+stand))"
     r"|^(?:被排除|已经排除|不行|不考虑|已被否决|被否决|已排除|除外)",
     re.I,
 )
@@ -192,7 +199,7 @@ _ITEM_RE = re.compile(r"^\s*(?:[-*•·+]|\d{1,2}[.)、]|#{1,6})\s+|^\s*\|")
 _STRONG_EXCLUSION = (
     r"\b(?:reject(?:ed|s)?|rul(?:ed|es|ing)\s+out|excluded?|dropped|off\s+the\s+table|"
     r"not\s+(?:recommended|considered|an\s+option)|left\s+out|no[- ]go)\b|"
-    r"~~|排除|不推荐|不考虑|否决|去掉|放弃"
+    r"~~|[❌✗✘🚫⛔]|排除|不推荐|不考虑|否决|去掉|放弃"
 )
 _EXCLUDED_ITEM_RE = re.compile(_STRONG_EXCLUSION, re.I)
 _EXCLUSION_HEADER_RE = re.compile(
