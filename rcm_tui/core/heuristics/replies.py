@@ -198,8 +198,9 @@ _ITEM_RE = re.compile(r"^\s*(?:[-*•·+]|\d{1,2}[.)、]|#{1,6})\s+|^\s*\|")
 # and, with the softer ones, a lead-in of a list of such items ("What to avoid:").
 _STRONG_EXCLUSION = (
     r"\b(?:reject(?:ed|s)?|rul(?:ed|es|ing)\s+out|excluded?|dropped|off\s+the\s+table|"
-    r"not\s+(?:recommended|considered|an\s+option)|left\s+out|no[- ]go)\b|"
-    r"~~|[❌✗✘🚫⛔]|排除|不推荐|不考虑|否决|去掉|放弃"
+    r"not\s+(?:recommended|considered|an\s+option|chosen|selected)|left\s+out|no[- ]go|"
+    r"discarded|vetoed|scrapped|abandoned|out\s+of\s+scope)\b|"
+    r"~~|[❌✗✘🚫⛔]|排除|不推荐|不考虑|否决|去掉|放弃|弃用|淘汰|不采用"
 )
 _EXCLUDED_ITEM_RE = re.compile(_STRONG_EXCLUSION, re.I)
 _EXCLUSION_HEADER_RE = re.compile(
