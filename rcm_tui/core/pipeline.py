@@ -698,7 +698,8 @@ class Pipeline:
         if self.lean:
             # Only the flaws that called for the rewrite: every word is re-read by the model.
             scores = previous.scores
-            named = [prompts.READVOCATED_ISSUE.format(option=o) for o in scores.readvocated]
+            evidence = scores.evidence
+            named = [prompts.readvocated_issue(o, evidence.get(o)) for o in scores.readvocated]
             named += [prompts.PREMATURE_ISSUE] if scores.premature_attempt else []
             named += [prompts.REPEATED_ISSUE] if scores.repeated else []
             named += [prompts.ECHOED_ISSUE] if scores.echoed else []

@@ -77,6 +77,15 @@ Rewrite your reply to fix:
 Keep what was right; never propose a rejected option ({rejected}); be concise. Only the reply."""
 
 READVOCATED_ISSUE = "proposes {option}, which the user rejected"
+READVOCATED_KIND_ISSUE = "proposes {found}, which is {option}: the user rejected it"
+
+
+def readvocated_issue(option: str, found: str | None = None) -> str:
+    """The issue a rewrite is given; it names what the reply said when that was not the option
+    itself (a small model told "flat foods" does not see that its pancakes are meant)."""
+    if found and found.casefold() != option.casefold():
+        return READVOCATED_KIND_ISSUE.format(found=found, option=option)
+    return READVOCATED_ISSUE.format(option=option)
 PREMATURE_ISSUE = "gives a full solution before the requirements are known; ask instead"
 REPEATED_ISSUE = "repeats the previous answer instead of answering the new message"
 ECHOED_ISSUE = "copies the conversation ledger instead of answering the message"

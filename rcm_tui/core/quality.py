@@ -77,6 +77,8 @@ class Scores:
     issues: list[str] = field(default_factory=list)
     suggestions: list[str] = field(default_factory=list)
     readvocated: list[str] = field(default_factory=list)
+    # The reply's words for each re-advocated option, when not its own name.
+    evidence: dict[str, str | None] = field(default_factory=dict)
     addressed: list[str] = field(default_factory=list)
     judge: str = "heuristic"
     # Says (nearly) word for word what the previous reply said.
@@ -130,9 +132,10 @@ def heuristic_scores(reply: str, ctx: ReplyContext) -> Scores:
     if premature:
         issues.append("gives a full solution before the requirements are known")
         suggestions.append("ask for the missing facts instead of answering in full")
-    readvocated = heuristics.find_readvocacy(reply, ctx.rejected) if ctx.rejected else []
+    evidence = _evidence(reply, ctx.rejected)
+    readvocated = list(evidence)
     for option in readvocated:
-        issues.append(prompts.READVOCATED_ISSUE.format(option=option))
+        issues.append(prompts.readvocated_issue(option, evidence[option]))
     repeated = bool(ctx.previous_reply) and (
         heuristics.text_similarity(reply, ctx.previous_reply) >= REPEAT
     )
@@ -166,10 +169,20 @@ def heuristic_scores(reply: str, ctx: ReplyContext) -> Scores:
         issues=issues,
         suggestions=suggestions,
         readvocated=readvocated,
+        evidence=evidence,
         addressed=addressed,
         repeated=repeated,
         echoed=echoed,
     )
+
+
+def _evidence(reply: str, rejected: list[str]) -> dict[str, str | None]:
+    """The proposed rejected options, each with the reply's words for it when they are not
+    the option's own name (pancakes for "flat foods")."""
+    if not rejected:
+        return {}
+    found = heuristics.find_readvocacy_evidence(reply, rejected)
+    return {o: None if heuristics.same_option(o, w) else w for o, w in found.items()}
 
 
 def _clarity(reply: str) -> float:
@@ -305,8 +318,8 @@ def combine(
     readvocated = judged_readvocacy(heuristic.readvocated, options, verdict.rejected_options)
     added = [o for o in readvocated if o not in heuristic.readvocated]
     cleared = [o for o in heuristic.readvocated if o not in readvocated]
-    flagged = [prompts.READVOCATED_ISSUE.format(option=o) for o in added]
-    dropped = {prompts.READVOCATED_ISSUE.format(option=o) for o in cleared}
+    flagged = [prompts.readvocated_issue(o) for o in added]
+    dropped = {prompts.readvocated_issue(o, heuristic.evidence.get(o)) for o in cleared}
     heuristic_issues = [i for i in heuristic.issues if i not in dropped]
     # The heuristic tracking score took 0.5 off per flag (see _tracking): move it with the flags.
     tracking = _clamp(heuristic.requirement_tracking + 0.5 * (len(cleared) - len(added)))
@@ -325,6 +338,7 @@ def combine(
         issues=_merge_lists(flagged + heuristic_issues, verdict.issues),
         suggestions=_merge_lists(heuristic.suggestions, verdict.suggestions),
         readvocated=readvocated,
+        evidence={o: heuristic.evidence.get(o) for o in readvocated},
         addressed=sorted(set(heuristic.addressed) | set(verdict.addressed)),
         judge="llm",
         repeated=heuristic.repeated,

@@ -89,3 +89,22 @@ async def test_the_judge_prompt_asks_per_rejected_option_about_variants_and_memb
     assert "Rejected options (must not be proposed): flat foods" in instruction
     assert "rejected_options" in instruction and "a member of the" in instruction
     assert "rejected_options" in (request.json_schema or {})["properties"]
+
+
+async def test_a_rewrite_is_told_which_words_proposed_the_rejected_category() -> None:
+    provider = ScriptedProvider()
+    pipeline = Pipeline(
+        provider, provider, PipelineSettings(profile="lean", max_refinement_attempts=1),
+        emit=lambda _e: None,
+    )
+    session = session_rejecting("flat foods")
+    text = "Something quick for Saturday breakfast?"
+    session.messages.append(Message(role="user", content=text, turn=1))
+    await pipeline.run_turn(
+        session, text, scripted_reply="1. **Protein pancakes** with berries.\n2. Egg muffins."
+    )
+    rewrite = next(r for r in provider.log if r.purpose == "refinement")
+    assert "- proposes pancakes, which is flat foods: the user rejected it" in (
+        rewrite.messages[-1].content
+    )
+    assert session.quality[-1].readvocated == ["flat foods"]

@@ -171,14 +171,21 @@ def _mention_proposes(clause: str, start: int, end: int) -> bool | None:
 
 def find_readvocacy(reply: str, rejected_options: list[str]) -> list[str]:
     """The rejected options that `reply` proposes again (not those it mentions as rejected)."""
+    return list(find_readvocacy_evidence(reply, rejected_options))
+
+
+def find_readvocacy_evidence(reply: str, rejected_options: list[str]) -> dict[str, str]:
+    """Each rejected option the reply proposes again, with the words that propose it
+    ("pancakes" for "flat foods"), so a rewrite can be told what to take out."""
     reply = _bounded(reply, REPLY_HEAD, REPLY_TAIL)
     lines = _reply_lines(_FENCED_CODE_RE.sub("\n", reply))
-    proposed: list[str] = []
+    proposed: dict[str, str] = {}
     for option in rejected_options:
         if not option.strip() or any(same_option(option, p) for p in proposed):
             continue
-        if _proposes_option(reply, option, lines):
-            proposed.append(option)
+        found = _proposal(reply, option, lines)
+        if found is not None:
+            proposed[option] = found
     return proposed
 
 
@@ -261,24 +268,29 @@ def _excludes_below(line: str) -> bool:
     return short and lead_in and bool(_EXCLUSION_HEADER_RE.search(body))
 
 
-def _proposes_option(reply: str, option: str, lines: list[_Line] | None = None) -> bool:
-    """Does the reply propose the option? `lines`: the reply's lines, when already split."""
+def _proposes_option(reply: str, option: str) -> bool:
+    """Does the reply propose the option?"""
+    return _proposal(reply, option, _reply_lines(_FENCED_CODE_RE.sub("\n", reply))) is not None
+
+
+def _proposal(reply: str, option: str, lines: list[_Line]) -> str | None:
+    """The words of the reply that propose the option, or None."""
     if any(_code_uses(block, option) for block in _CODE_BLOCK_RE.findall(reply)):
-        return True
-    if lines is None:
-        lines = _reply_lines(_FENCED_CODE_RE.sub("\n", reply))
+        return option
     for line in lines:
         if not guard_spans(option, line.text):
             continue
         for sentence in _split_sentences(line.text):
-            if guard_spans(option, sentence) and _sentence_proposes(sentence, option, line):
-                return True
-    return False
+            if guard_spans(option, sentence):
+                found = _sentence_proposal(sentence, option, line)
+                if found is not None:
+                    return found
+    return None
 
 
-def _sentence_proposes(sentence: str, option: str, line: _Line) -> bool:
+def _sentence_proposal(sentence: str, option: str, line: _Line) -> str | None:
     if _URGE_REOPEN_RE.search(sentence):
-        return True
+        return option
     ack = _ACK_LATER_RE.search(sentence)
     quoted = _speech_spans(sentence)
     bold = [m.span() for m in _BOLD_RE.finditer(sentence)]
@@ -295,12 +307,10 @@ def _sentence_proposes(sentence: str, option: str, line: _Line) -> bool:
             if (ack and at < ack.start()) or any(a <= at < b for a, b in quoted):
                 continue
             verdict = _mention_proposes(clause, start, end)
-            if verdict:
-                return True
             offered = (labelled and start < 3) or line.item or any(a <= at < b for a, b in bold)
-            if verdict is None and offered and not line.excluded:
-                return True
-    return False
+            if verdict or (verdict is None and offered and not line.excluded):
+                return clause[start:end]
+    return None
 
 
 # Turns at the start of a conversation where a complete solution is premature on its own: the
