@@ -39,8 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="rcm-tui",
         description="A terminal app for long LLM conversations that do not get lost.",
         parents=[common],
-        epilog="Commands: replay, sessions, eval, bench, config. Without a command the TUI "
-        "starts.",
+        epilog="Commands: replay, sessions, eval, eval-guard, bench, config. Without a command "
+        "the TUI starts.",
     )
     parser.add_argument("--version", action="version", version=f"rcm-tui {__version__}")
     parser.add_argument("--resume", metavar="ID|latest", help="open a saved session")
@@ -67,6 +67,15 @@ def build_parser() -> argparse.ArgumentParser:
                         help="save the eval sessions in your session store, titled 'eval: ...' "
                         "(default: a temporary folder, removed afterwards)")
     eval_p.set_defaults(func=_cmd_eval)
+
+    guard = sub.add_parser("eval-guard", help="measure the re-advocacy guard on labelled replies")
+    guard.add_argument("file", type=Path, help="JSON Lines: conversation, rejected, reply, "
+                       "proposes, kind, how (see rcm_tui/eval/guard.py)")
+    guard.add_argument("--end-to-end", action="store_true",
+                       help="also extract the ledger from the conversation, then guard")
+    guard.add_argument("--json", action="store_true", help="print the figures as JSON")
+    guard.add_argument("--verbose", action="store_true", help="list missed and false items")
+    guard.set_defaults(func=_cmd_eval_guard)
 
     bench = sub.add_parser("bench", parents=[common],
                            help="latency-injected cost benchmark of the layer")
@@ -166,6 +175,12 @@ def _cmd_eval(args: argparse.Namespace) -> int:
     return run_eval_command(args, load(args))
 
 
+def _cmd_eval_guard(args: argparse.Namespace) -> int:
+    from .eval.guard import run_guard_command
+
+    return run_guard_command(args)
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     from .eval.bench import run_bench_command
 
@@ -260,10 +275,11 @@ def _report(exc: Exception) -> int:
 
 
 def _known_errors() -> tuple[type[Exception], ...]:
+    from .eval.guard import GuardDataError
     from .eval.replay import ScriptError
     from .store import StoreError
 
-    return (ScriptError, StoreError, OSError)
+    return (ScriptError, StoreError, GuardDataError, OSError)
 
 
 if __name__ == "__main__":

@@ -26,7 +26,8 @@ from rcm_tui import cli, config
 from rcm_tui.config import load_settings
 from rcm_tui.controller import Controller
 from rcm_tui.core.analysis import LedgerView
-from rcm_tui.core.heuristics import analyse_message, find_readvocacy, option_matches, same_option
+from rcm_tui.core.heuristics import analyse_message, find_readvocacy, same_option
+from rcm_tui.core.heuristics.categories import guard_spans
 from rcm_tui.core.ledger import apply_analysis, ledger_view
 from rcm_tui.core.models import (
     CallRecord,
@@ -561,7 +562,8 @@ def test_find_readvocacy_never_raises_and_flags_only_mentioned_options(
 ) -> None:
     flagged = find_readvocacy(reply, options)
     assert all(option in options for option in flagged)
-    assert all(option_matches(option, reply) for option in flagged)
+    # Named, or a variant, member or kind of it named (a cab for "taxis").
+    assert all(guard_spans(option, reply) for option in flagged)
     for index, option in enumerate(flagged):
         assert not any(same_option(option, other) for other in flagged[index + 1 :])
 

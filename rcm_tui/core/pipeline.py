@@ -124,7 +124,8 @@ class PipelineSettings:
     budget: Budget = field(default_factory=lambda: Budget(6000, 768, 6))
     bloat_moderate: float = 1.5
     analysis_max_tokens: int = 400
-    judge_max_tokens: int = 300
+    # Room for the scores, three issues and a verdict per rejected option (8 at most).
+    judge_max_tokens: int = 420
     summary_words: int = 180
 
 
@@ -697,7 +698,8 @@ class Pipeline:
         if self.lean:
             # Only the flaws that called for the rewrite: every word is re-read by the model.
             scores = previous.scores
-            named = [prompts.READVOCATED_ISSUE.format(option=o) for o in scores.readvocated]
+            evidence = scores.evidence
+            named = [prompts.readvocated_issue(o, evidence.get(o)) for o in scores.readvocated]
             named += [prompts.PREMATURE_ISSUE] if scores.premature_attempt else []
             named += [prompts.REPEATED_ISSUE] if scores.repeated else []
             named += [prompts.ECHOED_ISSUE] if scores.echoed else []
@@ -774,7 +776,7 @@ class Pipeline:
             session.metrics.fallbacks += 1
             self._fallback_notice(session, turn, "judge", str(exc))
             return heuristic
-        return combine(heuristic, verdict)
+        return combine(heuristic, verdict, ctx.rejected)
 
     # -- after the reply --------------------------------------------------------------------
     def _finish_turn(self, session: Session, turn: int, best: Draft, record: QualityRecord) -> None:

@@ -59,7 +59,14 @@ clarity, completeness, assumptions (unfounded assumptions; lower is better), ver
 requirement_tracking (respects every pending requirement and rejected option),
 premature_attempt (true if it gave a full solution before the requirements were known),
 addressed: ids of pending requirements the reply addressed, issues: short problems,
-suggestions: short fixes.
+suggestions: short fixes,
+rejected_options: one entry per rejected option listed below, {{"option": <as listed>,
+  "proposes": true or false}}. proposes is true when the reply recommends, suggests, plans or
+  uses that option or anything that is it: another name or a variant of it, a member of the
+  category, an instance of it (a taxi ride for "taxis", pancakes for "flat foods", a
+  second-hand shop for "used clothing"). It is false when the reply does not offer it, or only
+  mentions it to exclude it ("since you don't like X", "instead of X", "I left out X", a list
+  of the rejected options, a quote of the user).
 
 Pending requirements: {requirements}
 Rejected options (must not be proposed): {rejected}"""
@@ -70,6 +77,15 @@ Rewrite your reply to fix:
 Keep what was right; never propose a rejected option ({rejected}); be concise. Only the reply."""
 
 READVOCATED_ISSUE = "proposes {option}, which the user rejected"
+READVOCATED_KIND_ISSUE = "proposes {found}, which is {option}: the user rejected it"
+
+
+def readvocated_issue(option: str, found: str | None = None) -> str:
+    """The issue a rewrite is given; it names what the reply said when that was not the option
+    itself (a small model told "flat foods" does not see that its pancakes are meant)."""
+    if found and found.casefold() != option.casefold():
+        return READVOCATED_KIND_ISSUE.format(found=found, option=option)
+    return READVOCATED_ISSUE.format(option=option)
 PREMATURE_ISSUE = "gives a full solution before the requirements are known; ask instead"
 REPEATED_ISSUE = "repeats the previous answer instead of answering the new message"
 ECHOED_ISSUE = "copies the conversation ledger instead of answering the message"
@@ -252,6 +268,18 @@ JUDGE_SCHEMA: dict[str, Any] = {
         "addressed": _IDS,
         "issues": _short_list(3, 100),
         "suggestions": _short_list(3, 100),
+        "rejected_options": {
+            "type": "array",
+            "maxItems": 8,
+            "items": {
+                "type": "object",
+                "properties": {
+                    "option": {"type": "string", "maxLength": 60},
+                    "proposes": {"type": "boolean"},
+                },
+                "required": ["option", "proposes"],
+            },
+        },
     },
     "required": [
         "clarity",

@@ -1,8 +1,10 @@
 """Scoring one reply on the seven dimensions of PRODUCT.md.
 
 Heuristics always run; an LLM judge, when enabled and valid, refines the soft dimensions. The
-checks a judge cannot be trusted with — premature full answers, bloat against the first answer
-and re-advocacy of rejected options — are always the heuristics' call.
+checks a judge cannot be trusted with — premature full answers and bloat against the first
+answer — are always the heuristics' call. Re-advocacy of a rejected option is the judge's call
+where it answered for that option (it sees members and variants no list holds), the
+heuristics' call otherwise (readvocacy.py).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pydantic import BaseModel, Field, ValidationError
 
 from . import heuristics, prompts
 from .models import QualityRecord, Session
+from .readvocacy import judged_readvocacy
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_+#.-]*[A-Za-z0-9+#]|[A-Za-z]|\d[\d,.]*|[\u4e00-\u9fff]{2}")
 _HEDGES = re.compile(
@@ -74,6 +77,8 @@ class Scores:
     issues: list[str] = field(default_factory=list)
     suggestions: list[str] = field(default_factory=list)
     readvocated: list[str] = field(default_factory=list)
+    # The reply's words for each re-advocated option, when not its own name.
+    evidence: dict[str, str | None] = field(default_factory=dict)
     addressed: list[str] = field(default_factory=list)
     judge: str = "heuristic"
     # Says (nearly) word for word what the previous reply said.
@@ -127,9 +132,10 @@ def heuristic_scores(reply: str, ctx: ReplyContext) -> Scores:
     if premature:
         issues.append("gives a full solution before the requirements are known")
         suggestions.append("ask for the missing facts instead of answering in full")
-    readvocated = heuristics.find_readvocacy(reply, ctx.rejected) if ctx.rejected else []
+    evidence = _evidence(reply, ctx.rejected)
+    readvocated = list(evidence)
     for option in readvocated:
-        issues.append(prompts.READVOCATED_ISSUE.format(option=option))
+        issues.append(prompts.readvocated_issue(option, evidence[option]))
     repeated = bool(ctx.previous_reply) and (
         heuristics.text_similarity(reply, ctx.previous_reply) >= REPEAT
     )
@@ -163,10 +169,20 @@ def heuristic_scores(reply: str, ctx: ReplyContext) -> Scores:
         issues=issues,
         suggestions=suggestions,
         readvocated=readvocated,
+        evidence=evidence,
         addressed=addressed,
         repeated=repeated,
         echoed=echoed,
     )
+
+
+def _evidence(reply: str, rejected: list[str]) -> dict[str, str | None]:
+    """The proposed rejected options, each with the reply's words for it when they are not
+    the option's own name (pancakes for "flat foods")."""
+    if not rejected:
+        return {}
+    found = heuristics.find_readvocacy_evidence(reply, rejected)
+    return {o: None if heuristics.same_option(o, w) else w for o, w in found.items()}
 
 
 def _clarity(reply: str) -> float:
@@ -227,6 +243,13 @@ def _middle_reference(ctx: ReplyContext, reply_terms: set[str]) -> float:
     return round(_clamp(0.4 + 0.6 * used / len(relevant)), 3)
 
 
+class RejectedCheck(BaseModel):
+    """The judge's answer for one rejected option."""
+
+    option: str
+    proposes: bool
+
+
 class JudgeVerdict(BaseModel):
     clarity: float = Field(ge=0, le=1)
     completeness: float = Field(ge=0, le=1)
@@ -238,6 +261,7 @@ class JudgeVerdict(BaseModel):
     addressed: list[str] = Field(default_factory=list)
     issues: list[str] = Field(default_factory=list)
     suggestions: list[str] = Field(default_factory=list)
+    rejected_options: list[RejectedCheck] = Field(default_factory=list)
 
 
 M = TypeVar("M", bound=BaseModel)
@@ -283,10 +307,22 @@ def parse_judge(text: str, pending_ids: set[str]) -> JudgeVerdict:
     return verdict
 
 
-def combine(heuristic: Scores, verdict: JudgeVerdict | None) -> Scores:
-    """Blend the judge into the heuristic scores; the hard checks stay heuristic."""
+def combine(
+    heuristic: Scores, verdict: JudgeVerdict | None, rejected: list[str] | None = None
+) -> Scores:
+    """Blend the judge into the heuristic scores; premature and bloat stay heuristic, and the
+    judge's per-option answer decides re-advocacy of the `rejected` options it answered for."""
     if verdict is None:
         return heuristic
+    options = rejected if rejected is not None else heuristic.readvocated
+    readvocated = judged_readvocacy(heuristic.readvocated, options, verdict.rejected_options)
+    added = [o for o in readvocated if o not in heuristic.readvocated]
+    cleared = [o for o in heuristic.readvocated if o not in readvocated]
+    flagged = [prompts.readvocated_issue(o) for o in added]
+    dropped = {prompts.readvocated_issue(o, heuristic.evidence.get(o)) for o in cleared}
+    heuristic_issues = [i for i in heuristic.issues if i not in dropped]
+    # The heuristic tracking score took 0.5 off per flag (see _tracking): move it with the flags.
+    tracking = _clamp(heuristic.requirement_tracking + 0.5 * (len(cleared) - len(added)))
 
     def blend(h: float, j: float) -> float:
         return round((h + j) / 2, 3)
@@ -298,13 +334,11 @@ def combine(heuristic: Scores, verdict: JudgeVerdict | None) -> Scores:
         verbosity=max(heuristic.verbosity, blend(heuristic.verbosity, verdict.verbosity)),
         premature_attempt=heuristic.premature_attempt,
         middle_turn_reference=blend(heuristic.middle_turn_reference, verdict.middle_turn_reference),
-        requirement_tracking=min(
-            heuristic.requirement_tracking,
-            blend(heuristic.requirement_tracking, verdict.requirement_tracking),
-        ),
-        issues=_merge_lists(heuristic.issues, verdict.issues),
+        requirement_tracking=min(tracking, blend(tracking, verdict.requirement_tracking)),
+        issues=_merge_lists(flagged + heuristic_issues, verdict.issues),
         suggestions=_merge_lists(heuristic.suggestions, verdict.suggestions),
-        readvocated=heuristic.readvocated,
+        readvocated=readvocated,
+        evidence={o: heuristic.evidence.get(o) for o in readvocated},
         addressed=sorted(set(heuristic.addressed) | set(verdict.addressed)),
         judge="llm",
         repeated=heuristic.repeated,

@@ -11,12 +11,18 @@ model for the rest of the conversation, which costs more than a missed one the L
 
 from .message import analyse_message
 from .options import normalise_option, option_matches, same_option
-from .replies import find_readvocacy, is_full_answer_attempt, premature_markers
+from .replies import (
+    find_readvocacy,
+    find_readvocacy_evidence,
+    is_full_answer_attempt,
+    premature_markers,
+)
 from .text import more_specific, requirement_similarity, restates, text_similarity
 
 __all__ = [
     "analyse_message",
     "find_readvocacy",
+    "find_readvocacy_evidence",
     "is_full_answer_attempt",
     "more_specific",
     "normalise_option",

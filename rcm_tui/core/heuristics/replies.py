@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from .options import _option_spans, option_matches, same_option
+from .categories import guard_spans
+from .options import option_matches, same_option
 from .sentences import _CODE_BLOCK_RE, _CODE_COMMENT_RE, _FENCED_CODE_RE, _split_sentences
 from .text import _CJK_CHAR_RE, REPLY_HEAD, REPLY_TAIL, _bounded
 
@@ -14,14 +16,25 @@ _NEGATIVE_BEFORE_RE = re.compile(
     # "no need to reconsider X" before the bare "no", so the longer cue is found at all.
     r"\b(?:no\s+need\s+to\s+(?:\w+\s+)?(?:use|add|revisit|reconsider|go\s+back\s+to|return\s+to)|"
     r"no|not|without|instead\s+of|rather\s+than|unlike|except(?:\s+for)?|other\s+than|"
-    r"apart\s+from|besides|avoid(?:s|ing)?|drop(?:s|ping|ped)?|skip(?:ping)?|forget(?:ting)?"
-    r"(?:\s+about)?|ditch(?:ing)?|replac(?:e|ing)|(?:migrat|mov)(?:e|ing)\s+(?:away\s+)?from|"
-    r"away\s+from|off|against|rul(?:e|ed|ing)[\s-]+out|reject(?:ed|ing)?|exclud(?:e|ed|ing)|"
+    r"apart\s+from|besides|avoid(?:s|ing|ed)?|drop(?:s|ping|ped)?|skip(?:s|ping|ped)?|"
+    r"forget(?:ting)?(?:\s+about)?|ditch(?:ing)?|replac(?:e|ing)|"
+    r"(?:migrat|mov)(?:e|ing)\s+(?:away\s+)?from|(?:leav(?:e|ing)|left)\s+out|"
+    r"(?:set(?:ting)?|put(?:ting)?)\s+aside|steer(?:ing)?\s+clear\s+of|"
+    r"stay(?:ing)?\s+away\s+from|free\s+(?:of|from)|no\s+more|"
+    # The user's aversion reported back: "since you hate X", "you're sick of X".
+    r"hate|hated|dislike|loathe|can'?t\s+stand|(?:not|aren'?t|isn'?t)\s+(?:a\s+)?fan\s+of|"
+    r"allergic\s+to|sick\s+of|tired\s+of|fed\s+up\s+with|burn(?:ed|t)\s+by|"
+    r"(?:not|aren'?t|isn'?t)\s+into|minus|sans|hold\s+the|"
+    # "vegan leather", "gluten-free pasta", "non-alcoholic beer": not the thing itself.
+    r"faux|vegan|fake|imitation|[\w]+-free|non-[\w]+|nonalcoholic|decaf(?:feinated)?|"
+    r"away\s+from|off|against|rul(?:e|es|ed|ing)[\s-]+out|reject(?:ed|ing)?|exclud(?:e|ed|ing)|"
     r"no\s+longer|compared\s+(?:with|to)|than|versus|vs\.?|"
     r"(?:don'?t|do\s+not|won'?t|will\s+not|shouldn'?t|can'?t|cannot|never)\s+"
     r"(?:\w+\s+)?(?:use|using|need|want|add|go\s+with|recommend|suggest|propose|"
     r"go\s+back\s+to|return\s+to|revisit|reconsider|bring\s+back))\b"
-    r"|不用|不要|别用?|不使用|不采用|既然不用|放弃了?|排除了?|除了|而不是|没有|不考虑|去掉|不再",
+    r"|不用|不要|别用?|不使用|不采用|既然不用|放弃了?|排除了?|除了|而不是|没有|不考虑|去掉|不再|"
+    r"不想|不喜欢|不爱|不能|不吃|不坐|不含|不带|不去|不买|不住|不选|避免|避开|远离|无需|拒绝|"
+    r"不推荐|没推荐|讨厌|受不了|过敏|不感冒|吃不了|喝不了|除去|不包括|怕",
     re.I,
 )
 _POSITIVE_BEFORE_RE = re.compile(
@@ -30,20 +43,25 @@ _POSITIVE_BEFORE_RE = re.compile(
     r"move\s+to|migrate\s+to|like|such\s+as|prefer|put|store|keep|back(?:ed)?\s+by|run|"
     r"deploy|i'd\s+(?:go\s+with|use|pick)|opt\s+for|let|alternatively|otherwise|or\s+else|"
     r"how\s+about|what\s+about|"
+    # Everyday offers: "take a cab", "book a river cruise", "grab some satay", "order the
+    # pancakes", "head to the Goodwill", "stay at a hostel".
+    r"take|grab|book|order|get|buy|rent|hire|visit|catch|hop\s+on|head\s+to|stay\s+at|"
+    r"go\s+for|treat\s+(?:her|him|them|yourself)\s+to|pick\s+up|sign\s+up\s+for|"
+    r"i'd\s+(?:recommend|suggest|start\s+with)|start\s+with|"
     # "let's go back to Kafka", "we could revisit Kafka": going back to an option proposes it.
     r"go(?:ing)?\s+back\s+to|return(?:ing)?\s+to|revisit(?:ing)?|reconsider(?:ing)?|"
     r"bring(?:ing)?\s+back|"
     r"(?:answer|choice|option|solution|pick|recommendation|bet|candidate|approach|fix|tool)\s+"
     r"(?:here\s+)?(?:is|would\s+be))\b"
     r"|建议(?:使用|用|采用)?|推荐|可以(?:用|考虑|使用)|使用|采用|改用|换成|迁移到|放到|存到|存入|放进|选择|考虑|"
-    r"拆成|拆分成|改成|做成|引入|上|用",
+    r"拆成|拆分成|改成|做成|引入|上|用|试试|坐|叫|打|订|买|去|住|报",
     re.I,
 )
 _POSITIVE_AFTER_RE = re.compile(
     r"^\W{0,3}(?:(?:would|will|could)\s+(?:also\s+|equally\s+)?(?:be|work|handle|fit|give)|"
     r"(?:is|are|remains?)\s+(?:the\s+|a\s+)?(?:usual|best|natural|obvious|simplest|easiest|"
     r"right|ideal|recommended|standard|go-to|better|good|great|solid|strong|perfect|"
-    r"sensible|clear)\b|fits|handles|gives\s+you|shines|excels|works\s+(?:well|best|great)|"
+    r"sensible|clear|quickest|fastest|cheapest|safest|most\s+\w+)\b|fits|handles|gives\s+you|shines|excels|works\s+(?:well|best|great)|"
     r"is\s+(?:ideal|perfect|better|best|great)\s+for|"
     # "a Redis cache in front would help"
     r"(?:[\s-]+[\w-]+){0,4}\s+(?:would|could|will|can)\s+(?:really\s+)?(?:help|work|shine|"
@@ -51,7 +69,7 @@ _POSITIVE_AFTER_RE = re.compile(
     r"the\s+(?:\w+est|best|right|way|answer|choice|pick)|(?:a\s+)?(?:good|great|natural|solid|"
     r"easy|quick|fast|sensible))|make\s+(?:\w+\s+){0,3}(?:much\s+|far\s+|a\s+lot\s+)?"
     r"(?:easier|simpler|faster|trivial|safer|cleaner))\b)|"
-    r"(?:is|are)\s+(?:purpose[- ]built|designed|made|built|tailor[- ]made)\s+for|"
+    r"\s*(?:is|are)\s+(?:purpose[- ]built|designed|made|built|tailor[- ]made)\s+for|"
     # "Kafka might be worth revisiting", "Kafka deserves another look"
     r"^\W{0,3}(?:might|may|could|would|is|are)\s+(?:well\s+)?(?:be\s+)?worth\s+(?:revisiting|"
     r"reconsidering|another\s+look|a\s+(?:second\s+)?look|a\s+try)|"
@@ -65,19 +83,25 @@ _NEGATIVE_AFTER_RE = re.compile(
     r"not\s+allowed|no\s+longer\s+an?\s+option|not\s+on\s+the\s+table|out\s+of\s+the\s+question|"
     r"a\s+no[- ]?go)|,?\s*(?:which|that)\s+you\s+(?:rejected|ruled\s+out|excluded|dropped)|"
     r"out\s+of\s+(?:the\s+picture|it|this|the\s+stack|scope)|"
-    r"(?:is|was)\s+not\s+(?:wanted|welcome))"
-    r"|^(?:被排除|已经排除|不行|不考虑|已被否决|被否决|已排除)",
+    r"(?:is|was)\s+not\s+(?:wanted|welcome)|"
+    # "peanut-free", "MongoDB Atlas would have been the easy choice": not on offer.
+    r"-free\b|(?:would|could|might)\s+have\s+been\b|aside\b|"
+    # "X isn't really your thing", "X is off the menu"
+    r"(?:is|are)(?:n't|\s+not)\s+(?:really\s+)?(?:your|my|their|his|her)\s+thing|"
+    r"(?:is|are)\s+off\s+the\s+(?:menu|list)|(?:you|they)\s+(?:hate|dislike|can'?t\s+stand))"
+    r"|^(?:被排除|已经排除|不行|不考虑|已被否决|被否决|已排除|除外)",
     re.I,
 )
 # "..., but you ruled it out": an acknowledgement that covers the mentions before it.
 _ACK_LATER_RE = re.compile(
-    r"\b(?:(?:you|we)\s+(?:rejected|ruled\s+out|excluded|dropped|said\s+no\s+to)\s+"
-    r"(?:it|that|this|them)|(?:it|that|this|which)\s+(?:was|is|has\s+been|had\s+been)\s+"
-    r"(?:ruled\s+out|rejected|off\s+the\s+table|excluded))\b",
+    r"\b(?:(?:you|we)\s+(?:rejected|ruled\s+out|excluded|dropped|said\s+no\s+to)\s+\w|"
+    r"(?:you|we)\s+(?:ruled|crossed|struck)\s+(?:[\w-]+\s+){1,3}out\b|"
+    r"(?:it|that|this|which)\s+(?:was|is|has\s+been|had\s+been)\s+"
+    r"(?:ruled\s+out|rejected|off\s+the\s+table|excluded)\b)",
     re.I,
 )
 _NEGATOR_BEFORE_CUE_RE = re.compile(
-    r"(?:\b(?:not|never|no|without)|n't)\s+(?:\w+\s+){0,1}$|(?:不|别|没)$", re.I
+    r"(?:\b(?:not|never|no|without)|n't)\s+(?:\w+\s+){0,1}$|(?:不|别|没有?|未)$", re.I
 )
 _READV_CLAUSE_SPLIT_RE = re.compile(r"\s*(?:;|；|:\s|：|[—–]|\s-\s|,|，|\(|\))\s*")
 
@@ -97,6 +121,8 @@ _URGE_REOPEN_RE = re.compile(
 
 
 CUE_WINDOW = 200
+_SCOPE_WORDS = 4
+_WEAK_POSITIVE_RE = re.compile(r"with|in|on|into|onto|to|via|like|such\s+as", re.I)
 
 
 def _cue_before(prefix: str) -> str | None:
@@ -118,9 +144,15 @@ def _cue_before(prefix: str) -> str | None:
                 best = candidate
     if best is None:
         return None
-    _, neg_start, kind = best
+    end, neg_start, kind = best
     if kind == "pos" and _NEGATOR_BEFORE_CUE_RE.search(prefix[:-neg_start]):
         return "neg"
+    if kind == "pos" and _WEAK_POSITIVE_RE.fullmatch(prefix[-neg_start:end].strip()):
+        # "avoid anything with peanuts", "no dishes like satay": a preposition inside the
+        # object of a negative verb stays in its scope.
+        near = " ".join(prefix[:-neg_start].split()[-_SCOPE_WORDS:])
+        if _NEGATIVE_BEFORE_RE.search(near):
+            return "neg"
     return kind
 
 
@@ -139,13 +171,21 @@ def _mention_proposes(clause: str, start: int, end: int) -> bool | None:
 
 def find_readvocacy(reply: str, rejected_options: list[str]) -> list[str]:
     """The rejected options that `reply` proposes again (not those it mentions as rejected)."""
+    return list(find_readvocacy_evidence(reply, rejected_options))
+
+
+def find_readvocacy_evidence(reply: str, rejected_options: list[str]) -> dict[str, str]:
+    """Each rejected option the reply proposes again, with the words that propose it
+    ("pancakes" for "flat foods"), so a rewrite can be told what to take out."""
     reply = _bounded(reply, REPLY_HEAD, REPLY_TAIL)
-    proposed: list[str] = []
+    lines = _reply_lines(_FENCED_CODE_RE.sub("\n", reply))
+    proposed: dict[str, str] = {}
     for option in rejected_options:
         if not option.strip() or any(same_option(option, p) for p in proposed):
             continue
-        if _proposes_option(reply, option):
-            proposed.append(option)
+        found = _proposal(reply, option, lines)
+        if found is not None:
+            proposed[option] = found
     return proposed
 
 
@@ -158,31 +198,119 @@ def _code_uses(code: str, option: str) -> bool:
     return False
 
 
-def _proposes_option(reply: str, option: str) -> bool:
-    if any(_code_uses(block, option) for block in _CODE_BLOCK_RE.findall(reply)):
-        return True
-    for sentence in _split_sentences(_FENCED_CODE_RE.sub("\n", reply)):
-        if not option_matches(option, sentence):
-            continue
-        ack = _ACK_LATER_RE.search(sentence)
-        if _URGE_REOPEN_RE.search(sentence):
-            return True
-        clauses = _READV_CLAUSE_SPLIT_RE.split(sentence)
-        offset = 0
-        for clause in clauses:
-            position = sentence.find(clause, offset)
-            offset = max(offset, position + len(clause))
-            prefix = sentence[:position]
-            # "Option 2: Redis" proposes; "Rejected options: Redis" does not.
-            labelled = bool(_PROPOSAL_LABEL_RE.search(prefix)) and _cue_before(prefix) != "neg"
-            for start, end in _option_spans(option, clause):
-                if ack and position + start < ack.start():
-                    continue
-                verdict = _mention_proposes(clause, start, end)
-                if verdict or (verdict is None and labelled and start < 3):
-                    return True
-    return False
+# Lines that present items: bullets, numbered items, headings and table rows. A reply lists
+# what it offers; an item that names a rejected option offers it unless it says otherwise.
+_ITEM_RE = re.compile(r"^\s*(?:[-*•·+]|\d{1,2}[.)、]|#{1,6})\s+|^\s*\|")
+# Words that mark an item as what was left out ("| Redis | rejected |", "已排除：Elasticsearch"),
+# and, with the softer ones, a lead-in of a list of such items ("What to avoid:").
+_STRONG_EXCLUSION = (
+    r"\b(?:reject(?:ed|s)?|rul(?:ed|es|ing)\s+out|excluded?|dropped|off\s+the\s+table|"
+    r"not\s+(?:recommended|considered|an\s+option|chosen|selected)|left\s+out|no[- ]go|"
+    r"discarded|vetoed|scrapped|abandoned|out\s+of\s+scope)\b|"
+    r"~~|[❌✗✘🚫⛔]|排除|不推荐|不考虑|否决|去掉|放弃|弃用|淘汰|不采用"
+)
+_EXCLUDED_ITEM_RE = re.compile(_STRONG_EXCLUSION, re.I)
+_EXCLUSION_HEADER_RE = re.compile(
+    _STRONG_EXCLUSION + r"|\b(?:avoid(?:ed)?|skip(?:ped)?|set\s+aside|"
+    r"(?:won'?t|will\s+not|do\s+not|don'?t)\s+(?:propose|recommend|suggest))\b|避开|避免|不选",
+    re.I,
+)
+_HEADER_WORDS = 12
+_STRUCK_RE = re.compile(r"~~.+?~~")
+_BOLD_RE = re.compile(r"\*\*.+?\*\*|__.+?__")
+# A quotation of what someone said ("You said \"I hate taxis\""): a mention, not an offer. A
+# quoted name alone ("the \"Redis\" option") is not speech, so short quotes do not count.
+_QUOTE_RE = re.compile(r'"[^"\n]{2,300}"|“[^”\n]{2,300}”|「[^」\n]{2,300}」|『[^』\n]{2,300}』')
+_SPEECH_MIN_WORDS, _SPEECH_MIN_CJK = 3, 4
 
+
+def _speech_spans(sentence: str) -> list[tuple[int, int]]:
+    spans = []
+    for m in _QUOTE_RE.finditer(sentence):
+        body = m.group()[1:-1]
+        if len(body.split()) >= _SPEECH_MIN_WORDS or len(_CJK_CHAR_RE.findall(body)) >= (
+            _SPEECH_MIN_CJK
+        ):
+            spans.append(m.span())
+    return spans
+
+
+@dataclass
+class _Line:
+    text: str
+    item: bool  # a list item, heading or table row
+    excluded: bool  # says, or sits under a header that says, it was left out
+
+
+def _reply_lines(prose: str) -> list[_Line]:
+    """Every line with its place in the reply's structure."""
+    lines: list[_Line] = []
+    header_excludes = False
+    for raw in prose.splitlines():
+        if not raw.strip():
+            continue
+        item = bool(_ITEM_RE.match(raw))
+        text = _ITEM_RE.sub("", raw).replace("|", " ; ") if item else raw
+        if not item or raw.lstrip().startswith("#"):
+            header_excludes = _excludes_below(raw)
+        excluded = bool(_EXCLUDED_ITEM_RE.search(raw)) or (item and header_excludes)
+        lines.append(_Line(_STRUCK_RE.sub(" ", text), item, excluded))
+    return lines
+
+
+def _excludes_below(line: str) -> bool:
+    """A short lead-in or heading that introduces what was left out ("Ruled out:")."""
+    body = line.strip().strip("#*_ ").strip()
+    short = len(body.split()) <= _HEADER_WORDS and len(_CJK_CHAR_RE.findall(body)) <= 2 * (
+        _HEADER_WORDS
+    )
+    lead_in = body.endswith((":", "：")) or line.lstrip().startswith("#")
+    return short and lead_in and bool(_EXCLUSION_HEADER_RE.search(body))
+
+
+def _proposes_option(reply: str, option: str) -> bool:
+    """Does the reply propose the option?"""
+    return _proposal(reply, option, _reply_lines(_FENCED_CODE_RE.sub("\n", reply))) is not None
+
+
+def _proposal(reply: str, option: str, lines: list[_Line]) -> str | None:
+    """The words of the reply that propose the option, or None."""
+    if any(_code_uses(block, option) for block in _CODE_BLOCK_RE.findall(reply)):
+        return option
+    for line in lines:
+        if not guard_spans(option, line.text):
+            continue
+        for sentence in _split_sentences(line.text):
+            if guard_spans(option, sentence):
+                found = _sentence_proposal(sentence, option, line)
+                if found is not None:
+                    return found
+    return None
+
+
+def _sentence_proposal(sentence: str, option: str, line: _Line) -> str | None:
+    if _URGE_REOPEN_RE.search(sentence):
+        return option
+    ack = _ACK_LATER_RE.search(sentence)
+    quoted = _speech_spans(sentence)
+    bold = [m.span() for m in _BOLD_RE.finditer(sentence)]
+    clauses = _READV_CLAUSE_SPLIT_RE.split(sentence)
+    offset = 0
+    for clause in clauses:
+        position = sentence.find(clause, offset)
+        offset = max(offset, position + len(clause))
+        prefix = sentence[:position]
+        # "Option 2: Redis" proposes; "Rejected options: Redis" does not.
+        labelled = bool(_PROPOSAL_LABEL_RE.search(prefix)) and _cue_before(prefix) != "neg"
+        for start, end in guard_spans(option, clause):
+            at = position + start
+            if (ack and at < ack.start()) or any(a <= at < b for a, b in quoted):
+                continue
+            verdict = _mention_proposes(clause, start, end)
+            offered = (labelled and start < 3) or line.item or any(a <= at < b for a, b in bold)
+            if verdict or (verdict is None and offered and not line.excluded):
+                return clause[start:end]
+    return None
 
 
 # Turns at the start of a conversation where a complete solution is premature on its own: the

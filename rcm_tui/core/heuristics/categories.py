@@ -1,0 +1,114 @@
+"""Categories a user can reject, and their members: what else a rejected option covers.
+
+"No flat foods" rules out pancakes; "I hate taxis" rules out a cab; "no Kubernetes" rules out
+EKS. The lexicon (categories.json) is built by scripts/build_guard_lexicon.py from WordNet's
+hyponyms and hand-written members; this module finds the categories an option names and the
+places in a text where one of their members occurs. Members are matched like option names
+(whole tokens, plural, hyphen and spacing tolerated).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from importlib import resources
+
+from .hierarchy import hyponym_spans, option_senses
+from .options import _option_variants, _strip_option_noise, _token_spans
+from .text import _tokens
+
+_LEXICON_FILE = "categories.json"
+
+
+@functools.cache
+def _lexicon() -> tuple[tuple[tuple[tuple[str, ...], ...], tuple[str, ...]], ...]:
+    raw = json.loads(resources.files(__package__).joinpath(_LEXICON_FILE).read_text("utf-8"))
+    return tuple(
+        (tuple(tuple(_tokens(n)) for n in entry["names"]), tuple(entry["members"]))
+        for entry in raw.values()
+    )
+
+
+def _names_modifier(tokens: tuple[str, ...], name: tuple[str, ...]) -> bool:
+    """Is `name` a modifier inside the option ("sugary" in "sugary snacks", 屏幕 in 有屏幕的玩具)?
+
+    A name at the end of the option is its head, narrowed by what comes before: "used
+    clothing" is not all clothing, so a new jacket is not one of its members.
+    """
+    size = len(name)
+    return bool(size) and any(
+        tokens[i : i + size] == name for i in range(len(tokens) - size)  # never at the end
+    )
+
+
+def _conjuncts(option: str) -> list[tuple[str, ...]]:
+    """"taxis and buses" → two options; each is looked up on its own."""
+    parts = _CONJUNCTION_RE.split(_strip_option_noise(option))
+    return [tuple(_tokens(p)) for p in parts if _tokens(p)]
+
+
+_CONJUNCTION_RE = re.compile(r"\s*(?:\band\b|\bor\b|&|/|,|、|和|或者?|及)\s*", re.I)
+
+
+@functools.lru_cache(maxsize=256)
+def category_members(option: str) -> tuple[str, ...]:
+    """The members of the categories the option is, or names as its defining modifier:
+    "flat foods", "sugary snacks" (sweets), "有屏幕的玩具" (screens). Empty for anything else."""
+    members: list[str] = []
+    for tokens in _conjuncts(option):
+        exact = [c for names, c in _lexicon() if tokens in names]
+        modified = [c for names, c in _lexicon() if any(_names_modifier(tokens, n) for n in names)]
+        for category in exact or modified:
+            members += [m for m in category if m not in members]
+    return tuple(members)
+
+
+def _exact(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])")
+
+
+@functools.lru_cache(maxsize=256)
+def _matcher(option: str) -> tuple[frozenset[str], frozenset[str], tuple[re.Pattern[str], ...]]:
+    """The option's names and its members as token keys (and their prefixes), plus short
+    all-caps names ("ES", "R") that only match in their own case. Built once per option, so a
+    reply is matched in one pass per line."""
+    keys: set[str] = set()
+    exact: list[re.Pattern[str]] = []
+    bare = _strip_option_noise(option)
+    if len(_tokens(bare)) == 1 and len(bare) <= 2 and any(c.isupper() for c in bare):
+        exact.append(_exact(bare))  # as options.option_matches does for "Go", "R", "C"
+    else:
+        keys.update("".join(variant) for variant in _option_variants(option))
+    for member in category_members(option):
+        if len(member) <= 3 and member.isupper():
+            exact.append(_exact(member))
+        elif key := "".join(_tokens(member)):
+            keys.add(key)
+    prefixes = {key[:i] for key in keys for i in range(1, len(key))}
+    return frozenset(keys), frozenset(prefixes), tuple(exact)
+
+
+_WORD_RE = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]")
+
+
+def guard_spans(option: str, text: str) -> list[tuple[int, int]]:
+    """Where in `text` the option, another name of it, a member of a category it names, or
+    (by WordNet) a kind of it occurs: whole tokens, plural, hyphen and spacing tolerated."""
+    keys, prefixes, exact = _matcher(option)
+    spans = {m.span() for pattern in exact for m in pattern.finditer(text)}
+    senses = option_senses(option)
+    if senses:
+        words = [(m.group().lower(), m.start(), m.end()) for m in _WORD_RE.finditer(text)]
+        spans.update(hyponym_spans(senses, words))
+    if keys:
+        hay = _token_spans(text)
+        for i in range(len(hay)):
+            acc = ""
+            for j in range(i, len(hay)):
+                acc += hay[j].text
+                if acc in keys:
+                    spans.add((hay[i].start, hay[j].end))
+                if acc not in prefixes:
+                    break
+    return sorted(spans)

@@ -1,0 +1,98 @@
+"""WordNet's noun hierarchy: is a word in a reply a kind of what the user rejected?
+
+A rejected option that WordNet knows ("leather", "taxi", "hats", "tie") covers every noun
+whose most frequent senses lie below one of the option's senses: suede is leather, a fedora is
+a hat, a bow tie is a tie. The hierarchy (noun_hierarchy.json.gz) is built with the category
+lexicon by scripts/build_guard_lexicon.py. Only a reply word's two most frequent senses count,
+so a rare sense does not make it a member; option senses too general to be a category ("food",
+"device") are left out at build time.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import json
+from importlib import resources
+
+from .text import _CJK_CHAR_RE, _STOPWORDS
+
+_HIERARCHY_FILE = "noun_hierarchy.json.gz"
+# How far above a reply word its kind may be found: pancake → cake → baked goods → food.
+_MAX_LEVELS = 8
+_MAX_WORDS = 3
+_READ_SENSES = 2
+
+
+@functools.cache
+def _hierarchy() -> tuple[dict[str, list[int]], list[list[int]], frozenset[int]]:
+    packed = resources.files(__package__).joinpath(_HIERARCHY_FILE).read_bytes()
+    data = json.loads(gzip.decompress(packed))
+    return data["lemmas"], data["parents"], frozenset(data["general"])
+
+
+def _base_forms(word: str) -> list[str]:
+    """The word and its singular candidates, as WordNet's morphy would try them."""
+    forms = [word]
+    for suffix, base in (("ies", "y"), ("ves", "f"), ("ches", "ch"), ("shes", "sh"),
+                         ("ses", "s"), ("xes", "x"), ("s", "")):
+        if word.endswith(suffix) and len(word) - len(suffix) + len(base) >= 3:
+            forms.append(word[: -len(suffix)] + base)
+    return forms
+
+
+def _senses(phrase: str) -> list[int]:
+    """The senses of the phrase under each of its base forms, most frequent first: "taxis"
+    is both a locomotor response and the plural of taxi."""
+    lemmas, _parents, _general = _hierarchy()
+    *head, last = phrase.lower().split()
+    senses: list[int] = []
+    for form in _base_forms(last):
+        senses += [s for s in lemmas.get("_".join([*head, form]), []) if s not in senses]
+    return senses
+
+
+@functools.lru_cache(maxsize=256)
+def option_senses(option: str) -> frozenset[int]:
+    """The senses of a rejected option that can be a category, or none."""
+    _lemmas, _parents, general = _hierarchy()
+    if _CJK_CHAR_RE.search(option) or not option.strip():
+        return frozenset()
+    return frozenset(s for s in _senses(option) if s not in general)
+
+
+@functools.lru_cache(maxsize=4096)
+def _kinds(sense: int) -> frozenset[int]:
+    """The sense and everything above it, up to _MAX_LEVELS."""
+    _lemmas, parents, _general = _hierarchy()
+    seen = {sense}
+    frontier = [sense]
+    for _ in range(_MAX_LEVELS):
+        frontier = [p for f in frontier for p in parents[f] if p not in seen]
+        seen.update(frontier)
+    return frozenset(seen)
+
+
+def kind_of(words: str, senses: frozenset[int]) -> bool:
+    """Is the most frequent sense of `words` one of `senses`, or below one of them?"""
+    found = _senses(words)
+    return any(_kinds(s) & senses for s in found[:_READ_SENSES])
+
+
+def hyponym_spans(
+    senses: frozenset[int], words: list[tuple[str, int, int]]
+) -> list[tuple[int, int]]:
+    """Spans of the words (and runs of up to three words) that are a kind of `senses`.
+
+    `words`: (lower-case word, start, end) for each latin word of the text, in order.
+    """
+    spans: list[tuple[int, int]] = []
+    for i in range(len(words)):
+        if words[i][0] in _STOPWORDS:
+            continue
+        for size in range(min(_MAX_WORDS, len(words) - i), 0, -1):
+            run = words[i : i + size]
+            if kind_of(" ".join(w for w, _s, _e in run), senses):
+                spans.append((run[0][1], run[-1][2]))
+                break
+    return spans
