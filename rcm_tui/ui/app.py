@@ -43,6 +43,7 @@ class RcmApp(App[int]):
         super().__init__()
         self.controller = controller
         self._quitting = False
+        self._crash_line: str | None = None
         self.main = MainScreen(controller, recap=recap)
         controller.on_event = self.main.forward
 
@@ -56,6 +57,24 @@ class RcmApp(App[int]):
         defaults = KeySettings().model_dump()
         keys = self.controller.settings.keys.model_dump()
         self.set_keymap({name: key for name, key in keys.items() if key and key != defaults[name]})
+
+    def _fatal_error(self) -> None:
+        # Textual's own handler prints the traceback with its locals: the whole session.
+        from .crash import crash_line, write_crash_report
+
+        error = sys.exc_info()[1] or self._exception or RuntimeError("unknown error")
+        self.bell()
+        if self._crash_line is None:
+            self._crash_line = crash_line(error, write_crash_report(error))
+        self._close_messages_no_wait()
+
+    def _print_error_renderables(self) -> None:
+        # Printed as is: a terminal-wide Rich render would break the path over lines.
+        if self._crash_line is not None:
+            print(self._crash_line, file=sys.stderr)
+            self._exit_renderables.clear()
+            return
+        super()._print_error_renderables()
 
     # -- app-wide actions ---------------------------------------------------------------
     async def action_help(self) -> None:

@@ -84,9 +84,12 @@ class RequirementsTable(DataTable[Text]):
         requirements = session.requirements if session is not None else []
         cursor = self.cursor_row
         self.clear()
+        # The columns were built for the width of the last resize; the size may have changed
+        # since (a relayout before on_resize), so fill what the columns are, not what the
+        # width says.
+        shown = len(self.columns)
         for req in requirements:
-            cells = self._cells(req)
-            self.add_row(*(cells[:3] if self.narrow else cells), key=req.id, height=None)
+            self.add_row(*self._cells(req)[:shown], key=req.id, height=None)
         if requirements:
             self.move_cursor(row=min(cursor, len(requirements) - 1), animate=False)
 

@@ -1,0 +1,55 @@
+"""Issue 14: no crash, no hang, no lost keystroke. Each test failed before its fix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from rcm_tui.ui.app import RcmApp
+from rcm_tui.ui.widgets.requirements import RequirementsTable
+
+from .conftest import converse, make_controller
+
+
+async def test_resizing_a_session_with_requirements_in_any_direction_keeps_the_table() -> None:
+    controller = make_controller()
+    await converse(controller, 5)
+    app = RcmApp(controller)
+    async with app.run_test(size=(100, 30)) as pilot:
+        for size in ((160, 45), (80, 24), (200, 60), (100, 30), (160, 45)):
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            await pilot.pause()
+            table = app.main.query_one(RequirementsTable)
+            assert table.row_count == len(controller.session.requirements)
+            assert len(table.get_row_at(0)) == len(table.columns)
+    assert app.return_code in (None, 0)
+
+
+async def test_a_crash_prints_one_line_and_keeps_user_content_off_the_terminal(
+    capsys: pytest.CaptureFixture[str], isolated_env: Path
+) -> None:
+    controller = make_controller()
+    await converse(controller, 2)
+    secret = "the-secret-words-of-the-user"
+    app = RcmApp(controller)
+    with pytest.raises(ZeroDivisionError):
+        async with app.run_test(size=(100, 30)) as pilot:
+            message = secret  # a local the default traceback would print
+
+            def explode() -> None:
+                assert message
+                _ = 1 / 0
+
+            app.call_later(explode)
+            await pilot.pause()
+            await pilot.pause()
+    err = capsys.readouterr().err
+    assert secret not in err
+    assert "ACID" not in err
+    assert len(err.strip().splitlines()) == 1
+    assert "ZeroDivisionError" in err and "Your session is saved" in err
+    [report] = (isolated_env / ".local" / "state").rglob("crash-*.txt")
+    assert "ZeroDivisionError" in report.read_text()
+    assert report.stat().st_mode & 0o777 == 0o600
