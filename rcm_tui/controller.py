@@ -271,8 +271,12 @@ class Controller:
         if self._pipeline is not None:
             await self._pipeline.drain()
 
-    async def aclose(self) -> None:
-        await self.drain()
+    async def aclose(self, *, wait: bool = True) -> None:
+        """Finish (or, with wait=False, cancel) background work, then close the providers."""
+        if wait:
+            await self.drain()
+        elif self._pipeline is not None:
+            await self._pipeline.cancel_background()
         if self._providers is not None:
             for provider in {id(p): p for p in (self._providers.generator,
                                                 self._providers.analyst)}.values():

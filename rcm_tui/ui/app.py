@@ -6,6 +6,7 @@ frame; the controller builds its providers on the first turn.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
 from pathlib import Path
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
     from .screens.sessions import SessionsScreen
 
 log = logging.getLogger("rcm_tui.ui")
+# Seconds a quit may spend saving and closing before the app exits anyway.
+QUIT_WITHIN = 0.8
 
 
 class RcmApp(App[int]):
@@ -37,6 +40,8 @@ class RcmApp(App[int]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1", "help", "Help", id="help"),
         Binding("ctrl+q", "quit", "Quit", id="quit", priority=True),
+        # Only while closing (see check_action): otherwise ctrl+c keeps its usual meanings.
+        Binding("ctrl+c", "quit_now", show=False, priority=True),
     ]
 
     def __init__(self, controller: Controller, *, recap: str | None = None) -> None:
@@ -86,19 +91,36 @@ class RcmApp(App[int]):
         result = await dispatch(self.controller, "/help")
         await self.push_screen(HelpScreen(result.text))
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "quit_now":
+            return self._quitting
+        return True
+
+    def action_quit_now(self) -> None:
+        self.exit(0)
+
     async def action_quit(self) -> None:
-        """Cancel a running turn (its message is saved), finish background work, exit 0."""
+        """Cancel a running turn (its message is saved) and background work, exit 0.
+
+        Background work is cancelled, not awaited: its input is on disk and it runs again
+        later. Closing is bounded by QUIT_WITHIN; a second quit (or ctrl+c) exits at once."""
         if self._quitting:
+            self.exit(0)
             return
         self._quitting = True
         if self.main.ready:
             self.main.stage.detail = "closing…"
-        await self.main.cancel_and_wait()
         try:
-            await self.controller.aclose()
+            await asyncio.wait_for(self._close(), QUIT_WITHIN)
+        except TimeoutError:
+            log.warning("closing took longer than %.1f s; quitting anyway", QUIT_WITHIN)
         except Exception:  # closing must not turn a normal quit into a traceback
             log.warning("closing the session failed", exc_info=True)
         self.exit(0)
+
+    async def _close(self) -> None:
+        await self.main.cancel_and_wait()
+        await self.controller.aclose(wait=False)
 
     async def apply_command_action(self, result: CommandResult) -> None:
         """What a slash command asks the front end to do beyond showing its text."""

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
+from rcm_tui.controller import ProviderPair
+from rcm_tui.core.llm import LLMRequest, StreamEvent
+from rcm_tui.providers.offline import OfflineProvider
 from rcm_tui.ui.app import RcmApp
 from rcm_tui.ui.widgets.requirements import RequirementsTable
 
-from .conftest import converse, make_controller
+from .conftest import converse, make_controller, wait_for
 
 
 async def test_resizing_a_session_with_requirements_in_any_direction_keeps_the_table() -> None:
@@ -53,3 +59,57 @@ async def test_a_crash_prints_one_line_and_keeps_user_content_off_the_terminal(
     [report] = (isolated_env / ".local" / "state").rglob("crash-*.txt")
     assert "ZeroDivisionError" in report.read_text()
     assert report.stat().st_mode & 0o777 == 0o600
+
+
+class StuckProvider(OfflineProvider):
+    """The offline demo, except that consolidation (background work) and closing never end:
+    a slow model that would otherwise keep the app on "closing…"."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.consolidating = asyncio.Event()
+
+    async def stream(self, request: LLMRequest) -> AsyncIterator[StreamEvent]:
+        if request.purpose == "consolidation":
+            self.consolidating.set()
+            await asyncio.Event().wait()
+        async for event in super().stream(request):
+            yield event
+
+    async def aclose(self) -> None:
+        await asyncio.Event().wait()
+
+
+def stuck_app() -> tuple[RcmApp, StuckProvider]:
+    provider = StuckProvider()
+    controller = make_controller(
+        flags={"consolidation_interval": 1, "profile": "full"},
+        providers=ProviderPair(provider, provider),
+    )
+    return RcmApp(controller), provider
+
+
+async def test_quit_does_not_wait_for_background_work() -> None:
+    app, provider = stuck_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.main.composer.load_text("It must support strict ACID transactions.")
+        await pilot.press("enter")
+        await wait_for(pilot, provider.consolidating.is_set)
+        started = time.monotonic()
+        await pilot.press("ctrl+q")
+        await wait_for(pilot, lambda: app.return_code == 0, seconds=3)
+        assert time.monotonic() - started < 1.0
+
+
+@pytest.mark.parametrize("second_key", ["ctrl+q", "ctrl+c"])
+async def test_a_second_quit_key_exits_at_once(second_key: str) -> None:
+    app, provider = stuck_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.main.composer.load_text("It must support strict ACID transactions.")
+        await pilot.press("enter")
+        await wait_for(pilot, provider.consolidating.is_set)
+        await pilot.press("ctrl+q")
+        started = time.monotonic()
+        await pilot.press(second_key)
+        await wait_for(pilot, lambda: app.return_code == 0, seconds=3)
+        assert time.monotonic() - started < 0.3
