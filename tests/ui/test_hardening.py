@@ -13,9 +13,11 @@ from rcm_tui.controller import ProviderPair
 from rcm_tui.core.llm import LLMRequest, StreamEvent
 from rcm_tui.providers.offline import OfflineProvider
 from rcm_tui.ui.app import RcmApp
+from rcm_tui.ui.screens.dialogs import EditDialog
+from rcm_tui.ui.widgets.decisions import DecisionsPanel
 from rcm_tui.ui.widgets.requirements import RequirementsTable
 
-from .conftest import converse, make_controller, wait_for
+from .conftest import converse, entry_texts, make_controller, wait_for
 
 
 async def test_resizing_a_session_with_requirements_in_any_direction_keeps_the_table() -> None:
@@ -113,3 +115,49 @@ async def test_a_second_quit_key_exits_at_once(second_key: str) -> None:
         await pilot.press(second_key)
         await wait_for(pilot, lambda: app.return_code == 0, seconds=3)
         assert time.monotonic() - started < 0.3
+
+
+async def test_hiding_the_focused_panel_puts_the_typing_in_the_composer() -> None:
+    controller = make_controller()
+    await converse(controller, 4)
+    app = RcmApp(controller)
+    async with app.run_test(size=(160, 45)) as pilot:
+        app.main.query_one(DecisionsPanel).focus()
+        await pilot.pause()
+        await pilot.press("ctrl+b")
+        await pilot.press(*"hello")
+        await pilot.pause()
+        assert not isinstance(app.screen, EditDialog)
+        assert app.main.composer.has_focus
+        assert app.main.composer.text == "hello"
+
+
+async def test_typing_after_new_session_from_the_chat_sends_the_message() -> None:
+    controller = make_controller()
+    await converse(controller, 2)
+    app = RcmApp(controller)
+    async with app.run_test(size=(120, 36)) as pilot:
+        app.main.chat.focus()
+        await pilot.press("ctrl+n")
+        await wait_for(pilot, lambda: controller.session.turn == 0)
+        await pilot.pause()
+        await pilot.press(*"hi there", "enter")
+        await wait_for(pilot, lambda: controller.session.turn == 1 and not app.main.busy)
+        assert entry_texts(app, "user") == ["hi there"]
+
+
+async def test_printable_keys_on_the_chat_go_to_the_composer_but_panel_keys_still_work() -> None:
+    controller = make_controller()
+    await converse(controller, 4)
+    app = RcmApp(controller)
+    async with app.run_test(size=(160, 45)) as pilot:
+        app.main.chat.focus()
+        await pilot.press(*"why")
+        assert app.main.composer.has_focus and app.main.composer.text == "why"
+        table = app.main.query_one(RequirementsTable)
+        table.focus()
+        await pilot.press("c")
+        await pilot.pause()
+        assert table.has_focus
+        assert controller.session.requirements[0].status == "confirmed"
+        assert app.main.composer.text == "why"

@@ -13,14 +13,14 @@ import contextlib
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer
+from textual.widgets import Footer, Input, TextArea
 from textual.worker import Worker
 
 from ...commands import CommandResult, dispatch, is_command
@@ -185,6 +185,23 @@ class MainScreen(Screen[None]):
 
     def watch_panels_visible(self, visible: bool) -> None:
         self.set_class(not visible, "-panels-hidden")
+        focused = self.focused
+        if not visible and (focused is None or self.panels in focused.ancestors_with_self):
+            self.composer.focus()
+
+    def on_key(self, event: events.Key) -> None:
+        """A printable key that nothing focused takes (the chat log, a panel without a
+        binding for it) is typing meant for the composer, not a keystroke to lose."""
+        if not event.is_printable or event.character is None or self.composer.has_focus:
+            return
+        if isinstance(self.focused, TextArea | Input):
+            return
+        if any(event.key in bindings.key_to_bindings for _, bindings in self._binding_chain):
+            return
+        event.stop()
+        event.prevent_default()
+        self.composer.focus()
+        self.composer.insert(event.character)
 
     async def show_session(self, recap: str | None = None) -> None:
         """Render the controller's session from scratch (start, open, new)."""
@@ -207,6 +224,8 @@ class MainScreen(Screen[None]):
         self.stage.detail = ""
         self.stage.running = False
         self.refresh_views()
+        # A new or opened session starts with the cursor where the user types.
+        self.composer.focus()
 
     def refresh_views(self) -> None:
         """Re-render the panels and the header from the session document."""
