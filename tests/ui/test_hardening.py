@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from textual import events
 
 from rcm_tui.controller import ProviderPair
 from rcm_tui.core.llm import LLMRequest, StreamEvent
@@ -161,3 +162,30 @@ async def test_printable_keys_on_the_chat_go_to_the_composer_but_panel_keys_stil
         assert table.has_focus
         assert controller.session.requirements[0].status == "confirmed"
         assert app.main.composer.text == "why"
+
+
+def burst(app: RcmApp, keys: list[str]) -> None:
+    """Queue every key at once, the way a fast typist or a paste-like burst delivers them."""
+    for key in keys:
+        character = key if len(key) == 1 else ("\n" if key == "ctrl+j" else None)
+        app.post_message(events.Key(key, character))
+
+
+async def test_newlines_typed_in_a_burst_land_where_they_were_typed() -> None:
+    app = RcmApp(make_controller())
+    async with app.run_test(size=(100, 30)) as pilot:
+        for _ in range(3):
+            app.main.composer.clear()
+            burst(app, [*"aaa", "ctrl+j", *"bbb", "ctrl+j", *"ccc"])
+            await pilot.pause()
+            await pilot.pause()
+            assert app.main.composer.text == "aaa\nbbb\nccc"
+
+
+async def test_a_remapped_newline_key_also_lands_in_order() -> None:
+    app = RcmApp(make_controller(flags={"keys.newline": "ctrl+l"}))
+    async with app.run_test(size=(100, 30)) as pilot:
+        burst(app, [*"aaa", "ctrl+l", *"bbb"])
+        await pilot.pause()
+        await pilot.pause()
+        assert app.main.composer.text == "aaa\nbbb"

@@ -79,6 +79,21 @@ class Composer(TextArea, inherit_bindings=False):
             event.stop()
             event.prevent_default()
             self._submit()
+        elif self._is_newline_key(event.key):
+            # A binding would run only after the event bubbled to the app, by which time the
+            # letters typed after it in a burst are already in: insert it in order, here.
+            event.stop()
+            event.prevent_default()
+            self.action_newline()
+
+    def _is_newline_key(self, key: str) -> bool:
+        # The screen's binding chain has the user's keymap ([keys] newline) applied.
+        return any(
+            binding.action == "newline"
+            for node, bindings in self.screen._binding_chain
+            if node is self
+            for binding in bindings.key_to_bindings.get(key, ())
+        )
 
     def _submit(self) -> None:
         text = self.text
