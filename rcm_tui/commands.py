@@ -3,6 +3,7 @@ actions). Unknown commands get a clear message and are never sent to the model."
 
 from __future__ import annotations
 
+import difflib
 import shlex
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -35,17 +36,46 @@ class Command:
     handler: Handler
 
 
+# A message that starts with "/" (a path, say) is sent by doubling the slash.
+ESCAPE = "//"
+
+
 def is_command(text: str) -> bool:
     stripped = text.lstrip()
-    return stripped.startswith("/") and not stripped.startswith("//")
+    return stripped.startswith("/") and not stripped.startswith(ESCAPE)
+
+
+def unescape(text: str) -> str:
+    """The message a user meant by "//etc/hosts …": one slash less."""
+    stripped = text.lstrip()
+    if stripped.startswith(ESCAPE):
+        return text[: len(text) - len(stripped)] + stripped[1:]
+    return text
+
+
+def command_name(text: str) -> str:
+    return text.strip()[1:].partition(" ")[0].lower()
+
+
+def is_known(text: str) -> bool:
+    return command_name(text) in COMMANDS
+
+
+def unknown_command_message(name: str) -> str:
+    """What an unknown command gets: the nearest command, and how to send the text instead."""
+    close = difflib.get_close_matches(name.lower(), COMMANDS, n=1, cutoff=0.6)
+    hint = f" Did you mean /{close[0]}?" if close else " /help lists the commands."
+    return (
+        f"Unknown command /{name}.{hint} To send a message that starts with “/”, "
+        f"begin it with “{ESCAPE}”."
+    )
 
 
 async def dispatch(controller: Controller, text: str) -> CommandResult:
     name, _sep, args = text.strip()[1:].partition(" ")
     command = COMMANDS.get(name.lower())
     if command is None:
-        known = " ".join(f"/{c}" for c in COMMANDS)
-        return CommandResult(f"Unknown command /{name}. Known commands: {known}", ok=False)
+        return CommandResult(unknown_command_message(name), ok=False)
     try:
         return await command.handler(controller, args.strip())
     except ProviderError as exc:
@@ -69,6 +99,8 @@ async def _help(c: Controller, _args: str) -> CommandResult:
         f"`{keys.toggle_panels}` toggle panels · `{keys.cancel}` cancel · "
         f"`{keys.retry}` retry · `{keys.quit}` quit",
         f"- Enter sends; `{keys.newline}` (or ctrl+j) adds a newline; ctrl+p opens the palette.",
+        f"- A message that starts with `/` is a command; begin it with `{ESCAPE}` to send it "
+        "as a message (`//etc/hosts is wrong` sends “/etc/hosts is wrong”).",
     ]
     return CommandResult("\n".join(lines))
 

@@ -241,9 +241,17 @@ class Controller:
         return entry
 
     def unreject(self, option: str) -> RejectedOption | None:
+        """Reopen the rejected option `option` names exactly; a partial or ambiguous name is
+        refused with the candidates (ValueError), never guessed."""
         from .core import ledger
 
-        entry = ledger.reopen_option(self.session, option, self.session.turn)
+        exact, partial = ledger.rejections_named(self.session, option)
+        if exact is None and partial:
+            names = " or ".join(f"“{r.option}”" for r in partial)
+            raise ValueError(f"“{option}” only partly names {names}; type the full name.")
+        if exact is None:
+            return None
+        entry = ledger.reopen_option(self.session, exact.option, self.session.turn)
         if entry is not None:
             self.save()
         return entry

@@ -18,7 +18,7 @@ from rcm_tui.ui.screens.dialogs import EditDialog
 from rcm_tui.ui.widgets.decisions import DecisionsPanel
 from rcm_tui.ui.widgets.requirements import RequirementsTable
 
-from .conftest import converse, entry_texts, make_controller, wait_for
+from .conftest import converse, entry_texts, make_controller, notice_texts, wait_for
 
 
 async def test_resizing_a_session_with_requirements_in_any_direction_keeps_the_table() -> None:
@@ -189,3 +189,89 @@ async def test_a_remapped_newline_key_also_lands_in_order() -> None:
         await pilot.pause()
         await pilot.pause()
         assert app.main.composer.text == "aaa\nbbb"
+
+
+async def type_and_send(pilot, text: str) -> None:  # type: ignore[no-untyped-def]
+    app: RcmApp = pilot.app
+    app.main.composer.load_text(text)
+    await pilot.press("enter")
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def test_a_path_is_not_run_as_a_command_and_double_slash_sends_it() -> None:
+    controller = make_controller()
+    app = RcmApp(controller)
+    async with app.run_test(size=(120, 36)) as pilot:
+        text = "/etc/nats/nats.conf sets max_age to 24h"
+        await type_and_send(pilot, text)
+        assert app.main.composer.text == text
+        [notice] = notice_texts(app)
+        assert "//" in notice
+        assert controller.session.messages == []
+        await pilot.press("up")
+        assert app.main.composer.text == text  # the refused text never entered the history
+
+        await type_and_send(pilot, "/" + text)
+        assert entry_texts(app, "user") == [text]
+        assert [m.content for m in controller.session.messages if m.role == "user"] == [text]
+        assert app.main.composer.text == ""
+
+
+async def test_a_mistyped_command_suggests_the_nearest_one_in_one_line() -> None:
+    app = RcmApp(make_controller())
+    async with app.run_test(size=(120, 36)) as pilot:
+        await type_and_send(pilot, "/solidfy")
+        [notice] = notice_texts(app)
+        assert "Did you mean /solidify?" in notice
+        assert app.main.composer.text == "/solidfy"
+        assert entry_texts(app, "error") == []
+
+
+async def test_help_names_the_escape_and_reject_usage_shows_its_argument() -> None:
+    app = RcmApp(make_controller())
+    async with app.run_test(size=(120, 36)) as pilot:
+        await type_and_send(pilot, "/help")
+        [help_text] = entry_texts(app, "note")
+        assert "`//`" in help_text
+        await type_and_send(pilot, "/reject")
+        [usage] = notice_texts(app)
+        assert "/reject <option> [: reason]" in usage
+        assert entry_texts(app, "error") == []
+
+
+async def test_unreject_with_a_partial_name_refuses_and_names_the_option() -> None:
+    controller = make_controller()
+    app = RcmApp(controller)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await type_and_send(pilot, "/reject Redis Streams: no replay guarantees")
+        await type_and_send(pilot, "/unreject redis")
+        assert [r.option for r in controller.session.active_rejections()] == ["Redis Streams"]
+        [notice] = notice_texts(app)
+        assert "Redis Streams" in notice and "full name" in notice
+        await type_and_send(pilot, "/unreject redis streams")
+        assert controller.session.active_rejections() == []
+
+
+async def test_a_command_refused_during_a_turn_stays_in_the_composer() -> None:
+    controller = make_controller(flags={"providers.offline.latency_ms": 5000})
+    app = RcmApp(controller)
+    async with app.run_test(size=(120, 36)) as pilot:
+        app.main.composer.load_text("It must support strict ACID transactions.")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.main.stage.stage == "generating")
+        app.main.composer.load_text("/new")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.main.composer.text == "/new"
+        app.main.composer.load_text("and a second message")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.main.composer.text == "and a second message"
+        assert app.main.composer.input_history == ["It must support strict ACID transactions."]
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not app.main.busy)
+        app.main.composer.load_text("/new")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: controller.session.messages == [])

@@ -23,7 +23,15 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, TextArea
 from textual.worker import Worker
 
-from ...commands import CommandResult, dispatch, is_command
+from ...commands import (
+    CommandResult,
+    command_name,
+    dispatch,
+    is_command,
+    is_known,
+    unescape,
+    unknown_command_message,
+)
 from ...core.events import (
     CallFinished,
     LedgerChanged,
@@ -54,10 +62,6 @@ if TYPE_CHECKING:
 EXCLUSIVE_COMMANDS = frozenset({"solidify", "new", "sessions", "exit", "reject", "unreject"})
 # Below this size the three panels become tabs so each stays readable.
 TABBED_BELOW = (110, 34)
-
-
-def command_name(text: str) -> str:
-    return text.strip()[1:].partition(" ")[0].lower()
 
 
 class PipelineUpdate(Message):
@@ -307,14 +311,24 @@ class MainScreen(Screen[None]):
     async def _submitted(self, event: Composer.Submitted) -> None:
         event.stop()
         text = event.text
+        # Whatever is refused stays in the composer (and out of the history) to fix or resend.
         if is_command(text):
-            self.composer.clear()
+            if not is_known(text):
+                await self.chat.add_notice(unknown_command_message(command_name(text)), "warning")
+                return
+            if self._refused_while_busy(command_name(text)):
+                return
+            self.composer.accept(text)
             self.run_command(text.strip())
             return
         if self.busy:
-            self.notify("A turn is running; press escape to cancel it.", severity="warning")
+            self.notify(
+                "A turn is running; your message stays here. Escape cancels the turn.",
+                severity="warning",
+            )
             return
-        self.composer.clear()
+        self.composer.accept(text)
+        text = unescape(text)
         turn = self.controller.session.turn + 1
         await self.chat.add_user(text, turn)
         self._start(self.controller.send(text), turn)
@@ -343,10 +357,7 @@ class MainScreen(Screen[None]):
         if name == "retry":
             self.action_retry()
             return
-        if name in EXCLUSIVE_COMMANDS and self.busy:
-            self.notify(
-                f"/{name} waits for the running turn (escape cancels it).", severity="warning"
-            )
+        if self._refused_while_busy(name):
             return
         if name == "solidify":
             self.busy = True
@@ -356,6 +367,16 @@ class MainScreen(Screen[None]):
             )
             return
         self.run_worker(self._run_command(text), group="command", exit_on_error=False)
+
+    def _refused_while_busy(self, name: str) -> bool:
+        if name in EXCLUSIVE_COMMANDS and self.busy:
+            self.notify(
+                f"/{name} cannot run during a turn: wait for it or press escape, then run it "
+                "again.",
+                severity="warning",
+            )
+            return True
+        return False
 
     async def _run_command(self, text: str) -> None:
         try:
@@ -380,9 +401,11 @@ class MainScreen(Screen[None]):
             await self.chat.add_notice(f"/{name} cancelled.", "warning")
             self.refresh_views()
             return
-        if result.action != "open_sessions":
-            caption = f"/{name}" if result.ok else f"/{name} · failed"
-            await self.chat.add_note(result.text, caption, kind="note" if result.ok else "error")
+        if not result.ok:
+            # One line, not a boxed note: a mistyped command is not an event of the session.
+            await self.chat.add_notice(f"/{name}: {result.text}", "warning")
+        elif result.action != "open_sessions":
+            await self.chat.add_note(result.text, f"/{name}")
         await self.app.apply_command_action(result)  # type: ignore[attr-defined]
         self.refresh_views()
 

@@ -97,13 +97,17 @@ class Composer(TextArea, inherit_bindings=False):
 
     def _submit(self) -> None:
         text = self.text
-        if not text.strip():
-            return
+        if text.strip():
+            self.post_message(self.Submitted(text))
+
+    def accept(self, text: str) -> None:
+        """The screen took `text` (sent or ran it): into the history, out of the composer.
+        A refused text stays where it is and never enters the history."""
         if not self.input_history or self.input_history[-1] != text:
             self.input_history.append(text)
         self._history_index = len(self.input_history)
         self._unsent = ""
-        self.post_message(self.Submitted(text))
+        self.clear()
 
     def action_newline(self) -> None:
         start, end = self.selection
