@@ -15,10 +15,18 @@ from rcm_tui.core.llm import LLMRequest, StreamEvent
 from rcm_tui.providers.offline import OfflineProvider
 from rcm_tui.ui.app import RcmApp
 from rcm_tui.ui.screens.dialogs import EditDialog
+from rcm_tui.ui.screens.sessions import SessionsScreen
 from rcm_tui.ui.widgets.decisions import DecisionsPanel
 from rcm_tui.ui.widgets.requirements import RequirementsTable
 
-from .conftest import converse, entry_texts, make_controller, notice_texts, wait_for
+from .conftest import (
+    converse,
+    entry_texts,
+    make_controller,
+    notice_texts,
+    wait_for,
+    write_broken,
+)
 
 
 async def test_resizing_a_session_with_requirements_in_any_direction_keeps_the_table() -> None:
@@ -275,3 +283,29 @@ async def test_a_command_refused_during_a_turn_stays_in_the_composer() -> None:
         app.main.composer.load_text("/new")
         await pilot.press("enter")
         await wait_for(pilot, lambda: controller.session.messages == [])
+
+
+async def test_sessions_browser_cursor_follows_a_renamed_session_and_broken_files_go_last() -> (
+    None
+):
+    from .test_sessions import open_browser, refresh_browser, saved_conversation
+
+    await saved_conversation("20250301-090000-aaaaaa", "Oldest", 1)
+    await saved_conversation("20250302-090000-bbbbbb", "Middle", 1)
+    await saved_conversation("20250303-090000-cccccc", "Newest", 1)
+    write_broken("20250302-100000-bad000")  # by its name and time, it sorts among the others
+    app = RcmApp(make_controller(session_id="20250310-090000-dddddd"))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await open_browser(pilot)
+        browser = app.screen
+        assert isinstance(browser, SessionsScreen)
+        assert [bool(e.broken) for e in browser.entries] == [False, False, False, True]
+        oldest = next(i for i, e in enumerate(browser.entries) if e.id.endswith("aaaaaa"))
+        await pilot.press(*["down"] * (oldest + 1), "r")
+        await pilot.pause()
+        app.screen.query_one("#dialog-input").value = "Renamed"
+        await pilot.press("enter")
+        await refresh_browser(pilot)
+        selected = browser.selected()
+        assert selected is not None and selected.id == "20250301-090000-aaaaaa"
+        assert selected.title == "Renamed"
