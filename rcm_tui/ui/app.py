@@ -62,6 +62,26 @@ class RcmApp(App[int]):
         defaults = KeySettings().model_dump()
         keys = self.controller.settings.keys.model_dump()
         self.set_keymap({name: key for name, key in keys.items() if key and key != defaults[name]})
+        self._keep_theme()
+
+    def _keep_theme(self) -> None:
+        from .ui_state import load_theme, save_theme
+
+        saved = load_theme()
+        if saved and saved in self.available_themes:
+            self.theme = saved
+        self.theme_changed_signal.subscribe(self, lambda theme: save_theme(theme.name))
+
+    def deliver_screenshot(
+        self, filename: str | None = None, path: str | None = None, time_format: str | None = None
+    ) -> str | None:
+        from .ui_state import screenshots_dir
+
+        if path is None:
+            folder = screenshots_dir()
+            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+            path = str(folder)
+        return super().deliver_screenshot(filename, path, time_format)
 
     def _fatal_error(self) -> None:
         # Textual's own handler prints the traceback with its locals: the whole session.

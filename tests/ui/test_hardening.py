@@ -309,3 +309,79 @@ async def test_sessions_browser_cursor_follows_a_renamed_session_and_broken_file
         selected = browser.selected()
         assert selected is not None and selected.id == "20250301-090000-aaaaaa"
         assert selected.title == "Renamed"
+
+
+# -- defect 8: details --------------------------------------------------------------------
+STATUS_REPLY = (
+    "[STATUS]\nCONCLUSION: PostgreSQL with SERIALIZABLE transfers\n"
+    "REJECTED: MongoDB (fragile transactions)\nOPEN: none\n[/STATUS]\n\n"
+    "Use one primary and a synchronous replica."
+)
+
+
+async def test_a_status_block_renders_as_a_block_without_raw_tags() -> None:
+    controller = make_controller()
+    await converse(controller, 1)
+    outcome = await controller.send("And the replica?", scripted_reply=STATUS_REPLY)
+    assert outcome.ok
+    app = RcmApp(controller)
+    async with app.run_test(size=(120, 36)):
+        reply = entry_texts(app, "assistant")[-1]
+        assert "[STATUS]" not in reply and "[/STATUS]" not in reply
+        assert "> **STATUS**" in reply
+        assert "> - Conclusion: PostgreSQL with SERIALIZABLE transfers" in reply
+        assert "> - Rejected: MongoDB (fragile transactions)" in reply
+
+
+async def test_the_stage_line_stops_saying_streaming_once_evaluating() -> None:
+    app = RcmApp(make_controller())
+    async with app.run_test(size=(120, 36)) as pilot:
+        stage = app.main.stage
+        stage.begin(1)
+        stage.update_stage(1, "generating", "generating")
+        stage.detail = "streaming draft"
+        stage.update_stage(1, "evaluating", "evaluating")
+        await pilot.pause()
+        assert "streaming" not in str(stage.render())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (160, 45), (200, 60)])
+async def test_stage_hint_header_and_footer_fit_the_width(size: tuple[int, int]) -> None:
+    from textual.widgets._footer import FooterKey
+
+    controller = make_controller()
+    app = RcmApp(controller)
+    async with app.run_test(size=size) as pilot:
+        await type_and_send(pilot, "It must support strict ACID transactions across accounts.")
+        stage = app.main.stage
+        line = str(stage.render())
+        assert "turn 1 done" in line
+        assert len(line) <= stage.size.width - 2 and line.rstrip().endswith("/help")
+        header = str(app.main.query_one("#header").render())
+        assert len(header) <= app.main.query_one("#header").size.width
+        assert " turn 1" in header
+        footer = app.main.query_one("#footer")
+        keys = list(footer.query(FooterKey))
+        assert keys and all(k.region.right <= footer.region.right for k in keys)
+        shown = {k.action for k in keys}
+        assert {"app.quit", "app.help"} <= shown or {"quit", "help"} & shown
+
+
+async def test_the_theme_chosen_is_kept_after_a_restart() -> None:
+    app = RcmApp(make_controller())
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.theme = "nord"
+        await pilot.pause()
+    again = RcmApp(make_controller())
+    async with again.run_test(size=(100, 30)):
+        assert again.theme == "nord"
+
+
+async def test_a_screenshot_is_saved_when_there_is_no_downloads_folder(isolated_env: Path) -> None:
+    assert not (isolated_env / "Downloads").exists()
+    app = RcmApp(make_controller())
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.action_screenshot()
+        await pilot.pause(0.3)
+    shots = list((isolated_env / ".local" / "share").rglob("*.svg"))
+    assert len(shots) == 1

@@ -11,11 +11,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events, on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import ActiveBinding, Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import reactive
@@ -60,6 +61,9 @@ if TYPE_CHECKING:
 
 # Commands that change the session or call the model: one at a time, never during a turn.
 EXCLUSIVE_COMMANDS = frozenset({"solidify", "new", "sessions", "exit", "reject", "unreject"})
+# Footer entries that leave a narrow footer first (the palette entry takes the last cells).
+FOOTER_DROP_ORDER = ("export", "inspector", "stats", "new_session", "toggle_panels", "sessions")
+FOOTER_PALETTE_CELLS = 14
 # Below this size the three panels become tabs so each stays readable.
 TABBED_BELOW = (110, 34)
 
@@ -186,6 +190,29 @@ class MainScreen(Screen[None]):
 
     def on_resize(self) -> None:
         self.panels.tabbed = self._narrow(*self.size)
+        self.refresh_bindings()  # the footer picks the keys that fit the new width
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        """Bindings for the footer: when they do not all fit, the least used leave it (they
+        stay bound, and in the help and the palette) instead of being cut mid-word."""
+        bindings = super().active_bindings
+        room = self.size.width - FOOTER_PALETTE_CELLS
+
+        def cells() -> int:
+            return sum(
+                len(self.app.get_key_display(b.binding)) + len(b.binding.description) + 2
+                for b in bindings.values()
+                if b.binding.show
+            )
+
+        for action in FOOTER_DROP_ORDER:
+            if cells() <= room:
+                break
+            for key, active in list(bindings.items()):
+                if active.binding.action == action:
+                    bindings[key] = active._replace(binding=replace(active.binding, show=False))
+        return bindings
 
     def watch_panels_visible(self, visible: bool) -> None:
         self.set_class(not visible, "-panels-hidden")

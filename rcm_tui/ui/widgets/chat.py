@@ -15,6 +15,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
 from ...core.models import Message, QualityRecord, Session
+from .reply_format import display_reply
 
 if TYPE_CHECKING:
     from textual.widgets import Markdown
@@ -221,7 +222,7 @@ class ChatLog(VerticalScroll):
                 "user", f"you · turn {message.turn}", message.content, turn=message.turn
             )
         meta = reply_meta(message.turn, session.quality_for(message.turn), message.attempt)
-        return ChatEntry("assistant", meta, message.content, turn=message.turn)
+        return ChatEntry("assistant", meta, display_reply(message.content), turn=message.turn)
 
     async def _append(self, widget: ChatEntry | NoticeLine | WelcomeNote) -> None:
         for welcome in self.query(".-welcome"):
@@ -258,6 +259,7 @@ class ChatLog(VerticalScroll):
             await draft.write(fragment)
 
     async def settle_draft(self, turn: int, text: str, meta: str | Text) -> None:
+        text = display_reply(text)
         draft = self.draft
         if draft is None:
             await self._append(ChatEntry("assistant", meta, text, turn=turn))
