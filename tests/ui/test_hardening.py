@@ -385,3 +385,58 @@ async def test_a_screenshot_is_saved_when_there_is_no_downloads_folder(isolated_
         await pilot.pause(0.3)
     shots = list((isolated_env / ".local" / "share").rglob("*.svg"))
     assert len(shots) == 1
+
+
+# -- defect 9: panels ----------------------------------------------------------------------
+async def test_wide_panels_are_sized_by_their_content() -> None:
+    from rcm_tui.core.models import Requirement
+
+    controller = make_controller()
+    await converse(controller, 4)
+    session = controller.session
+    for n in range(len(session.requirements) + 1, 11):
+        session.requirements.append(Requirement(id=f"R{n}", text=f"Rule {n}", source_turn=4))
+    app = RcmApp(controller)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        table = app.main.query_one(RequirementsTable)
+        assert table.row_count == 10
+        # Every row is on screen, none scrolled away behind a panel that keeps empty space.
+        assert table.size.height >= table.virtual_size.height
+
+
+def column_heights(chart_text: str) -> list[int]:
+    from rcm_tui.ui.widgets.quality import BLOCKS
+
+    rows = [line[5:] for line in chart_text.splitlines()]
+    columns = [c for c in range(len(rows[0])) if any(r[c].strip() for r in rows if c < len(r))]
+    return [sum(BLOCKS.index(r[c]) if r[c] in BLOCKS else 0 for r in rows) for c in columns]
+
+
+async def test_the_trend_chart_shows_the_difference_between_close_scores() -> None:
+    from rcm_tui.ui.widgets.quality import TrendChart
+
+    app = RcmApp(make_controller())
+    async with app.run_test(size=(160, 45)) as pilot:
+        chart = app.main.query_one(TrendChart)
+        chart.scores = (0.85, 0.96)
+        await pilot.pause()
+        low, high = column_heights(str(chart.render()))
+        assert high - low >= 6  # of 32 eighths: a visible step, not the same height
+
+
+def test_lower_is_better_bars_say_a_full_bar_is_good() -> None:
+    from rcm_tui.core.models import QualityRecord
+    from rcm_tui.ui.widgets.quality import dimension_lines
+
+    record = QualityRecord(
+        turn=1, clarity=0.9, completeness=0.9, assumptions=0.1, verbosity=0.8,
+        middle_turn_reference=1.0, requirement_tracking=1.0, overall=0.7,
+        premature_attempt=False,
+    )
+    lines = dimension_lines(record, 0.8, bar=10).plain.splitlines()
+    assumptions = next(line for line in lines if line.startswith("assumptions"))
+    verbosity = next(line for line in lines if line.startswith("verbosity"))
+    assert assumptions.count("█") == 9 and verbosity.count("█") == 2
+    assert "full bar = good" in dimension_lines(record, 0.8, bar=10).plain

@@ -73,6 +73,10 @@ class RequirementsTable(DataTable[Text]):
     def on_resize(self) -> None:
         if self._wanted_text_width() != self._text_width:
             self._build_columns()
+            self.post_message(self.Refilled())
+
+    class Refilled(Message):
+        """The rows were laid out again (new width): the height they need may change."""
 
     def watch_session(self) -> None:
         self._fill()
@@ -92,6 +96,16 @@ class RequirementsTable(DataTable[Text]):
             self.add_row(*self._cells(req)[:shown], key=req.id, height=None)
         if requirements:
             self.move_cursor(row=min(cursor, len(requirements) - 1), animate=False)
+
+    def content_height(self) -> int:
+        """Lines the table needs to show every row: the header and each wrapped text."""
+        session = self.session
+        requirements = session.requirements if session is not None else []
+        width = max(1, self._text_width)
+        return 1 + sum(
+            max(1, len(Text(r.text, overflow="fold").wrap(self.app.console, width)))
+            for r in requirements
+        )
 
     def _cells(self, req: Requirement) -> tuple[Text, ...]:
         dropped = req.status == "dropped"
