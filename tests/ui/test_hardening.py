@@ -440,3 +440,37 @@ def test_lower_is_better_bars_say_a_full_bar_is_good() -> None:
     verbosity = next(line for line in lines if line.startswith("verbosity"))
     assert assumptions.count("█") == 9 and verbosity.count("█") == 2
     assert "full bar = good" in dimension_lines(record, 0.8, bar=10).plain
+
+
+# -- cancel keeps the partial reply --------------------------------------------------------
+def draft_source(app: RcmApp) -> str:
+    draft = app.main.chat.draft
+    return draft.body.source if draft is not None else ""
+
+
+async def test_cancel_keeps_the_partial_reply_marked_and_not_counted() -> None:
+    controller = make_controller(flags={"providers.offline.token_ms": 150})
+    app = RcmApp(controller)
+    async with app.run_test(size=(120, 36)) as pilot:
+        app.main.composer.load_text("It must support strict ACID transactions across accounts.")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(draft_source(app).split()) >= 4)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not app.main.busy)
+        await pilot.pause()
+        session = controller.session
+        [kept] = session.cancelled_replies
+        assert kept.turn == 1 and len(kept.content.split()) >= 3
+        assert [m.role for m in session.messages] == ["user"]  # not an answer
+        assert session.pending_user_turn is not None  # retry stays available
+        assert session.metrics.answer_lengths == []
+        [shown] = entry_texts(app, "assistant")
+        assert shown == kept.content
+        assert "kept above" in notice_texts(app)[-1]
+    controller.release()
+    reopened = RcmApp(make_controller(session_id="20250301-090000-ffffff"))
+    async with reopened.run_test(size=(120, 36)) as pilot:
+        reopened.controller.open_session(session.id)
+        await reopened.main.show_session()
+        await pilot.pause()
+        assert entry_texts(reopened, "assistant") == [kept.content]

@@ -245,6 +245,9 @@ class MainScreen(Screen[None]):
             )
         pending = session.pending_user_turn
         if pending is not None:
+            kept = self._cancelled_reply(pending.turn)
+            if kept is not None:
+                await self.chat.keep_cancelled(pending.turn, kept)
             await self.chat.add_error(
                 pending.turn,
                 "This message has no answer yet: the turn was interrupted or failed.",
@@ -257,6 +260,10 @@ class MainScreen(Screen[None]):
         self.refresh_views()
         # A new or opened session starts with the cursor where the user types.
         self.composer.focus()
+
+    def _cancelled_reply(self, turn: int) -> str | None:
+        kept = [c for c in self.controller.session.cancelled_replies if c.turn == turn]
+        return kept[-1].content if kept else None
 
     def refresh_views(self) -> None:
         """Re-render the panels and the header from the session document."""
@@ -484,11 +491,16 @@ class MainScreen(Screen[None]):
         stage = self.stage
         stage.running = False
         if message.cancelled:
-            await self.chat.drop_draft()
+            kept = self._cancelled_reply(message.turn)
+            if kept is not None:
+                await self.chat.keep_cancelled(message.turn, kept)
+            else:
+                await self.chat.drop_draft()
             stage.detail = f"turn {message.turn} cancelled"
             await self.chat.add_notice(
-                f"Turn {message.turn} cancelled. Your message is saved; press "
-                f"{self.key_for('retry')} to run it again.",
+                f"Turn {message.turn} cancelled"
+                + (" (what it had written is kept above)" if kept is not None else "")
+                + f". Your message is saved; press {self.key_for('retry')} to run it again.",
                 "warning",
             )
             self._errors_shown.discard(message.turn)

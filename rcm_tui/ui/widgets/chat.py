@@ -266,6 +266,18 @@ class ChatLog(VerticalScroll):
             return
         await draft.settle(text, meta)
 
+    async def keep_cancelled(self, turn: int, text: str) -> None:
+        """Show what a cancelled turn had streamed, marked as such (it is not the answer)."""
+        meta = Text(f"assistant · turn {turn} · cancelled — kept, not counted as an answer")
+        draft = self.draft
+        if draft is not None and draft.turn == turn:
+            await draft.settle(display_reply(text), meta)
+            draft.add_class("-cancelled")
+            return
+        entry = ChatEntry("assistant", meta, display_reply(text), turn=turn)
+        entry.add_class("-cancelled")
+        await self._append(entry)
+
     async def drop_draft(self) -> None:
         draft = self.draft
         if draft is not None:
@@ -275,5 +287,5 @@ class ChatLog(VerticalScroll):
     def set_reply_meta(self, turn: int, meta: Text) -> None:
         """Update the caption of a turn's reply once its quality is known."""
         for entry in self.query(ChatEntry).filter(".-assistant"):
-            if entry.turn == turn and not entry.has_class("-streaming"):
+            if entry.turn == turn and not entry.has_class("-streaming", "-cancelled"):
                 entry.set_meta(meta)
