@@ -151,6 +151,9 @@ class RcmApp(App[int]):
             self.open_sessions()
         elif result.action == "exit":
             await self.action_quit()
+        elif result.action == "copy" and result.payload is not None:
+            self.copy_to_clipboard(result.payload)
+            self.notify(f"{result.text} (via the terminal's clipboard support)", timeout=4)
 
     # -- sessions browser ---------------------------------------------------------------
     def open_sessions(self) -> None:

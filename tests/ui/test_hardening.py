@@ -474,3 +474,25 @@ async def test_cancel_keeps_the_partial_reply_marked_and_not_counted() -> None:
         await reopened.main.show_session()
         await pilot.pause()
         assert entry_texts(reopened, "assistant") == [kept.content]
+
+
+# -- copy ---------------------------------------------------------------------------------
+async def test_copy_the_last_reply_and_its_code_block_to_the_clipboard() -> None:
+    from .conftest import CONVERSATION
+
+    controller = make_controller()
+    await converse(controller, 5)
+    app = RcmApp(controller)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.press("f4")
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        reply = CONVERSATION[4][1]
+        assert app.clipboard == reply
+        assert any("Copied the last reply" in n.message for n in app._notifications)
+        await type_and_send(pilot, "/copy code")
+        assert app.clipboard.startswith("CREATE TABLE ledger_entries (")
+        assert app.clipboard.endswith(");")
+        assert "```" not in app.clipboard
+        assert entry_texts(app, "note") == []  # a confirmation, not a transcript entry

@@ -62,7 +62,9 @@ if TYPE_CHECKING:
 # Commands that change the session or call the model: one at a time, never during a turn.
 EXCLUSIVE_COMMANDS = frozenset({"solidify", "new", "sessions", "exit", "reject", "unreject"})
 # Footer entries that leave a narrow footer first (the palette entry takes the last cells).
-FOOTER_DROP_ORDER = ("export", "inspector", "stats", "new_session", "toggle_panels", "sessions")
+FOOTER_DROP_ORDER = (
+    "copy_reply", "export", "inspector", "stats", "new_session", "toggle_panels", "sessions"
+)
 FOOTER_PALETTE_CELLS = 14
 # Below this size the three panels become tabs so each stays readable.
 TABBED_BELOW = (110, 34)
@@ -119,6 +121,7 @@ class MainScreen(Screen[None]):
         Binding("f2", "stats", "Stats", id="stats"),
         Binding("f3", "inspector", "Inspector", id="inspector"),
         Binding("ctrl+e", "export", "Export", id="export", priority=True),
+        Binding("f4", "copy_reply", "Copy", id="copy_reply"),
     ]
 
     busy: reactive[bool] = reactive(False, bindings=True)
@@ -294,6 +297,9 @@ class MainScreen(Screen[None]):
     def action_export(self) -> None:
         self.run_command("/export")
 
+    def action_copy_reply(self) -> None:
+        self.run_command("/copy")
+
     def action_new_session(self) -> None:
         self.run_command("/new")
 
@@ -438,7 +444,7 @@ class MainScreen(Screen[None]):
         if not result.ok:
             # One line, not a boxed note: a mistyped command is not an event of the session.
             await self.chat.add_notice(f"/{name}: {result.text}", "warning")
-        elif result.action != "open_sessions":
+        elif result.action not in ("open_sessions", "copy"):
             await self.chat.add_note(result.text, f"/{name}")
         await self.app.apply_command_action(result)  # type: ignore[attr-defined]
         self.refresh_views()
