@@ -268,7 +268,7 @@ class ChatLog(VerticalScroll):
 
     async def keep_cancelled(self, turn: int, text: str) -> None:
         """Show what a cancelled turn had streamed, marked as such (it is not the answer)."""
-        meta = Text(f"assistant · turn {turn} · cancelled — kept, not counted as an answer")
+        meta = Text(f"assistant · turn {turn} · cancelled · not an answer")
         draft = self.draft
         if draft is not None and draft.turn == turn:
             await draft.settle(display_reply(text), meta)
