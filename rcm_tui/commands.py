@@ -3,6 +3,8 @@ actions). Unknown commands get a clear message and are never sent to the model."
 
 from __future__ import annotations
 
+import difflib
+import re
 import shlex
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -13,7 +15,7 @@ from .config import data_dir, effective_values
 from .controller import Controller
 from .core.llm import ProviderError
 
-Action = Literal["new_session", "open_sessions", "exit", "export", "refresh"]
+Action = Literal["new_session", "open_sessions", "exit", "export", "refresh", "copy"]
 
 
 @dataclass
@@ -22,6 +24,8 @@ class CommandResult:
     ok: bool = True
     # What the front end should do next, beyond showing `text`.
     action: Action | None = None
+    # The text the action works on (what to copy).
+    payload: str | None = None
 
 
 Handler = Callable[[Controller, str], Awaitable[CommandResult]]
@@ -35,17 +39,46 @@ class Command:
     handler: Handler
 
 
+# A message that starts with "/" (a path, say) is sent by doubling the slash.
+ESCAPE = "//"
+
+
 def is_command(text: str) -> bool:
     stripped = text.lstrip()
-    return stripped.startswith("/") and not stripped.startswith("//")
+    return stripped.startswith("/") and not stripped.startswith(ESCAPE)
+
+
+def unescape(text: str) -> str:
+    """The message a user meant by "//etc/hosts …": one slash less."""
+    stripped = text.lstrip()
+    if stripped.startswith(ESCAPE):
+        return text[: len(text) - len(stripped)] + stripped[1:]
+    return text
+
+
+def command_name(text: str) -> str:
+    return text.strip()[1:].partition(" ")[0].lower()
+
+
+def is_known(text: str) -> bool:
+    return command_name(text) in COMMANDS
+
+
+def unknown_command_message(name: str) -> str:
+    """What an unknown command gets: the nearest command, and how to send the text instead."""
+    close = difflib.get_close_matches(name.lower(), COMMANDS, n=1, cutoff=0.6)
+    hint = f" Did you mean /{close[0]}?" if close else " /help lists the commands."
+    return (
+        f"Unknown command /{name}.{hint} To send a message that starts with “/”, "
+        f"begin it with “{ESCAPE}”."
+    )
 
 
 async def dispatch(controller: Controller, text: str) -> CommandResult:
     name, _sep, args = text.strip()[1:].partition(" ")
     command = COMMANDS.get(name.lower())
     if command is None:
-        known = " ".join(f"/{c}" for c in COMMANDS)
-        return CommandResult(f"Unknown command /{name}. Known commands: {known}", ok=False)
+        return CommandResult(unknown_command_message(name), ok=False)
     try:
         return await command.handler(controller, args.strip())
     except ProviderError as exc:
@@ -67,8 +100,10 @@ async def _help(c: Controller, _args: str) -> CommandResult:
         f"`{keys.sessions}` sessions · `{keys.help}` help · `{keys.stats}` stats · "
         f"`{keys.inspector}` inspector · `{keys.export}` export · "
         f"`{keys.toggle_panels}` toggle panels · `{keys.cancel}` cancel · "
-        f"`{keys.retry}` retry · `{keys.quit}` quit",
+        f"`{keys.retry}` retry · `{keys.copy_reply}` copy the last reply · `{keys.quit}` quit",
         f"- Enter sends; `{keys.newline}` (or ctrl+j) adds a newline; ctrl+p opens the palette.",
+        f"- A message that starts with `/` is a command; begin it with `{ESCAPE}` to send it "
+        "as a message (`//etc/hosts is wrong` sends “/etc/hosts is wrong”).",
     ]
     return CommandResult("\n".join(lines))
 
@@ -208,6 +243,24 @@ async def _retry(c: Controller, _args: str) -> CommandResult:
     return CommandResult("Retried the last message.", action="refresh")
 
 
+_CODE_BLOCK = re.compile(r"^```[^\n]*\n(.*?)^```", re.DOTALL | re.MULTILINE)
+
+
+async def _copy(c: Controller, args: str) -> CommandResult:
+    reply = next((m.content for m in reversed(c.session.messages) if m.role == "assistant"), None)
+    if reply is None:
+        return CommandResult("Nothing to copy yet: no reply.", ok=False)
+    if args.strip().lower() == "code":
+        blocks = _CODE_BLOCK.findall(reply)
+        if not blocks:
+            return CommandResult("The last reply has no code block.", ok=False)
+        code = blocks[-1].rstrip("\n")
+        return CommandResult(f"Copied its last code block ({len(code)} chars).", action="copy",
+                             payload=code)
+    return CommandResult(f"Copied the last reply ({len(reply)} chars).", action="copy",
+                         payload=reply)
+
+
 COMMANDS: dict[str, Command] = {
     c.name: c
     for c in (
@@ -221,6 +274,7 @@ COMMANDS: dict[str, Command] = {
         Command("reject", "/reject <option> [: reason]", "reject an option by hand", _reject),
         Command("unreject", "/unreject <option>", "reopen a rejected option", _unreject),
         Command("retry", "/retry", "run the last unanswered message again", _retry),
+        Command("copy", "/copy [code]", "copy the last reply (or its last code block)", _copy),
         Command("export", "/export [path]", "export as Markdown (or .json)", _export),
         Command("new", "/new", "start a new session", _new),
         Command("sessions", "/sessions", "browse saved sessions", _sessions),

@@ -88,6 +88,7 @@ class KeySettings(Section):
     toggle_panels: str = "ctrl+b"
     cancel: str = "escape"
     retry: str = "ctrl+r"
+    copy_reply: str = "f4"
     newline: str = "shift+enter"
     quit: str = "ctrl+q"
 

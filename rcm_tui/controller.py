@@ -16,9 +16,24 @@ from typing import TYPE_CHECKING, Any
 
 from .config import LoadedSettings, Settings
 from .core.context import Budget, title_from
-from .core.events import Notice, PipelineEvent, StageChanged
+from .core.events import (
+    Notice,
+    PipelineEvent,
+    ReplyDelta,
+    ReplyShown,
+    ReplyStarted,
+    StageChanged,
+)
 from .core.llm import LLMProvider, ProviderError
-from .core.models import Message, ProviderInfo, RejectedOption, Requirement, Session, utc_now
+from .core.models import (
+    CancelledReply,
+    Message,
+    ProviderInfo,
+    RejectedOption,
+    Requirement,
+    Session,
+    utc_now,
+)
 from .providers.registry import Choice, build_provider, choose_provider
 from .store import SessionLock, SessionStore
 
@@ -91,6 +106,8 @@ class Controller:
         self._providers = providers
         self._lock: SessionLock | None = None
         self._pipeline: Pipeline | None = None
+        # (turn, attempt or 0 once shown whole, text parts) of the reply being streamed.
+        self._partial: tuple[int, int, list[str]] | None = None
         self.session = session or self._new_session()
         self.session.reliability = reliability
 
@@ -143,8 +160,27 @@ class Controller:
         return self._pipeline
 
     def _emit(self, event: PipelineEvent) -> None:
+        # The reply streamed so far, kept if the turn is cancelled mid-stream; once an attempt
+        # was shown whole, that one (a later refinement's stream does not replace it).
+        shown = self._partial is not None and self._partial[1] == 0
+        if isinstance(event, ReplyStarted) and not shown:
+            self._partial = (event.turn, event.attempt, [])
+        elif isinstance(event, ReplyDelta) and self._partial is not None and not shown:
+            self._partial[2].append(event.text)
+        elif isinstance(event, ReplyShown):
+            self._partial = (event.turn, 0, [event.text])
         if self.on_event is not None:
             self.on_event(event)
+
+    def _keep_partial_reply(self, turn: int) -> None:
+        partial, self._partial = self._partial, None
+        if partial is None or partial[0] != turn:
+            return
+        text = "".join(partial[2]).strip()
+        if text:
+            self.session.cancelled_replies.append(
+                CancelledReply(turn=turn, content=text, attempt=partial[1] or 1)
+            )
 
     # -- persistence --------------------------------------------------------------------------
     def save(self, session: Session | None = None) -> None:
@@ -213,9 +249,11 @@ class Controller:
         except ProviderError as exc:
             self._emit(Notice(exc.message, "warning"))
             return TurnOutcome(turn, False, error=exc.message, error_kind=exc.kind)
+        self._partial = None
         try:
             return await pipeline.run_turn(self.session, text, scripted_reply=scripted_reply)
         except asyncio.CancelledError:
+            self._keep_partial_reply(self.session.turn)
             self.save()
             raise
 
@@ -241,9 +279,17 @@ class Controller:
         return entry
 
     def unreject(self, option: str) -> RejectedOption | None:
+        """Reopen the rejected option `option` names exactly; a partial or ambiguous name is
+        refused with the candidates (ValueError), never guessed."""
         from .core import ledger
 
-        entry = ledger.reopen_option(self.session, option, self.session.turn)
+        exact, partial = ledger.rejections_named(self.session, option)
+        if exact is None and partial:
+            names = " or ".join(f"“{r.option}”" for r in partial)
+            raise ValueError(f"“{option}” only partly names {names}; type the full name.")
+        if exact is None:
+            return None
+        entry = ledger.reopen_option(self.session, exact.option, self.session.turn)
         if entry is not None:
             self.save()
         return entry
@@ -271,8 +317,12 @@ class Controller:
         if self._pipeline is not None:
             await self._pipeline.drain()
 
-    async def aclose(self) -> None:
-        await self.drain()
+    async def aclose(self, *, wait: bool = True) -> None:
+        """Finish (or, with wait=False, cancel) background work, then close the providers."""
+        if wait:
+            await self.drain()
+        elif self._pipeline is not None:
+            await self._pipeline.cancel_background()
         if self._providers is not None:
             for provider in {id(p): p for p in (self._providers.generator,
                                                 self._providers.analyst)}.values():

@@ -109,6 +109,21 @@ def reject_option(
     return entry
 
 
+def rejections_named(
+    session: Session, name: str
+) -> tuple[RejectedOption | None, list[RejectedOption]]:
+    """For a name the user typed: the active rejection it names exactly (same key), else
+    the ones it names only in part ("redis" for "Redis Streams"), which a command must not
+    act on without asking."""
+    key = normalise_option(name).replace(" ", "")
+    active = session.active_rejections()
+    exact = next((r for r in active if normalise_option(r.option).replace(" ", "") == key), None)
+    if exact is not None or not key:
+        return exact, []
+    partial = [r for r in active if same_option(r.option, name) or option_matches(name, r.option)]
+    return None, partial
+
+
 def reopen_option(session: Session, option: str, turn: int) -> RejectedOption | None:
     """Take an option off the active rejected list (`/unreject X`); its entry stays as history."""
     entry = _active_rejection(session, option)

@@ -9,6 +9,8 @@ _STATUS = re.compile(r"\[STATUS\](?P<body>.*?)(\[/STATUS\]|\n\s*\n|$)", re.DOTAL
 _FIELD = re.compile(r"^\s*[-*]?\s*(conclusion|rejected|open)\s*:\s*(.*)$", re.IGNORECASE)
 _PIVOT = re.compile(r"\[PIVOT\]", re.IGNORECASE)
 _REJECTED = re.compile(r"\[REJECTED:\s*([^\]\n]{1,80})\]", re.IGNORECASE)
+# For the UI, which renders the markers instead of printing their tags.
+STATUS_BLOCK, STATUS_FIELD, PIVOT_MARK, REJECTED_MARK = _STATUS, _FIELD, _PIVOT, _REJECTED
 _NONE = {"", "none", "n/a", "-", "nothing", "无"}
 
 

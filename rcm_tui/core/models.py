@@ -193,6 +193,17 @@ class ProviderInfo(Document):
     model: str = ""
 
 
+class CancelledReply(Document):
+    """What a reply had streamed when the user cancelled its turn. Kept so the useful part is
+    not lost, and kept apart from `messages`: it is not an answer (the turn stays open for a
+    retry, and it never counts in the metrics or reaches a prompt)."""
+
+    turn: int
+    content: str
+    attempt: int = 1
+    created_at: datetime = Field(default_factory=utc_now)
+
+
 class Session(Document):
     schema_version: int = SCHEMA_VERSION
     id: str = Field(default_factory=new_session_id)
@@ -215,6 +226,7 @@ class Session(Document):
     dialog_state: DialogState = "greeting"
     calls: list[CallRecord] = Field(default_factory=list)
     reliability: bool = True
+    cancelled_replies: list[CancelledReply] = Field(default_factory=list)
 
     # -- derived views, never stored twice ------------------------------------------------
     @property

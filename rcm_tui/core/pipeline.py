@@ -196,6 +196,15 @@ class Pipeline:
         while self._background:
             await asyncio.gather(*list(self._background), return_exceptions=True)
 
+    async def cancel_background(self) -> None:
+        """Stop background work now (quitting). Its input is saved; a consolidation that did
+        not finish is due again on a later turn, because the stored summary still ends where
+        it did."""
+        tasks = list(self._background)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
     def _record_call(self, session: Session, record: CallRecord, usage: Usage) -> None:
         record.prompt_tokens = usage.prompt_tokens
         record.completion_tokens = usage.completion_tokens

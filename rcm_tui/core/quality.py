@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, Field, ValidationError
 
 from . import heuristics, prompts
+from .markers import strip_markers
 from .models import QualityRecord, Session
 from .readvocacy import judged_readvocacy
 
@@ -380,7 +381,8 @@ def to_record(
 
 def update_length_metrics(session: Session, turn: int, reply: str) -> None:
     lengths = session.metrics.answer_lengths
-    lengths.append(len(reply))
+    # The periodic [STATUS] block is asked for by the layer; it is not the answer growing.
+    lengths.append(len(strip_markers(reply)))
     first = next((n for n in lengths if n > 0), None)
     session.metrics.bloat_ratio = round(lengths[-1] / first, 3) if first else None
     if session.metrics.first_answer_attempt_turn is None and heuristics.is_full_answer_attempt(

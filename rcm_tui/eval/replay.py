@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..commands import dispatch, is_command
+from ..commands import dispatch, is_command, unescape
 from ..controller import Controller
 
 MAX_SCRIPT_BYTES = 64 * 1024 * 1024
@@ -99,7 +99,7 @@ async def replay(
             if outcome.action == "new_session":
                 controller.new_session()
             continue
-        turn = await controller.send(line.user, scripted_reply=line.assistant)
+        turn = await controller.send(unescape(line.user), scripted_reply=line.assistant)
         if not turn.ok:
             result.ok = False
             result.error = f"turn {turn.turn}: {turn.error}"

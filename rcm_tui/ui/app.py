@@ -6,6 +6,7 @@ frame; the controller builds its providers on the first turn.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
 from pathlib import Path
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
     from .screens.sessions import SessionsScreen
 
 log = logging.getLogger("rcm_tui.ui")
+# Seconds a quit may spend saving and closing before the app exits anyway.
+QUIT_WITHIN = 0.8
 
 
 class RcmApp(App[int]):
@@ -37,12 +40,15 @@ class RcmApp(App[int]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1", "help", "Help", id="help"),
         Binding("ctrl+q", "quit", "Quit", id="quit", priority=True),
+        # Only while closing (see check_action): otherwise ctrl+c keeps its usual meanings.
+        Binding("ctrl+c", "quit_now", show=False, priority=True),
     ]
 
     def __init__(self, controller: Controller, *, recap: str | None = None) -> None:
         super().__init__()
         self.controller = controller
         self._quitting = False
+        self._crash_line: str | None = None
         self.main = MainScreen(controller, recap=recap)
         controller.on_event = self.main.forward
 
@@ -56,6 +62,44 @@ class RcmApp(App[int]):
         defaults = KeySettings().model_dump()
         keys = self.controller.settings.keys.model_dump()
         self.set_keymap({name: key for name, key in keys.items() if key and key != defaults[name]})
+        self._keep_theme()
+
+    def _keep_theme(self) -> None:
+        from .ui_state import load_theme, save_theme
+
+        saved = load_theme()
+        if saved and saved in self.available_themes:
+            self.theme = saved
+        self.theme_changed_signal.subscribe(self, lambda theme: save_theme(theme.name))
+
+    def deliver_screenshot(
+        self, filename: str | None = None, path: str | None = None, time_format: str | None = None
+    ) -> str | None:
+        from .ui_state import screenshots_dir
+
+        if path is None:
+            folder = screenshots_dir()
+            folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+            path = str(folder)
+        return super().deliver_screenshot(filename, path, time_format)
+
+    def _fatal_error(self) -> None:
+        # Textual's own handler prints the traceback with its locals: the whole session.
+        from .crash import crash_line, write_crash_report
+
+        error = sys.exc_info()[1] or self._exception or RuntimeError("unknown error")
+        self.bell()
+        if self._crash_line is None:
+            self._crash_line = crash_line(error, write_crash_report(error))
+        self._close_messages_no_wait()
+
+    def _print_error_renderables(self) -> None:
+        # Printed as is: a terminal-wide Rich render would break the path over lines.
+        if self._crash_line is not None:
+            print(self._crash_line, file=sys.stderr)
+            self._exit_renderables.clear()
+            return
+        super()._print_error_renderables()
 
     # -- app-wide actions ---------------------------------------------------------------
     async def action_help(self) -> None:
@@ -67,19 +111,36 @@ class RcmApp(App[int]):
         result = await dispatch(self.controller, "/help")
         await self.push_screen(HelpScreen(result.text))
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "quit_now":
+            return self._quitting
+        return True
+
+    def action_quit_now(self) -> None:
+        self.exit(0)
+
     async def action_quit(self) -> None:
-        """Cancel a running turn (its message is saved), finish background work, exit 0."""
+        """Cancel a running turn (its message is saved) and background work, exit 0.
+
+        Background work is cancelled, not awaited: its input is on disk and it runs again
+        later. Closing is bounded by QUIT_WITHIN; a second quit (or ctrl+c) exits at once."""
         if self._quitting:
+            self.exit(0)
             return
         self._quitting = True
         if self.main.ready:
             self.main.stage.detail = "closing…"
-        await self.main.cancel_and_wait()
         try:
-            await self.controller.aclose()
+            await asyncio.wait_for(self._close(), QUIT_WITHIN)
+        except TimeoutError:
+            log.warning("closing took longer than %.1f s; quitting anyway", QUIT_WITHIN)
         except Exception:  # closing must not turn a normal quit into a traceback
             log.warning("closing the session failed", exc_info=True)
         self.exit(0)
+
+    async def _close(self) -> None:
+        await self.main.cancel_and_wait()
+        await self.controller.aclose(wait=False)
 
     async def apply_command_action(self, result: CommandResult) -> None:
         """What a slash command asks the front end to do beyond showing its text."""
@@ -90,6 +151,9 @@ class RcmApp(App[int]):
             self.open_sessions()
         elif result.action == "exit":
             await self.action_quit()
+        elif result.action == "copy" and result.payload is not None:
+            self.copy_to_clipboard(result.payload)
+            self.notify(f"{result.text} (via the terminal's clipboard support)", timeout=4)
 
     # -- sessions browser ---------------------------------------------------------------
     def open_sessions(self) -> None:

@@ -22,6 +22,7 @@ KEY_ACTIONS = (
     ("Inspector", "inspector", "inspector", "every LLM call of a turn"),
     ("Export", "export", "export", "export this session as Markdown (same as /export)"),
     ("Retry", "retry", "retry", "run the last unanswered message again (same as /retry)"),
+    ("Copy the last reply", "copy_reply", "copy_reply", "to the system clipboard (same as /copy)"),
     ("Cancel turn", "cancel", "cancel", "cancel the running turn; the message stays saved"),
 )
 APP_ACTIONS = (
@@ -41,6 +42,7 @@ NOT_LISTED = frozenset(
         "unreject",
         "help",
         "stats",
+        "copy",
     }
 )
 

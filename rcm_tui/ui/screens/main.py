@@ -11,19 +11,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import ActiveBinding, Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Footer
+from textual.widgets import Footer, Input, TextArea
 from textual.worker import Worker
 
-from ...commands import CommandResult, dispatch, is_command
+from ...commands import (
+    CommandResult,
+    command_name,
+    dispatch,
+    is_command,
+    is_known,
+    unescape,
+    unknown_command_message,
+)
 from ...core.events import (
     CallFinished,
     LedgerChanged,
@@ -52,12 +61,13 @@ if TYPE_CHECKING:
 
 # Commands that change the session or call the model: one at a time, never during a turn.
 EXCLUSIVE_COMMANDS = frozenset({"solidify", "new", "sessions", "exit", "reject", "unreject"})
+# Footer entries that leave a narrow footer first (the palette entry takes the last cells).
+FOOTER_DROP_ORDER = (
+    "copy_reply", "export", "inspector", "stats", "new_session", "toggle_panels", "sessions"
+)
+FOOTER_PALETTE_CELLS = 14
 # Below this size the three panels become tabs so each stays readable.
 TABBED_BELOW = (110, 34)
-
-
-def command_name(text: str) -> str:
-    return text.strip()[1:].partition(" ")[0].lower()
 
 
 class PipelineUpdate(Message):
@@ -111,6 +121,7 @@ class MainScreen(Screen[None]):
         Binding("f2", "stats", "Stats", id="stats"),
         Binding("f3", "inspector", "Inspector", id="inspector"),
         Binding("ctrl+e", "export", "Export", id="export", priority=True),
+        Binding("f4", "copy_reply", "Copy", id="copy_reply"),
     ]
 
     busy: reactive[bool] = reactive(False, bindings=True)
@@ -182,9 +193,49 @@ class MainScreen(Screen[None]):
 
     def on_resize(self) -> None:
         self.panels.tabbed = self._narrow(*self.size)
+        self.refresh_bindings()  # the footer picks the keys that fit the new width
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        """Bindings for the footer: when they do not all fit, the least used leave it (they
+        stay bound, and in the help and the palette) instead of being cut mid-word."""
+        bindings = super().active_bindings
+        room = self.size.width - FOOTER_PALETTE_CELLS
+
+        def cells() -> int:
+            return sum(
+                len(self.app.get_key_display(b.binding)) + len(b.binding.description) + 2
+                for b in bindings.values()
+                if b.binding.show
+            )
+
+        for action in FOOTER_DROP_ORDER:
+            if cells() <= room:
+                break
+            for key, active in list(bindings.items()):
+                if active.binding.action == action:
+                    bindings[key] = active._replace(binding=replace(active.binding, show=False))
+        return bindings
 
     def watch_panels_visible(self, visible: bool) -> None:
         self.set_class(not visible, "-panels-hidden")
+        focused = self.focused
+        if not visible and (focused is None or self.panels in focused.ancestors_with_self):
+            self.composer.focus()
+
+    def on_key(self, event: events.Key) -> None:
+        """A printable key that nothing focused takes (the chat log, a panel without a
+        binding for it) is typing meant for the composer, not a keystroke to lose."""
+        if not event.is_printable or event.character is None or self.composer.has_focus:
+            return
+        if isinstance(self.focused, TextArea | Input):
+            return
+        if any(event.key in bindings.key_to_bindings for _, bindings in self._binding_chain):
+            return
+        event.stop()
+        event.prevent_default()
+        self.composer.focus()
+        self.composer.insert(event.character)
 
     async def show_session(self, recap: str | None = None) -> None:
         """Render the controller's session from scratch (start, open, new)."""
@@ -197,6 +248,9 @@ class MainScreen(Screen[None]):
             )
         pending = session.pending_user_turn
         if pending is not None:
+            kept = self._cancelled_reply(pending.turn)
+            if kept is not None:
+                await self.chat.keep_cancelled(pending.turn, kept)
             await self.chat.add_error(
                 pending.turn,
                 "This message has no answer yet: the turn was interrupted or failed.",
@@ -207,6 +261,12 @@ class MainScreen(Screen[None]):
         self.stage.detail = ""
         self.stage.running = False
         self.refresh_views()
+        # A new or opened session starts with the cursor where the user types.
+        self.composer.focus()
+
+    def _cancelled_reply(self, turn: int) -> str | None:
+        kept = [c for c in self.controller.session.cancelled_replies if c.turn == turn]
+        return kept[-1].content if kept else None
 
     def refresh_views(self) -> None:
         """Re-render the panels and the header from the session document."""
@@ -236,6 +296,9 @@ class MainScreen(Screen[None]):
 
     def action_export(self) -> None:
         self.run_command("/export")
+
+    def action_copy_reply(self) -> None:
+        self.run_command("/copy")
 
     def action_new_session(self) -> None:
         self.run_command("/new")
@@ -288,14 +351,24 @@ class MainScreen(Screen[None]):
     async def _submitted(self, event: Composer.Submitted) -> None:
         event.stop()
         text = event.text
+        # Whatever is refused stays in the composer (and out of the history) to fix or resend.
         if is_command(text):
-            self.composer.clear()
+            if not is_known(text):
+                await self.chat.add_notice(unknown_command_message(command_name(text)), "warning")
+                return
+            if self._refused_while_busy(command_name(text)):
+                return
+            self.composer.accept(text)
             self.run_command(text.strip())
             return
         if self.busy:
-            self.notify("A turn is running; press escape to cancel it.", severity="warning")
+            self.notify(
+                "A turn is running; your message stays here. Escape cancels the turn.",
+                severity="warning",
+            )
             return
-        self.composer.clear()
+        self.composer.accept(text)
+        text = unescape(text)
         turn = self.controller.session.turn + 1
         await self.chat.add_user(text, turn)
         self._start(self.controller.send(text), turn)
@@ -324,10 +397,7 @@ class MainScreen(Screen[None]):
         if name == "retry":
             self.action_retry()
             return
-        if name in EXCLUSIVE_COMMANDS and self.busy:
-            self.notify(
-                f"/{name} waits for the running turn (escape cancels it).", severity="warning"
-            )
+        if self._refused_while_busy(name):
             return
         if name == "solidify":
             self.busy = True
@@ -337,6 +407,16 @@ class MainScreen(Screen[None]):
             )
             return
         self.run_worker(self._run_command(text), group="command", exit_on_error=False)
+
+    def _refused_while_busy(self, name: str) -> bool:
+        if name in EXCLUSIVE_COMMANDS and self.busy:
+            self.notify(
+                f"/{name} cannot run during a turn: wait for it or press escape, then run it "
+                "again.",
+                severity="warning",
+            )
+            return True
+        return False
 
     async def _run_command(self, text: str) -> None:
         try:
@@ -361,9 +441,11 @@ class MainScreen(Screen[None]):
             await self.chat.add_notice(f"/{name} cancelled.", "warning")
             self.refresh_views()
             return
-        if result.action != "open_sessions":
-            caption = f"/{name}" if result.ok else f"/{name} · failed"
-            await self.chat.add_note(result.text, caption, kind="note" if result.ok else "error")
+        if not result.ok:
+            # One line, not a boxed note: a mistyped command is not an event of the session.
+            await self.chat.add_notice(f"/{name}: {result.text}", "warning")
+        elif result.action not in ("open_sessions", "copy"):
+            await self.chat.add_note(result.text, f"/{name}")
         await self.app.apply_command_action(result)  # type: ignore[attr-defined]
         self.refresh_views()
 
@@ -415,11 +497,16 @@ class MainScreen(Screen[None]):
         stage = self.stage
         stage.running = False
         if message.cancelled:
-            await self.chat.drop_draft()
+            kept = self._cancelled_reply(message.turn)
+            if kept is not None:
+                await self.chat.keep_cancelled(message.turn, kept)
+            else:
+                await self.chat.drop_draft()
             stage.detail = f"turn {message.turn} cancelled"
             await self.chat.add_notice(
-                f"Turn {message.turn} cancelled. Your message is saved; press "
-                f"{self.key_for('retry')} to run it again.",
+                f"Turn {message.turn} cancelled"
+                + (" (what it had written is kept above)" if kept is not None else "")
+                + f". Your message is saved; press {self.key_for('retry')} to run it again.",
                 "warning",
             )
             self._errors_shown.discard(message.turn)

@@ -119,6 +119,9 @@ class SessionsScreen(Screen[None]):
         self.query_one("#sessions-status", Static).update(Text(message, "bold red"))
 
     def _show(self, entries: list[SessionEntry], query: str) -> None:
+        # Broken files last, so they never sit between sessions a user moves through.
+        entries = sorted(entries, key=lambda e: bool(e.broken))
+        selected = self.selected()
         self.entries = entries
         table = self.query_one(SessionsTable)
         cursor = table.cursor_row
@@ -126,7 +129,11 @@ class SessionsScreen(Screen[None]):
         for entry in entries:
             table.add_row(*self._cells(entry), key=entry.id)
         if entries:
-            table.move_cursor(row=min(max(cursor, 0), len(entries) - 1), animate=False)
+            # The cursor follows the session it was on (a rename re-sorts the list), not the
+            # row number, which would now be another entry.
+            same = [i for i, e in enumerate(entries) if selected and e.path == selected.path]
+            row = same[0] if same else min(max(cursor, 0), len(entries) - 1)
+            table.move_cursor(row=row, animate=False)
         broken = sum(1 for e in entries if e.broken)
         summary = f"{len(entries)} session(s)"
         if query.strip():

@@ -15,6 +15,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
 from ...core.models import Message, QualityRecord, Session
+from .reply_format import display_reply
 
 if TYPE_CHECKING:
     from textual.widgets import Markdown
@@ -221,7 +222,7 @@ class ChatLog(VerticalScroll):
                 "user", f"you · turn {message.turn}", message.content, turn=message.turn
             )
         meta = reply_meta(message.turn, session.quality_for(message.turn), message.attempt)
-        return ChatEntry("assistant", meta, message.content, turn=message.turn)
+        return ChatEntry("assistant", meta, display_reply(message.content), turn=message.turn)
 
     async def _append(self, widget: ChatEntry | NoticeLine | WelcomeNote) -> None:
         for welcome in self.query(".-welcome"):
@@ -258,11 +259,24 @@ class ChatLog(VerticalScroll):
             await draft.write(fragment)
 
     async def settle_draft(self, turn: int, text: str, meta: str | Text) -> None:
+        text = display_reply(text)
         draft = self.draft
         if draft is None:
             await self._append(ChatEntry("assistant", meta, text, turn=turn))
             return
         await draft.settle(text, meta)
+
+    async def keep_cancelled(self, turn: int, text: str) -> None:
+        """Show what a cancelled turn had streamed, marked as such (it is not the answer)."""
+        meta = Text(f"assistant · turn {turn} · cancelled · not an answer")
+        draft = self.draft
+        if draft is not None and draft.turn == turn:
+            await draft.settle(display_reply(text), meta)
+            draft.add_class("-cancelled")
+            return
+        entry = ChatEntry("assistant", meta, display_reply(text), turn=turn)
+        entry.add_class("-cancelled")
+        await self._append(entry)
 
     async def drop_draft(self) -> None:
         draft = self.draft
@@ -273,5 +287,5 @@ class ChatLog(VerticalScroll):
     def set_reply_meta(self, turn: int, meta: Text) -> None:
         """Update the caption of a turn's reply once its quality is known."""
         for entry in self.query(ChatEntry).filter(".-assistant"):
-            if entry.turn == turn and not entry.has_class("-streaming"):
+            if entry.turn == turn and not entry.has_class("-streaming", "-cancelled"):
                 entry.set_meta(meta)

@@ -79,16 +79,35 @@ class Composer(TextArea, inherit_bindings=False):
             event.stop()
             event.prevent_default()
             self._submit()
+        elif self._is_newline_key(event.key):
+            # A binding would run only after the event bubbled to the app, by which time the
+            # letters typed after it in a burst are already in: insert it in order, here.
+            event.stop()
+            event.prevent_default()
+            self.action_newline()
+
+    def _is_newline_key(self, key: str) -> bool:
+        # The screen's binding chain has the user's keymap ([keys] newline) applied.
+        return any(
+            binding.action == "newline"
+            for node, bindings in self.screen._binding_chain
+            if node is self
+            for binding in bindings.key_to_bindings.get(key, ())
+        )
 
     def _submit(self) -> None:
         text = self.text
-        if not text.strip():
-            return
+        if text.strip():
+            self.post_message(self.Submitted(text))
+
+    def accept(self, text: str) -> None:
+        """The screen took `text` (sent or ran it): into the history, out of the composer.
+        A refused text stays where it is and never enters the history."""
         if not self.input_history or self.input_history[-1] != text:
             self.input_history.append(text)
         self._history_index = len(self.input_history)
         self._unsent = ""
-        self.post_message(self.Submitted(text))
+        self.clear()
 
     def action_newline(self) -> None:
         start, end = self.selection

@@ -36,6 +36,19 @@ class RequirementsPanel(Vertical):
         self.set_class(not requirements, "-empty")
         pending = sum(1 for r in requirements if r.status == "pending")
         self.border_subtitle = f"{len(requirements)} · {pending} pending" if requirements else ""
+        self._fit()
+
+    def on_requirements_table_refilled(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        """Stacked, the panel is as tall as its rows (the stylesheet caps it); as a tab it
+        fills the tab."""
+        if not isinstance(self.parent, SidePanels) or self.has_class("-empty"):
+            self.styles.height = None
+            return
+        table = self.query_one(RequirementsTable)
+        self.styles.height = table.content_height() + 2  # the round border
 
 
 class SidePanels(Vertical):

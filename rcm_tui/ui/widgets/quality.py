@@ -3,6 +3,8 @@ dimensions, the premature flag, re-advocacy caught, bloat, and what the turn cos
 
 from __future__ import annotations
 
+import math
+
 from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.reactive import reactive
@@ -34,8 +36,16 @@ def score_style(value: float, threshold: float) -> str:
     return "red"
 
 
+def chart_floor(scores: tuple[float, ...], threshold: float) -> float:
+    """The bottom of the chart's scale: a tenth below the lowest score or the threshold, so
+    0.85 and 0.96 differ by a visible step instead of sharing the top row of a 0–1 scale."""
+    lowest = min(min(scores), threshold)
+    return max(0.0, math.floor(lowest * 10) / 10 - 0.1)
+
+
 class TrendChart(Widget):
-    """Overall quality per turn as columns on a fixed 0–1 scale, newest on the right."""
+    """Overall quality per turn as columns, newest on the right, on a scale from a little
+    below the lowest score (or the threshold) to 1.0."""
 
     scores: reactive[tuple[float, ...]] = reactive(())
     threshold: reactive[float] = reactive(0.8)
@@ -47,12 +57,14 @@ class TrendChart(Widget):
         column = 2 if len(self.scores) * 2 <= width else 1
         shown = self.scores[-(width // column) :]
         levels = CHART_ROWS * 8
+        floor = chart_floor(tuple(shown), self.threshold)
         lines = []
         for row in range(CHART_ROWS, 0, -1):
-            axis = {CHART_ROWS: "1.0 ┤", 1: "0.0 ┤"}.get(row, "    │")
+            axis = {CHART_ROWS: "1.0 ┤", 1: f"{floor:.1f} ┤"}.get(row, "    │")
             line = Text(axis, "dim")
             for value in shown:
-                filled = round(max(0.0, min(1.0, value)) * levels) - (row - 1) * 8
+                height = (max(floor, min(1.0, value)) - floor) / (1.0 - floor)
+                filled = round(height * levels) - (row - 1) * 8
                 char = BLOCKS[max(0, min(8, filled))]
                 line.append(char, score_style(value, self.threshold))
                 if column > 1:
@@ -74,6 +86,7 @@ def dimension_lines(record: QualityRecord, threshold: float, bar: int) -> Text:
         if lower_better:
             out.append(" ↓", "dim")
         out.append("\n")
+    out.append("              ↓ lower is better; full bar = good\n", "dim")
     out.append(f"{'premature':<13}", "dim")
     if record.premature_attempt:
         out.append("YES — answered before the facts were in", "bold red")

@@ -73,6 +73,10 @@ class RequirementsTable(DataTable[Text]):
     def on_resize(self) -> None:
         if self._wanted_text_width() != self._text_width:
             self._build_columns()
+            self.post_message(self.Refilled())
+
+    class Refilled(Message):
+        """The rows were laid out again (new width): the height they need may change."""
 
     def watch_session(self) -> None:
         self._fill()
@@ -84,11 +88,24 @@ class RequirementsTable(DataTable[Text]):
         requirements = session.requirements if session is not None else []
         cursor = self.cursor_row
         self.clear()
+        # The columns were built for the width of the last resize; the size may have changed
+        # since (a relayout before on_resize), so fill what the columns are, not what the
+        # width says.
+        shown = len(self.columns)
         for req in requirements:
-            cells = self._cells(req)
-            self.add_row(*(cells[:3] if self.narrow else cells), key=req.id, height=None)
+            self.add_row(*self._cells(req)[:shown], key=req.id, height=None)
         if requirements:
             self.move_cursor(row=min(cursor, len(requirements) - 1), animate=False)
+
+    def content_height(self) -> int:
+        """Lines the table needs to show every row: the header and each wrapped text."""
+        session = self.session
+        requirements = session.requirements if session is not None else []
+        width = max(1, self._text_width)
+        return 1 + sum(
+            max(1, len(Text(r.text, overflow="fold").wrap(self.app.console, width)))
+            for r in requirements
+        )
 
     def _cells(self, req: Requirement) -> tuple[Text, ...]:
         dropped = req.status == "dropped"

@@ -16,6 +16,14 @@ def duration(seconds: float) -> str:
     return f"{seconds * 1000:.0f} ms" if seconds < 1 else f"{seconds:.1f} s"
 
 
+def fit_hint(hint: str, room: int) -> str:
+    """The key hint in `room` cells: middle parts go first, the last one (/help) stays."""
+    parts = hint.split(" · ")
+    while len(parts) > 1 and len(" · ".join(parts)) > room:
+        del parts[-2]
+    return " · ".join(parts) if len(" · ".join(parts)) <= room else ""
+
+
 class SessionHeader(Widget):
     """One line: title on the left; provider, why it was chosen, turn and state on the right."""
 
@@ -44,6 +52,13 @@ class SessionHeader(Widget):
                 (str(self.turn), "bold"),
                 ("  ", ""),
                 (self.dialog_state.replace("_", " "), "italic"),
+            )
+        if left.cell_len + right.cell_len + 2 > width:
+            # Still short: the provider's first words and the turn; never words run together.
+            right = Text.assemble(
+                (self.provider.split(" · ")[0], "bold"),
+                ("  turn ", "dim"),
+                (str(self.turn), "bold"),
             )
         room = max(0, width - right.cell_len - 2)
         left.truncate(room, overflow="ellipsis")
@@ -78,6 +93,8 @@ class StageLine(Widget):
         self.label = label
         if stage == "refining":
             self.refine_label = label
+        if stage == "evaluating" and self.detail.startswith("streaming"):
+            self.detail = ""  # the stream has ended; the next event says what is shown
         self.running = stage in BUSY_STAGES
 
     def render(self) -> Text:
@@ -85,7 +102,7 @@ class StageLine(Widget):
             line = Text()
             if self.detail:
                 line.append(self.detail + "   ")
-            line.append(self.hint, "dim")
+            line.append(fit_hint(self.hint, self.size.width - 2 - line.cell_len), "dim")
             return line
         if self.stage == "solidifying":
             steps = ["solidifying"]
