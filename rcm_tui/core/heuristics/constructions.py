@@ -1,0 +1,516 @@
+"""Rejections as constructions: how people turn an option down in everyday speech.
+
+The design-discussion register ("let's not use X", "X is off the table") is read in
+`rejections.py`. People planning trips, meals, gifts or pets say it differently: they state an
+aversion ("I hate X", "X isn't really my thing"), exclude ("anything but X", "without X",
+"X-free"), say what they do not need ("I don't need X"), what they cannot have ("I'm allergic
+to X" — a rejection and a hard requirement), what went wrong before ("we tried X and it was a
+nightmare"), what they replace ("Y instead of X", "switch from X to Y"), or withdraw a plan
+("scrap the X plan", "no more X"). Each family is a construction over one clause — an
+experiencer, a predicate and the phrase that names the option — not a list of sentences, so
+"my grandma can't stand X" and "our CFO won't sign off on X" are read by the same rule.
+
+Traps stay silent: hedges ("not sure about X", "X might be too slow"), negated predicates
+("I don't mind X", "I'm not against X", "I don't hate X"), conditions ("if you hate X") and
+generic subjects ("people hate X").
+
+Each finder returns `Construction`s: the raw option phrase (cleaned later by the caller),
+the text after it (where a reason may sit), the family, and whether it is also a hard
+requirement (inability).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .cues import _SYSTEM_VERB_RE
+from .text import _CJK
+
+_OPT = r"(?P<opt>(?:[^,.;:!?()—–\n]|\.(?=\S))+)"
+
+
+@dataclass(frozen=True)
+class Construction:
+    option: str
+    rest: str
+    family: str
+    hard: bool = False
+    allow_gerund: bool = True
+
+
+# -- who feels it ---------------------------------------------------------------------------
+# The experiencer must be the speaker or someone they plan for ("my wife", "our CFO", "his
+# grandma", "Tom"); "people hate X" or "you hate X" reports no decision.
+_ADVERBS = (
+    r"(?:really|honestly|absolutely|just|kind\s+of|kinda|sort\s+of|totally|genuinely|also|"
+    r"both|all|personally|truly|seriously|simply|actually|generally|usually|still|especially|"
+    r"particularly|definitely|always|frankly|utterly|completely|pretty\s+much|so|very|much|"
+    r"strongly|deeply|literally|specifically|already|certainly|tend\s+to|hate\s+to\s+say\s+it\s+but)"
+)
+_SUBJECT_END_RE = re.compile(
+    r"(?:^|(?<=[\s,]))(?:(?i:i|we|he|she|they|both\s+of\s+us|(?:my|our|his|her|their)"
+    r"(?:\s+[\w'-]+){1,2}|the\s+(?:kids?|children|boss|family|client|baby|bride|groom)|"
+    r"(?:i|we)\s+(?:both|all))|[A-Z][a-z]+)"
+    rf"(?:\s+(?i:{_ADVERBS}))*\s*$"
+)
+_NEGATED_BEFORE_RE = re.compile(r"(?:\b(?:not|never|no)\b|n't)\s*(?:\w+\s*){0,1}$", re.I)
+_HEDGE_RE = re.compile(
+    r"\b(?:maybe|perhaps|might|may\s+be|not\s+sure|unsure|i\s+wonder|what\s+if|wondering|"
+    r"if|unless|whether|in\s+case|do\s+you|does\s+(?:he|she)|did\s+you|would\s+you|probably)\b",
+    re.I,
+)
+
+
+def _experiencer_before(before: str) -> bool:
+    """The text before a predicate ends with a subject we plan for, or with nothing (an
+    elliptical "Hate taxis."), and neither negates nor hedges it."""
+    tail = before.rstrip()
+    if _HEDGE_RE.search(tail) or _NEGATED_BEFORE_RE.search(tail):
+        return False
+    body = re.sub(
+        r"^(?:\s*(?:and|but|so|though|,)\s*)+", "", tail.split(",")[-1].strip(), flags=re.I
+    )
+    if not body:
+        return True
+    body = re.sub(
+        r"^(?:(?:and|but|so|though|although|plus|oh|ah|honestly|frankly)\b[\s,]*)+",
+        "",
+        body,
+        flags=re.I,
+    )
+    return not body or bool(_SUBJECT_END_RE.search(body))
+
+
+# -- the option phrase ----------------------------------------------------------------------
+# Light verbs in front of the thing itself: "taking the bus" → "bus", "pay for another SaaS
+# seat" → "another SaaS seat".
+_LIGHT_VERB_RE = re.compile(
+    r"^(?:take|taking|took|use|using|have|having|eat|eating|drink|drinking|do|doing|get|getting|"
+    r"buy|buying|ride|riding|wear|wearing|watch|watching|visit|visiting|book|booking|hire|"
+    r"hiring|pay\s+for|paying\s+for|deal\s+with|dealing\s+with|go\s+(?:to|on|with)|"
+    r"going\s+(?:to|on|with)|stay\s+(?:at|in)|staying\s+(?:at|in)|sit\s+(?:in|on)|"
+    r"sitting\s+(?:in|on)|cook|cooking|play|playing|rent|renting|order|ordering)\s+"
+    r"(?=(?:a|an|the|any|some|another|more|my|our|[A-Z0-9]|\w+s\b))",
+    re.I,
+)
+# Where the option phrase ends beyond the cuts `rejections` already makes: a verb of the
+# clause, or a time word ("the Robot Mouse beeping and she'll be …", "Viltrox is fine").
+_EXTRA_CUT_RE = re.compile(
+    r"\s+(?:is|are|was|were|would|will|can|could|should|works?|sounds?|seems?|looks?|makes?|"
+    r"gives?|drives?|feels?|then|after|afterwards|while|before|this\s+time|tonight|today|"
+    r"anymore|any\s+more|ever|though|whatsoever|though)\b|'s\s",
+    re.I,
+)
+_NOT_AN_OPTION_RE = re.compile(
+    r"^(?:above|below|over|under|more|less|than|too|that|this|it|them|those|these|much|many|"
+    r"very|so|such|one|him|her|me|us|you|going|being|having|hassle|stress|worry|trouble|"
+    r"fuss|risk|pain|problem|care|hands|toll|duty|tax|fee|rent|cost|interest|royalty|error|"
+    r"bug|maintenance|clutter|anything|something|everything|nothing|"
+    r"(?:heavy|expensive|cheap|long|far|big|small|fancy)$)\b",
+    re.I,
+)
+
+
+def _phrase(raw: str) -> str:
+    cut = _EXTRA_CUT_RE.search(raw)
+    phrase = (raw[: cut.start()] if cut else raw).strip()
+    phrase = _LIGHT_VERB_RE.sub("", phrase)
+    return phrase
+
+
+def _ok(phrase: str) -> bool:
+    return bool(phrase.strip()) and not _NOT_AN_OPTION_RE.match(phrase.strip())
+
+
+# -- English ---------------------------------------------------------------------------------
+_AVERSION_VERB = (
+    r"(?:hates?|hated|detests?|loathes?|dislikes?|despises?|abhors?|"
+    r"(?:can'?t|cannot|couldn'?t)\s+(?:stand|bear|stomach|tolerate|deal\s+with|do)|"
+    r"(?:'m|am|is|'s|are|'re|was|were)\s+(?:not\s+(?:a\s+(?:big\s+|huge\s+|great\s+)?fan\s+of|"
+    r"(?:really\s+|that\s+|too\s+|very\s+)?(?:into|keen\s+on|fond\s+of|big\s+on|crazy\s+about|"
+    r"interested\s+in))|no\s+fan\s+of|(?:done|finished|through|fed\s+up)\s+with|"
+    r"(?:sick|tired|weary)\s+of|(?:scared|afraid|terrified|wary)\s+of|over)|"
+    r"(?:do|does|did)(?:n'?t|\s+not)\s+(?:really\s+|particularly\s+|much\s+|even\s+)?"
+    r"(?:like|love|enjoy|fancy|dig|care\s+for|trust|eat|drink|do)|"
+    r"(?:wo|would)n'?t\s+(?:touch|eat|drink|go\s+near|go\s+back\s+to|set\s+foot\s+in|"
+    r"sign\s+off\s+on|approve|allow|let\s+(?:me|us|him|her|them)\s+(?:have|get|use))|"
+    r"will\s+not\s+(?:touch|eat|allow|approve|sign\s+off\s+on)|"
+    r"(?:'d|would)\s+(?:rather|prefer\s+to)\s+(?:not\s+(?:have|do|eat|take|go\s+(?:to|with)|"
+    r"deal\s+with|get|be\s+(?:on|in))?|avoid|skip|stay\s+away\s+from)|"
+    r"(?:want|try|prefer|need|have|'d\s+like)\s+to\s+(?:avoid|stay\s+away\s+from|"
+    r"steer\s+clear\s+of|cut\s+out|keep\s+away\s+from)|"
+    r"(?:'m|am|are|'re)\s+(?:keeping|staying)\s+(?:\w+\s+)?(?:off|away\s+from)|"
+    r"avoids?|refuses?\s+to\s+(?:eat|take|wear|go\s+to|fly\s+with|pay\s+for|buy)|"
+    r"never\s+(?:eat|eats|drink|drinks|fly|flies|wear|wears|buy|buys)|"
+    r"(?:'m|am|'re|are)\s+not\s+(?:touching|doing|eating|buying|paying\s+for|going\s+back\s+to)|"
+    r"(?:forbids?|bans?|banned|vetoe[sd]|vetoes)|(?:doesn'?t|does\s+not|won'?t|will\s+not)\s+"
+    r"(?:allow|permit)|(?:has|have)\s+(?:had\s+)?enough\s+of|"
+    r"(?:has|have)\s+no\s+(?:interest|desire|patience)\s+(?:in|for)|finds?\s+(?=\S+(?:\s+\S+)?\s+"
+    r"(?:boring|annoying|mind-numbing|tedious|unbearable|awful|horrible)))"
+)
+_AVERSION_RE = re.compile(rf"\b{_AVERSION_VERB}\s+(?:any\s+|all\s+)?{_OPT}", re.I)
+_HATE_TO_RE = re.compile(r"^(?:to\s+\w+|it\s+when)\b", re.I)  # "hate to say", "hate it when"
+
+_NOT_MY_THING_RE = re.compile(
+    r"^(?P<opt>.+?)\s+(?:is|are|'s|'re|was|were)(?:n'?t|\s+not)\s+(?:really\s+|exactly\s+|quite\s+"
+    r"|just\s+)?(?:(?:my|our|his|her|their)\s+(?:thing|cup\s+of\s+tea|style|scene|jam|taste|"
+    r"vibe|kind\s+of\s+thing)|for\s+(?:me|us|him|her|them|(?:my|our)\s+\w+))\b"
+    r"|^(?P<opt2>.+?)\s+(?:does|do)(?:n'?t|\s+not)\s+(?:really\s+)?(?:appeal\s+to|agree\s+with|"
+    r"suit|work\s+for)\s+(?:me|us|him|her|them)\b"
+    r"|^(?P<opt3>.+?)\s+(?:makes?|made|gives?|gave)\s+(?:me|us|him|her|them)\s+(?:\w+\s+)?"
+    r"(?:sick|ill|nauseous|carsick|seasick|anxious|headaches?|migraines?|the\s+creeps|hives|"
+    r"a\s+rash)\b"
+    r"|^(?P<opt4>.+?)\s+(?:drives?|drove)\s+(?:me|us|him|her|them)\s+(?:crazy|nuts|mad|"
+    r"up\s+the\s+wall)"
+    r"|^(?P<opt5>.+?)\s+(?:is|are|'s|'re)\s+(?:a\s+)?(?:total\s+|hard\s+|big\s+)?(?:no\s+for\s+"
+    r"(?:me|us)|hard\s+no|turn[- ]off)\b",
+    re.I,
+)
+# "balloons are out", "RabbitMQ is out too, because …": a plural or a name, not "the report".
+_IS_OUT_RE = re.compile(
+    r"^(?P<opt>[^,]+?)\s+(?:is|are|'s|'re)\s+(?:now\s+|also\s+|definitely\s+)?(?:out|off)"
+    r"(?:\s+(?:too|as\s+well|for\s+(?:me|us)))?(?=\s*(?:[,.;!—–]|$|because\b|since\b|as\b))",
+    re.I,
+)
+_ANY_BUT_RE = re.compile(
+    r"\b(?:anything|any\s+[\w-]+(?:\s+[\w-]+)?|everything|all|whatever|whichever|everywhere|"
+    r"anywhere|anyone|anybody)\s+(?:but|except(?:\s+for)?|other\s+than|besides|apart\s+from|"
+    rf"aside\s+from|save\s+for)\s+{_OPT}",
+    re.I,
+)
+_EXCEPT_RE = re.compile(rf"(?:^|[\s,])(?:except(?:\s+for)?|excluding|minus)\s+{_OPT}", re.I)
+_ADDITIVE_RE = re.compile(r"\b(?:also|too|as\s+well|additionally)\b", re.I)
+_WITHOUT_RE = re.compile(rf"\bwithout\s+(?:any\s+)?{_OPT}", re.I)
+_WORKS_WITHOUT_RE = re.compile(
+    r"\b(?:work|works|working|run|runs|running|function|operate|start|load|do|done|live|cope|"
+    r"manage|survive|handle)\s+(?:\w+\s+)?without\s*$",
+    re.I,
+)
+_MODAL_RE = re.compile(r"\b(?:must|should|shall|ha(?:s|ve)\s+to|needs?\s+to|required?)\b", re.I)
+_FREE_RE = re.compile(r"\b(?P<opt>[A-Za-z][\w]*(?:\s+[a-z]+)?)-free\b", re.I)
+_REQUEST_RE = re.compile(
+    r"\b(?:want|like|need|needs|must|should|has\s+to|have\s+to|prefer|looking\s+for|only|"
+    r"keep|make|ideally|something|anything)\b|^(?!.*\b(?:is|are|was|were|'s)\b)",
+    re.I,
+)
+_NOTHING_RE = re.compile(
+    r"\bnothing\s+(?:(?:with|containing|involving|made\s+(?:from|of|with)|that\s+(?:has|have|"
+    r"involves?|contains?|uses?|needs?|requires?))\s+" + _OPT + r"|(?:too\s+)?(?P<adj>[a-z]+)"
+    r"(?=\s*(?:please|at\s+all|whatsoever|[,.;!]|$)))",
+    re.I,
+)
+_NO_GERUND_TO_RE = re.compile(
+    r"\bno\s+\w+ing(?:\s+(?:out|in|up|over|back))?\s+(?:to|on|with|from|into|through|via)\s+"
+    + _OPT,
+    re.I,
+)
+_NO_MORE_RE = re.compile(rf"\bno\s+more\s+(?!than\b){_OPT}", re.I)
+_WITH_NO_RE = re.compile(rf"\b(?:with|has|have|having)\s+no\s+{_OPT}", re.I)
+
+_NOT_NEEDED_RE = re.compile(
+    r"\b(?:do|does|did|wo|will)(?:n'?t|\s+not)\s+(?:really\s+|even\s+|actually\s+|necessarily\s+)?"
+    r"(?:need|require)\s+(?:to\s+(?:have|use|buy|get|book|rent|hire|take|bring|pay\s+for|add|"
+    rf"include|go\s+to|see)\s+)?(?:any\s+)?{_OPT}",
+    re.I,
+)
+_NO_NEED_RE = re.compile(
+    r"\bno\s+need\s+(?:for|of|to\s+(?:have|use|buy|get|book|rent|hire|take|bring|add|include)"
+    rf")\s+(?:any\s+)?{_OPT}",
+    re.I,
+)
+_SKIP_RE = re.compile(
+    r"^(?:(?:let'?s|we\s+can|you\s+can|just|please|feel\s+free\s+to)\s+)?(?:skip|omit|"
+    rf"leave\s+out|cut\s+out){{1}}\s+{_OPT}"
+    rf"|^(?:let'?s\s+|just\s+|please\s+)?leave\s+(?P<opt2>[^,.;]+?)\s+out\b",
+    re.I,
+)
+_NEEDLESS_RE = re.compile(
+    r"^(?P<opt>[^,]+?)\s+(?:is|are)(?:n'?t|\s+not)\s+(?:really\s+)?(?:needed|necessary|required|"
+    r"a\s+must)\b|^(?P<opt2>[^,]+?)\s+(?:is|are)\s+unnecessary\b",
+    re.I,
+)
+
+_INABILITY_RE = re.compile(
+    r"\b(?:allergic|intolerant|sensitive|hypersensitive)\s+to\s+(?:any\s+)?"
+    + _OPT
+    + r"|\b(?:can'?t|cannot|can\s+not|couldn'?t|(?:am|is|are|'m|'s|'re)\s+(?:not\s+able|unable)\s+"
+    r"to)\s+(?:eat|have|drink|take|afford|tolerate|digest|wear|carry|climb|lift|ride|handle|"
+    r"(?:run|walk|sleep|sit)\s+on|be\s+around)\s+(?:any\s+)?(?P<opt2>(?:[^,.;:!?()—–\n])+)",
+    re.I,
+)
+_ALLERGY_NOUN_RE = re.compile(
+    r"\b(?P<opt>[a-z][\w-]*)\s+(?:allergy|allergies|intolerance)\b"
+    r"|\b(?P<opt2>[a-z][\w-]*)[- ]intolerant\b",
+    re.I,
+)
+_ALLERGY_NOT_OPTION = frozenset(
+    "food any no severe mild bad serious some seasonal known an a the her his my their our "
+    "bad terrible".split()
+)
+
+_NEGATIVE_EVAL_RE = re.compile(
+    r"\b(?:nightmare|disaster|terrible|awful|horrible|horrendous|mess|painful|pain|flaky|"
+    r"unreliable|buggy|useless|rubbish|garbage|sucked|broke|broken|failed|crashed|kept\s+\w+ing|"
+    r"fell\s+apart|went\s+(?:badly|wrong|bust)|didn'?t\s+work|never\s+worked|stopped\s+\w+ing|"
+    r"waste|regret\w*|overpriced|rude|dirty|filthy|scam|ripped|miserable|hated|lost|delayed|"
+    r"sick|food\s+poisoning|problems|issues|trouble|slow|bad)\b",
+    re.I,
+)
+_TRIED_RE = re.compile(
+    r"\b(?:tried|used|had|went\s+with|stayed\s+(?:at|in)|ate\s+at|took|bought|ordered|booked|"
+    r"rented|hired|visited|ran|did)\s+(?P<opt>[^,.;!?]+?)\s*(?:once|before|last\s+\w+|"
+    r"previously|in\s+the\s+past|a\s+while\s+ago|years\s+ago)?\s*,?\s*(?:and|but)?\s*"
+    r"(?:it|they|that|this|he|she|which)\b(?P<eval>[^.;!?]*)",
+    re.I,
+)
+_BURNED_RE = re.compile(
+    r"\b(?:burn(?:ed|t)|bitten|stung|let\s+down)\s+(?:by|with)\s+"
+    + _OPT
+    + r"|\b(?:bad|terrible|awful|horrible|poor|negative|rough|painful|nightmare|horrendous)\s+"
+    r"experiences?\s+with\s+(?P<opt2>(?:[^,.;:!?()—–\n])+)"
+    + r"|\bnever\s+again\s+(?:with\s+)?(?P<opt3>[A-Z](?:[^,.;:!?()—–\n])+)",
+)
+_WAS_BAD_RE = re.compile(
+    r"^(?P<opt>(?!(?:it|they|that|this|he|she|their|its|his|her|my|our)\b)"
+    r"(?:(?!\b(?:and|but|we|i|it|they|he|she)\b)[^,]){1,40}?)\s+(?:was|were|has\s+been|have\s+been|turned\s+out\s+to\s+be)\s+(?:a\s+|an\s+)?"
+    r"(?:total\s+|complete\s+|absolute\s+|real\s+|such\s+a\s+)?(?:nightmare|disaster|mess|"
+    r"terrible|awful|horrible|horrendous|useless|a\s+waste|scam|rubbish)\b",
+    re.I,
+)
+
+_REPLACE_RE = re.compile(
+    r"\bswitch(?:ing|ed)?\s+(?:away\s+)?from\s+(?P<opt>[^,.;]+?)\s+to\b"
+    r"|\b(?:replace|replacing|swap(?:ping)?(?:\s+out)?|trade|trading)\s+(?P<opt2>[^,.;]+?)\s+"
+    r"(?:with|for)\b"
+    r"|\b(?:'d|would|had)\s+(?:much\s+)?rather\s+\S.*?\s+than\s+(?P<opt3>[^,.;]+)"
+    r"|\bprefer(?:s|red)?\s+(?!to\b|not\b)\S[^,.;]*?\s+(?:over|to)\s+(?P<opt4>[^,.;]+)"
+    r"|\b(?:instead\s+of|rather\s+than)\s+(?P<opt5>[^,.;]+)",
+    re.I,
+)
+# "a summary instead of code": a wish about the reply, not an option turned down.
+_ABOUT_OUTPUT_RE = re.compile(
+    r"\b(?:summary|explanation|answer|text|words|reply|list|table|example|bullets?|prose|"
+    r"code|detail|details|paragraph|essay|overview)\s*$",
+    re.I,
+)
+
+_WITHDRAW_RE = re.compile(
+    r"^(?:(?:let'?s|we(?:'ll|\s+will|\s+should|\s+can)?|just|please|ok(?:ay)?|so)\s+)*"
+    r"(?:cancel|nix|kill|shelve|axe|bin|scratch(?!\s+that\b)|give\s+up\s+on|call\s+off|"
+    r"pull\s+the\s+plug\s+on|bail\s+on|forget\s+about)\s+" + _OPT,
+    re.I,
+)
+
+
+class _Found(list[Construction]):
+    """Constructions found in one clause; `add` cleans the phrase and drops non-options."""
+
+    def add(
+        self, raw: str, rest: str, family: str, *, hard: bool = False, gerund: bool = True
+    ) -> None:
+        phrase = _phrase(raw)
+        if _ok(phrase):
+            self.append(Construction(phrase, rest, family, hard, gerund))
+
+
+def _first(m: re.Match[str]) -> str:
+    return next(g for g in m.groups() if g)
+
+
+def _aversions(core: str, found: _Found) -> None:
+    for m in _AVERSION_RE.finditer(core):
+        if _HATE_TO_RE.match(m.group("opt")) or not _experiencer_before(core[: m.start()]):
+            continue
+        # "avoid blocking the event loop" is a requirement on behaviour, not an option.
+        avoid = "avoid" in core[m.start() : m.start("opt")].lower()
+        found.add(m.group("opt"), core[m.end() :], "aversion", gerund=not avoid)
+    thing = _NOT_MY_THING_RE.match(core)
+    if thing:
+        found.add(_first(thing).split(",")[-1], core[thing.end() :], "aversion")
+    out = _IS_OUT_RE.match(core)
+    if out and not _HEDGE_RE.search(out.group("opt")):
+        subject = out.group("opt").split(",")[-1].strip()
+        named = bool(re.search(r"[A-Z0-9]", subject)) and not subject.lower().startswith("the ")
+        if named or re.search(r"[a-z]s$", subject):
+            found.add(subject, core[out.end() :], "withdrawal")
+
+
+def _exclusions(core: str, found: _Found) -> None:
+    for m in _ANY_BUT_RE.finditer(core):
+        found.add(m.group("opt"), core[m.end() :], "exclusion")
+    if not found and not _ADDITIVE_RE.search(core):
+        for m in _EXCEPT_RE.finditer(core):
+            found.add(m.group("opt"), core[m.end() :], "exclusion")
+    # "Reject requests without a token", "it must work without X": a rule on behaviour.
+    rule = _SYSTEM_VERB_RE.match(core) or _MODAL_RE.search(core)
+    for m in [] if rule else _WITHOUT_RE.finditer(core):
+        if not _WORKS_WITHOUT_RE.search(core[: m.end() - len(m.group("opt"))]):
+            found.add(m.group("opt"), core[m.end() :], "exclusion", gerund=False)
+    if _REQUEST_RE.search(core):
+        for m in _FREE_RE.finditer(core):
+            found.add(m.group("opt"), "", "exclusion")
+    for pattern in (_NOTHING_RE, _NO_GERUND_TO_RE, _NO_MORE_RE, _WITH_NO_RE):
+        for m in pattern.finditer(core):
+            if not _HEDGE_RE.search(core[: m.start()]):
+                gerund = pattern is not _NOTHING_RE
+                found.add(_first(m), core[m.end() :], "category", gerund=gerund)
+
+
+def _needs_and_abilities(core: str, found: _Found) -> None:
+    for m in _NOT_NEEDED_RE.finditer(core):
+        before = core[: m.start()]
+        if _experiencer_before(before) and not re.search(r"\byou\s*$", before, re.I):
+            found.add(m.group("opt"), core[m.end() :], "not_needed")
+    for pattern in (_NO_NEED_RE, _SKIP_RE, _NEEDLESS_RE):
+        needless = pattern.search(core)
+        if needless:
+            found.add(_first(needless), core[needless.end() :], "not_needed")
+    for m in _INABILITY_RE.finditer(core):
+        if _experiencer_before(core[: m.start()]) or m.group("opt"):
+            found.add(_first(m), core[m.end() :], "inability", hard=True)
+    for m in _ALLERGY_NOUN_RE.finditer(core):
+        if _first(m).lower() not in _ALLERGY_NOT_OPTION:
+            found.add(_first(m), core[m.end() :], "inability", hard=True)
+
+
+def _experiences_and_changes(core: str, found: _Found) -> None:
+    for m in _TRIED_RE.finditer(core):
+        if _NEGATIVE_EVAL_RE.search(m.group("eval")) and not _HEDGE_RE.search(core[: m.start()]):
+            found.add(m.group("opt"), m.group("eval"), "bad_experience")
+    for m in _BURNED_RE.finditer(core):
+        found.add(_first(m), core[m.end() :], "bad_experience")
+    bad = _WAS_BAD_RE.match(core)
+    if bad:
+        found.add(bad.group("opt"), core[bad.end() :], "bad_experience")
+    for m in _REPLACE_RE.finditer(core):
+        if m.group("opt5") and _ABOUT_OUTPUT_RE.search(core[: m.start()]):
+            continue
+        found.add(_first(m), core[m.end() :], "replacement", gerund=False)
+    withdrawn = _WITHDRAW_RE.match(core)
+    if withdrawn:
+        found.add(withdrawn.group("opt"), core[withdrawn.end() :], "withdrawal")
+
+
+def _english(core: str) -> list[Construction]:
+    found = _Found()
+    _aversions(core, found)
+    _exclusions(core, found)
+    _needs_and_abilities(core, found)
+    _experiences_and_changes(core, found)
+    for c in list(found):
+        more = _ESPECIALLY_RE.match(c.rest)
+        if more:
+            found.add(more.group("opt"), c.rest[more.end() :], c.family, hard=c.hard)
+    return list(found)
+
+
+# "I don't need a car, particularly an SUV": the rejection extends to what follows.
+_ESPECIALLY_RE = re.compile(
+    r"^[^,]{0,40}?,?\s*(?:and\s+)?(?:particularly|especially|let\s+alone|least\s+of\s+all|"
+    rf"(?:and\s+)?(?:definitely|certainly)\s+not|not\s+even)\s+{_OPT}",
+    re.I,
+)
+
+
+# -- Chinese ---------------------------------------------------------------------------------
+_ZH_NAME = r"[A-Za-z0-9][A-Za-z0-9_.+#/-]*"
+_ZH_O = rf"(?P<opt>{_ZH_NAME}(?:\s{_ZH_NAME}){{0,2}}[{_CJK}]{{0,4}}?|[{_CJK}]{{1,10}}?)"
+_ZH_END = r"(?=[了吧呢啊嘛，,。.！!？?；;、：:\s也又还都就]|因为|由于|所以|太|$)"
+_ZH_VERBS = r"(?:用|使用|吃|喝|坐|去|住|买|选|订|报|带|看|穿|养|开|玩|考虑|碰)"
+_ZH_AVERSION_RE = re.compile(
+    rf"(?<!不)(?:讨厌|不喜欢|不太喜欢|不怎么喜欢|不爱|受不了|忍受不了|反感|烦|不想|不愿意)"
+    rf"{_ZH_VERBS}?{_ZH_O}{_ZH_END}"
+)
+_ZH_NOT_INTERESTED_RE = re.compile(rf"对{_ZH_O}(?:不感兴趣|没(?:有)?兴趣|没好感)")
+_ZH_ALLERGY_RE = re.compile(rf"对{_ZH_O}过敏|(?P<opt2>[{_CJK}]{{1,6}}?)(?:过敏|不耐受)")
+_ZH_CANNOT_RE = re.compile(
+    rf"(?:不能|不可以|没法|无法)(?:吃|喝|碰|有|用|坐|买)(?:任何)?{_ZH_O}{_ZH_END}"
+    rf"|(?:吃|喝|用)不了{_ZH_O.replace('opt', 'opt3')}{_ZH_END}"
+)
+_ZH_CANNOT_SUFFIX_RE = re.compile(
+    rf"(?P<opt>{_ZH_NAME}|[{_CJK}]{{1,8}}?)的?(?:一律|都|也|绝对|完全)?(?:不能|没法|不可以)"
+    r"(?:吃|喝|碰|买|用|有)"
+)
+_ZH_EXCEPT_ALL_RE = re.compile(
+    rf"除了{_ZH_O}(?:以外|之外)?[，,]?\s*(?:其他|其它|别的)?(?:的)?(?:什么)?(?:都|全都|全)"
+    r"(?:可以|行|好|没问题|能接受|OK|ok|随便)"
+)
+# A verb after 不需要 names a thing to do without ("不需要加图表"); "不需要实时，T+1就够了"
+# lowers a bar instead, and is left to the requirement reader.
+_ZH_NOT_NEEDED_RE = re.compile(
+    rf"(?:不需要|用不着|不必|没必要)(?:加|用|买|带|订|要|请|报|找|配){_ZH_O}{_ZH_END}"
+)
+_ZH_NOT_NEEDED_SUFFIX_RE = re.compile(
+    rf"(?P<opt>{_ZH_NAME}|[{_CJK}]{{1,8}}?)(?:就|也|都)?(?:不需要|不用|免|省)了(?=[，,。.！!；;]|$)"
+)
+_ZH_REPLACE_RE = re.compile(
+    rf"把{_ZH_O}(?:换成|改成|替换成|换为)"
+    rf"|用\S{{1,10}}?(?:代替|替代|取代){_ZH_O.replace('opt', 'opt2')}{_ZH_END}"
+    rf"|从{_ZH_O.replace('opt', 'opt3')}(?:换|改|切换|迁移|转)到"
+    rf"|与其{_ZH_O.replace('opt', 'opt4')}(?:，|,)?不如"
+    rf"|本来(?:想|打算|要)(?:买|用|去|选|吃|订|报)?{_ZH_O.replace('opt', 'opt5')}[，,]\s*算了"
+)
+_ZH_WITHDRAW_RE = re.compile(
+    rf"(?:取消|不再|再也不|不会再)(?:用|吃|去|坐|买|住|选)?{_ZH_O}{_ZH_END}"
+    rf"|(?P<opt2>{_ZH_NAME}|[{_CJK}]{{2,8}}?)(?:就|也|还是)?(?:别|不要)(?:去|用|买|吃|选|考虑|住|坐|"
+    r"订|报|推荐)了?(?=[，,。.！!；;]|$)"
+)
+_ZH_BAD_EXPERIENCE_RE = re.compile(
+    rf"(?:用过|试过|吃过|去过|住过|坐过|买过|报过|请过|上过|住)(?:某|一个|一家)?"
+    rf"(?P<opt>{_ZH_NAME}|[{_CJK}]{{2,8}}?)[，,]?(?P<eval>[^。！!；;]*)"
+)
+_ZH_NEGATIVE_EVAL_RE = re.compile(r"差|糟|噩梦|失望|后悔|烂|坑|坏了|推脱|太慢|不好用|问题|麻烦")
+_ZH_HEDGE_RE = re.compile(r"不确定|不太确定|要不要|再想想|也许|可能|考虑一下|不一定|不介意|不排斥")
+_ZH_LEAD_RE = re.compile(
+    r"^(?:我们?|咱们|他们?|她们?|我(?:妈|爸|老婆|老公|家)|那|这种|那种|这个|那个|对|某)+"
+)
+
+
+def _chinese(clause: str) -> list[Construction]:
+    found: list[Construction] = []
+    # A hedge ("不确定要不要X") keeps every option; an allergy is still a fact to respect.
+    allergy_only = bool(_ZH_HEDGE_RE.search(clause))
+
+    def add(raw: str | None, rest: str, family: str, *, hard: bool = False) -> None:
+        if not raw:
+            return
+        phrase = _ZH_LEAD_RE.sub("", raw.strip()).strip("的 ")
+        if phrase and not (len(phrase) == 1 and family not in {"exclusion", "inability"}):
+            found.append(Construction(phrase, rest, family, hard))
+
+    for m in _ZH_ALLERGY_RE.finditer(clause):
+        add(m.group("opt") or m.group("opt2"), clause[m.end() :], "inability", hard=True)
+    if allergy_only:
+        return found
+    for pattern, family, hard in (
+        (_ZH_AVERSION_RE, "aversion", False),
+        (_ZH_NOT_INTERESTED_RE, "aversion", False),
+        (_ZH_CANNOT_RE, "inability", True),
+        (_ZH_CANNOT_SUFFIX_RE, "inability", True),
+        (_ZH_EXCEPT_ALL_RE, "exclusion", False),
+        (_ZH_NOT_NEEDED_RE, "not_needed", False),
+        (_ZH_NOT_NEEDED_SUFFIX_RE, "not_needed", False),
+        (_ZH_REPLACE_RE, "replacement", False),
+        (_ZH_WITHDRAW_RE, "withdrawal", False),
+    ):
+        for m in pattern.finditer(clause):
+            opt = next((g for g in m.groups() if g), None)
+            add(opt, clause[m.end() :], family, hard=hard)
+    for m in _ZH_BAD_EXPERIENCE_RE.finditer(clause):
+        if _ZH_NEGATIVE_EVAL_RE.search(m.group("eval")):
+            add(m.group("opt"), m.group("eval"), "bad_experience")
+    return found
+
+
+def find_constructions(clause: str, *, chinese: bool) -> list[Construction]:
+    """Every rejection construction in one clause (already stripped of discourse markers)."""
+    return _chinese(clause) if chinese else _english(clause)
+
+
+# A sentence a person would recognise as turning something down, whatever its option: used to
+# ground an LLM analyser's rejection in the user's words.
+def has_rejection_construction(sentence: str) -> bool:
+    from .text import _CJK_CHAR_RE
+
+    return bool(find_constructions(sentence, chinese=bool(_CJK_CHAR_RE.search(sentence))))
