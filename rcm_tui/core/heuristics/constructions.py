@@ -430,7 +430,7 @@ _ZH_CANNOT_RE = re.compile(
 )
 _ZH_CANNOT_SUFFIX_RE = re.compile(
     rf"(?P<opt>{_ZH_NAME}|[{_CJK}]{{1,8}}?)的?(?:一律|都|也|绝对|完全)?(?:不能|没法|不可以)"
-    r"(?:吃|喝|碰|买|用|有)"
+    r"(?:吃|喝|碰|买|用)"
 )
 _ZH_EXCEPT_ALL_RE = re.compile(
     rf"除了{_ZH_O}(?:以外|之外)?[，,]?\s*(?:其他|其它|别的)?(?:的)?(?:什么)?(?:都|全都|全)"
@@ -467,6 +467,9 @@ _ZH_LEAD_RE = re.compile(
 )
 
 
+_ZH_NOT_OPTIONS = frozenset("东西 这个 那个 这种 那种 它 他 她 推荐 说".split())
+
+
 def _chinese(clause: str) -> list[Construction]:
     found: list[Construction] = []
     # A hedge ("不确定要不要X") keeps every option; an allergy is still a fact to respect.
@@ -476,6 +479,8 @@ def _chinese(clause: str) -> list[Construction]:
         if not raw:
             return
         phrase = _ZH_LEAD_RE.sub("", raw.strip()).strip("的 ")
+        if phrase in _ZH_NOT_OPTIONS:
+            return
         if phrase and not (len(phrase) == 1 and family not in {"exclusion", "inability"}):
             found.append(Construction(phrase, rest, family, hard))
 
@@ -487,7 +492,7 @@ def _chinese(clause: str) -> list[Construction]:
         (_ZH_AVERSION_RE, "aversion", False),
         (_ZH_NOT_INTERESTED_RE, "aversion", False),
         (_ZH_CANNOT_RE, "inability", True),
-        (_ZH_CANNOT_SUFFIX_RE, "inability", True),
+        (_ZH_CANNOT_SUFFIX_RE, "inability", False),
         (_ZH_EXCEPT_ALL_RE, "exclusion", False),
         (_ZH_NOT_NEEDED_RE, "not_needed", False),
         (_ZH_NOT_NEEDED_SUFFIX_RE, "not_needed", False),

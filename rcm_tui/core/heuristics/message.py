@@ -24,9 +24,9 @@ from .requirements import (
     _TRAILING_SCOPE_RE,
     _TRAJECTORY_RE,
     _bare_answer,
+    _main_clause,
     _requirement_from_clause,
     _team_size,
-    _use,
 )
 from .sentences import (
     _FENCED_CODE_RE,
@@ -37,7 +37,9 @@ from .sentences import (
     _strip_discourse,
     _tidy,
 )
+from .statements import stated_requirement
 from .text import (
+    _CJK_CHAR_RE,
     MESSAGE_HEAD,
     MESSAGE_TAIL,
     _bounded,
@@ -262,6 +264,23 @@ def _scan_statements(
             rejected = (sentence.index, ci) in rejection_clauses
             if rejected and rejection_clauses[(sentence.index, ci)]:
                 clause, rejected = rejection_clauses[(sentence.index, ci)], False
+            families = {
+                h.family for h in scan.hits if (h.sentence, h.clause) == (sentence.index, ci)
+            }
+            if "inability" in families:
+                # "I'm allergic to shellfish": the option is rejected and the fact is a hard
+                # requirement every answer must respect.
+                found.add_requirement(_tidy(_strip_discourse(clause)), 0.9)
+            zh = bool(_CJK_CHAR_RE.search(clause))
+            if rejected and families and families <= _MINED_FAMILIES and not zh:
+                # "Use bbolt instead of SQLite", "dog-friendly with no weight limit": the
+                # clause turns one option down and states what is wanted.
+                rejected = False
+            instead = _JUST_INSTEAD_RE.search(clause) if "not_needed" in families else None
+            if instead:
+                # "I don't need an advisor, just a straightforward plan": what is needed
+                # instead; the exclusion itself never becomes a requirement.
+                found.add_requirement(_tidy(instead.group("want") or instead.group("want2")), 0.6)
             previous = _scan_clause(
                 clause,
                 found,
@@ -286,6 +305,15 @@ def _scan_statements(
                 previous=None,
             )
     return found
+
+
+# Constructions whose clause also says what is wanted (see constructions.py).
+_MINED_FAMILIES = frozenset({"replacement", "category", "exclusion"})
+_JUST_INSTEAD_RE = re.compile(
+    r",\s*(?:just|only|but)\s+(?P<want>(?!run\b|do\b|tell\b|give\b|show\b).{3,})$"
+    r"|,\s*(?P<want2>.{3,}?\s+(?:is|are)\s+enough)$",
+    re.I,
+)
 
 
 def _scan_question(sentence: _Sentence, found: _Findings) -> None:
@@ -337,10 +365,9 @@ def _scan_clause(
         return previous  # "..., because tax law requires it" explains, it adds nothing
     picked = _choice(core)
     if picked:
+        # "Let's go with X" decides: it sets the conclusion, it is no requirement.
         found.choices.append(picked)
         found.trajectory = _tidy(core)
-        if not strong_only:
-            found.add_requirement(_use(picked, core), 0.75)
         return previous
     if _TRAJECTORY_RE.search(core):
         found.trajectory = _tidy(core)
@@ -357,6 +384,9 @@ def _scan_clause(
     if result is None and after_rejection and not strong_only and _looks_declarative(core):
         # "We're not doing gRPC; the APIs will be plain REST": what comes instead is decided.
         result = (_tidy(core), 0.7)
+    if result is None and not strong_only:
+        stated = stated_requirement(_main_clause(core))
+        result = (_tidy(stated), 0.55) if stated else None
     if result is None:
         return None
     text, confidence = result
@@ -426,7 +456,7 @@ def _dialog_state(
     text: str, found: _Findings, hits: list[_RejectionHit], asked: bool
 ) -> DialogState:
     stripped = text.strip()
-    acted = bool(found.requirements or hits)
+    acted = bool(found.requirements or hits or found.choices)
     if _GREETING_RE.match(stripped) and len(stripped.split()) <= 8 and not acted:
         return "greeting"
     if _CLOSING_RE.search(stripped) and not acted and not found.questions:

@@ -29,7 +29,7 @@ _BAD_OPTION_STARTS = _word_set(
 )
 _ZH_BAD_OPTION_START_RE = re.compile(
     r"^(?:担心|着急|急|说|谢|客气|管|怕|忘|超过|多于|少于|低于|高于|大于|小于|太|让|把|在|给|"
-    r"再|还|只|都|这|那|它|一直|总是|每|被|对|跟|和|从|了)"
+    r"再|还|只|都|这|那|它|一直|总是|每|被|对|跟|和|从|了|推荐|提)"
 )
 # Where the option phrase ends: a preposition, conjunction or pronoun after the name.
 _OPTION_CUT_START_RE = re.compile(
@@ -420,7 +420,10 @@ def _chinese_clause_rejections(clause: str) -> list[_Raw]:
         for option in _clean_options(subject):
             found.append((option, clause[m.end() :], False, ""))
     for c in find_constructions(clause, chinese=True):
-        found.extend((o, c.rest, False, c.family) for o in _clean_options(c.option))
+        # The construction already found where the option starts ("讨厌跟团", "不喜欢太辣的
+        # 菜"): only the list is split, no head word is second-guessed.
+        options = [_strip_option_noise(o) for o in _LIST_SPLIT_RE.split(c.option)]
+        found.extend((o, c.rest, False, c.family) for o in options if o)
     return found
 
 

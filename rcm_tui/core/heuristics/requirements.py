@@ -142,7 +142,9 @@ _WE_WANT_RE = re.compile(r"^(?:we|i)(?:\s+want|\s*'d\s+like|\s+would\s+like)\s+(
 _ZH_VERB_CHAR_RE = re.compile("[用是要得会能把让]")
 _REASON_TAIL_RE = re.compile(r"\s*(?:because|since|as|for|so)\b", re.I)
 _CLAUSE_WORDS_RE = re.compile(
-    r"\b(?:is|are|was|were|do|does|did|can|will|would|should|i|we|you|it)\b", re.I
+    r"\b(?:is|are|was|were|do|does|did|can|will|would|should|i|we|you|it|sounds?|seems?|"
+    r"looks?|works?|feels?)\b",
+    re.I,
 )
 _TRAILING_SCOPE_RE = re.compile(r"\s+(?:too|as\s+well)$", re.I)
 _CAN_YOU_RE = re.compile(r"^(?:can|could|would)\s+you\b", re.I)
@@ -258,8 +260,10 @@ def _bare_answer(sentence: str, last_reply: str) -> str | None:
     words = head.split()
     if not 1 <= len(words) <= 3 or _QUANTITY_RE.search(head):
         return None
-    if _CJK_CHAR_RE.search(head) and (len(head) > 8 or _ZH_VERB_CHAR_RE.search(head)):
-        return None  # a Chinese clause, not a bare name
+    if _CJK_CHAR_RE.search(head) and (
+        len(head) > 8 or _ZH_VERB_CHAR_RE.search(head) or not option_matches(head, last_reply)
+    ):
+        return None  # a Chinese clause ("身体还行"), not a name the assistant offered
     asked = "?" in last_reply or "？" in last_reply
     if not asked and not option_matches(head, last_reply):
         return None

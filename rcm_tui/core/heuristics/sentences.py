@@ -45,7 +45,8 @@ _LABEL_RE = re.compile(r"^(?P<label>[A-Za-z][\w /&-]{0,30}?)\s*:\s+(?P<rest>\S.*
 _NOT_A_LABEL_RE = re.compile(
     r"^(?:note|fyi|ps|update|context|background|question|q|summary|again|also|and|so|then|"
     r"however|anyway|plus|ok|okay|yes|no|well|first|second|third|finally|lastly|btw|"
-    r"important|reminder|remember|correction|edit|actually|to\s+be\s+clear)$",
+    r"important|reminder|remember|correction|edit|actually|to\s+be\s+clear|decision|"
+    r"final\s+decision|decided|conclusion|verdict|final\s+answer|confirmed|confirming)$",
     re.I,
 )
 
@@ -119,7 +120,8 @@ _DISCOURSE_RE = re.compile(
     r"keep\s+in\s+mind(?:\s+that)?|however|besides|please|kindly|understood|got\s+it|because|"
     # Back-references to what was said: "As we discussed, no Kafka."
     r"as\s+(?:we|i)\s+(?:discussed|said|mentioned|agreed)(?:\s+(?:before|earlier))?|"
-    r"like\s+i\s+said|to\s+be\s+clear|for\s+the\s+record|again|honestly|frankly)"
+    r"like\s+i\s+said|to\s+be\s+clear|for\s+the\s+record|again|honestly|frankly|"
+    r"(?:final\s+)?decision|conclusion|verdict)"
     r"\b[,，:：!]?\s*"
     # CJK characters are word characters too, so these need no (and allow no) \b.
     r"|(?:另外|还有|然后|那么|好的|嗯|对了|其实|所以|但是|不过|因为|由于|请(?!求))[,，:：!]?\s*)+",
