@@ -127,7 +127,7 @@ def _ok(phrase: str) -> bool:
 _AVERSION_VERB = (
     r"(?:hates?|hated|detests?|loathes?|dislikes?|despises?|abhors?|"
     r"(?:can'?t|cannot|couldn'?t)\s+(?:stand|bear|stomach|tolerate|deal\s+with|do)|"
-    r"(?:'m|am|is|'s|are|'re|was|were)\s+(?:not\s+(?:a\s+(?:big\s+|huge\s+|great\s+)?fan\s+of|"
+    r"(?:(?:'m|am|is|'s|are|'re|was|were)\s+)?(?:not\s+(?:a\s+(?:big\s+|huge\s+|great\s+)?fan\s+of|"
     r"(?:really\s+|that\s+|too\s+|very\s+)?(?:into|keen\s+on|fond\s+of|big\s+on|crazy\s+about|"
     r"interested\s+in))|no\s+fan\s+of|(?:done|finished|through|fed\s+up)\s+with|"
     r"(?:sick|tired|weary)\s+of|(?:scared|afraid|terrified|wary)\s+of|over)|"
@@ -206,7 +206,13 @@ _NO_GERUND_TO_RE = re.compile(
     re.I,
 )
 _NO_MORE_RE = re.compile(rf"\bno\s+more\s+(?!than\b){_OPT}", re.I)
-_WITH_NO_RE = re.compile(rf"\b(?:with|has|have|having)\s+no\s+{_OPT}", re.I)
+_WITH_NO_RE = re.compile(rf"(?:\b(?:with|has|have|having)|,)\s+(?:and\s+|but\s+)?no\s+{_OPT}", re.I)
+# "with no weight limit" asks for the absence of a restriction: a requirement, not an option.
+_RESTRICTION_RE = re.compile(
+    r"\b(?:limits?|restrictions?|fees?|charges?|caps?|minimums?|deposits?|penalt(?:y|ies)|"
+    r"surcharges?|deadlines?|commitment|contract)$",
+    re.I,
+)
 
 _NOT_NEEDED_RE = re.compile(
     r"\b(?:do|does|did|wo|will)(?:n'?t|\s+not)\s+(?:really\s+|even\s+|actually\s+|necessarily\s+)?"
@@ -310,6 +316,8 @@ class _Found(list[Construction]):
         self, raw: str, rest: str, family: str, *, hard: bool = False, gerund: bool = True
     ) -> None:
         phrase = _phrase(raw)
+        if family == "category" and _RESTRICTION_RE.search(phrase):
+            return
         if _ok(phrase):
             self.append(Construction(phrase, rest, family, hard, gerund))
 
@@ -325,7 +333,7 @@ def _aversions(core: str, found: _Found) -> None:
         # "avoid blocking the event loop" is a requirement on behaviour, not an option.
         avoid = "avoid" in core[m.start() : m.start("opt")].lower()
         found.add(m.group("opt"), core[m.end() :], "aversion", gerund=not avoid)
-    thing = _NOT_MY_THING_RE.match(core)
+    thing = None if found else _NOT_MY_THING_RE.match(core)
     if thing:
         found.add(_first(thing).split(",")[-1], core[thing.end() :], "aversion")
     out = _IS_OUT_RE.match(core)
@@ -353,7 +361,7 @@ def _exclusions(core: str, found: _Found) -> None:
     for pattern in (_NOTHING_RE, _NO_GERUND_TO_RE, _NO_MORE_RE, _WITH_NO_RE):
         for m in pattern.finditer(core):
             if not _HEDGE_RE.search(core[: m.start()]):
-                gerund = pattern is not _NOTHING_RE
+                gerund = pattern is _NO_GERUND_TO_RE
                 found.add(_first(m), core[m.end() :], "category", gerund=gerund)
 
 
@@ -432,6 +440,11 @@ _ZH_CANNOT_SUFFIX_RE = re.compile(
     rf"(?P<opt>{_ZH_NAME}|[{_CJK}]{{1,8}}?)的?(?:一律|都|也|绝对|完全)?(?:不能|没法|不可以)"
     r"(?:吃|喝|碰|买|用)"
 )
+# The option first, as the topic: "线上课我们不想报", "牛肉我也想避开".
+_ZH_TOPIC_FIRST_RE = re.compile(
+    rf"^(?P<opt>{_ZH_NAME}|[{_CJK}]{{2,8}}?)(?:我们?|咱们|他|她)?(?:就|也|都|真的|实在|还是)?"
+    r"(?:不想|不愿意|不喜欢|不考虑|想避开|要避开|避开)(?:报|用|买|去|吃|选|要)?了?(?=[，,。.！!；;]|$)"
+)
 _ZH_EXCEPT_ALL_RE = re.compile(
     rf"除了{_ZH_O}(?:以外|之外)?[，,]?\s*(?:其他|其它|别的)?(?:的)?(?:什么)?(?:都|全都|全)"
     r"(?:可以|行|好|没问题|能接受|OK|ok|随便)"
@@ -467,7 +480,7 @@ _ZH_LEAD_RE = re.compile(
 )
 
 
-_ZH_NOT_OPTIONS = frozenset("东西 这个 那个 这种 那种 它 他 她 推荐 说".split())
+_ZH_NOT_OPTIONS = frozenset("东西 这个 那个 这种 那种 它 他 她 推荐 说 了 的 吧 呢 啊".split())
 
 
 def _chinese(clause: str) -> list[Construction]:
@@ -492,7 +505,8 @@ def _chinese(clause: str) -> list[Construction]:
         (_ZH_AVERSION_RE, "aversion", False),
         (_ZH_NOT_INTERESTED_RE, "aversion", False),
         (_ZH_CANNOT_RE, "inability", True),
-        (_ZH_CANNOT_SUFFIX_RE, "inability", False),
+        (_ZH_CANNOT_SUFFIX_RE, "exclusion", False),
+        (_ZH_TOPIC_FIRST_RE, "aversion", False),
         (_ZH_EXCEPT_ALL_RE, "exclusion", False),
         (_ZH_NOT_NEEDED_RE, "not_needed", False),
         (_ZH_NOT_NEEDED_SUFFIX_RE, "not_needed", False),

@@ -112,6 +112,12 @@ _OPEN_DECISION_RE = re.compile(
 )
 
 
+# A quotation of three words or more (straight, curly or corner quotes).
+_QUOTED_RE = re.compile(
+    r'"[^"\n]*?\S+\s+\S+\s+\S+[^"]*?"|“[^”]*?\S+\s+\S+\s+\S+[^”]*?”|「[^」]{6,}」', re.S
+)
+
+
 def _affirmed_ids(sentences: list[_Sentence], view: LedgerView, choices: list[str]) -> list[str]:
     """Existing requirements the user affirms ("yes, 20 MB is the limit")."""
     live = [(rid, text) for rid, text, status in view.requirements if status != "dropped"]
@@ -495,8 +501,10 @@ def analyse_message(text: str, turn: int, view: LedgerView) -> Analysis:
     on it.
     """
     del turn
-    # Pasted code is material to discuss, not statements: "return x" is no requirement.
-    sentences = _sentences(_FENCED_CODE_RE.sub("\n", _bounded(text, MESSAGE_HEAD, MESSAGE_TAIL)))
+    # Pasted code is material to discuss, not statements: "return x" is no requirement; nor
+    # is a quotation of someone else's words ("You wrote "X is often enough" — …").
+    bounded = _bounded(text, MESSAGE_HEAD, MESSAGE_TAIL)
+    sentences = _sentences(_QUOTED_RE.sub('"…"', _FENCED_CODE_RE.sub("\n", bounded)))
     analysis = Analysis(source="heuristic")
     if not sentences:
         return analysis

@@ -251,6 +251,9 @@ def _use(option: str, said: str) -> str:
     return f"Use {option}"
 
 
+_ZH_ACKS = frozenset("可以 行 好 好的 对 是 嗯 没问题 不错 还行 同意 确认".split())
+
+
 def _bare_answer(sentence: str, last_reply: str) -> str | None:
     """'Flask.' answering the assistant's question, or 'Django, because we want the admin'
     picking one of the options the assistant offered."""
@@ -261,7 +264,10 @@ def _bare_answer(sentence: str, last_reply: str) -> str | None:
     if not 1 <= len(words) <= 3 or _QUANTITY_RE.search(head):
         return None
     if _CJK_CHAR_RE.search(head) and (
-        len(head) > 8 or _ZH_VERB_CHAR_RE.search(head) or not option_matches(head, last_reply)
+        len(head) > 8
+        or _ZH_VERB_CHAR_RE.search(head)
+        or head in _ZH_ACKS
+        or not option_matches(head, last_reply)
     ):
         return None  # a Chinese clause ("身体还行"), not a name the assistant offered
     asked = "?" in last_reply or "？" in last_reply

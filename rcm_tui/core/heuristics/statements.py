@@ -23,7 +23,7 @@ _COUNT_RE = re.compile(
     r"days|weeks|months|years|hours|minutes|rooms|beds?|bed|tables|cats|dogs|pets|jobs|agents|"
     r"users|seats|tenants|persons?|year[- ]old|month[- ]old|am|pm|k|m|kg|g|cm|m²|sq\s*m)\b"
     r"|[\d两三四五六七八九十百千万几]+个"
-    rf"|[\d{_ZH_NUM}]+\s*(?:人|岁|天|晚|夜|小时|分钟|周|年|个月|月|桌|块|元|次|公里|米|平米|"
+    rf"|[\d{_ZH_NUM}]+\s*个?(?:人|岁|天|晚|夜|小时|分钟|周|年|个月|月|桌|块|元|次|公里|米|平米|"
     r"平|大卡|字|G|GB|万|千|点|号|室|间|楼|层|斤|公斤|克)",
     re.I,
 )

@@ -163,6 +163,15 @@ REPLY_HEAD, REPLY_TAIL = 12000, 4000
 
 
 def _bounded(text: str, head: int, tail: int) -> str:
+    """The head and the tail of a long text, each ending and starting at a sentence boundary,
+    so no sentence is read (and no requirement taken) half-cut."""
     if len(text) <= head + tail:
         return text
-    return f"{text[:head]}\n\n{text[-tail:]}"
+    start, end = text[:head], text[-tail:]
+    stop = max(start.rfind(mark) for mark in (". ", "\n", "。", "! ", "? "))
+    if stop > head // 2:
+        start = start[: stop + 1]
+    begin = min((i for i in (end.find(m) for m in (". ", "\n", "。")) if i >= 0), default=-1)
+    if 0 <= begin < tail // 2:
+        end = end[begin + 1 :]
+    return f"{start}\n\n{end}"
