@@ -326,8 +326,23 @@ def _first(m: re.Match[str]) -> str:
     return next(g for g in m.groups() if g)
 
 
+# Words one of which every aversion predicate holds: a clause without any is not read by the
+# (long) aversion pattern at all, which keeps the analyser within its time budget.
+_AVERSION_WORDS = frozenset(
+    """hate hates hated detest detests loathe loathes dislike dislikes despise despises abhor
+    abhors stand bear stomach tolerate fan into keen fond big crazy interested done finished
+    through fed sick tired weary scared afraid terrified wary over like love enjoy fancy dig
+    care trust eat drink touch near back foot sign approve allow let rather prefer avoid avoids
+    skip away clear cut keeping staying refuse refuses never touching doing eating buying paying
+    going forbid forbids ban bans banned vetoed vetoes veto permit enough interest desire
+    patience find finds do does did""".split()
+)
+_WORD_RE = re.compile(r"[a-z]+")
+
+
 def _aversions(core: str, found: _Found) -> None:
-    for m in _AVERSION_RE.finditer(core):
+    words = set(_WORD_RE.findall(core.lower()))
+    for m in _AVERSION_RE.finditer(core) if words & _AVERSION_WORDS else ():
         if _HATE_TO_RE.match(m.group("opt")) or not _experiencer_before(core[: m.start()]):
             continue
         # "avoid blocking the event loop" is a requirement on behaviour, not an option.
@@ -351,14 +366,17 @@ def _exclusions(core: str, found: _Found) -> None:
         for m in _EXCEPT_RE.finditer(core):
             found.add(m.group("opt"), core[m.end() :], "exclusion")
     # "Reject requests without a token", "it must work without X": a rule on behaviour.
-    rule = _SYSTEM_VERB_RE.match(core) or _MODAL_RE.search(core)
+    low = core.lower()
+    rule = "without" not in low or _SYSTEM_VERB_RE.match(core) or _MODAL_RE.search(core)
     for m in [] if rule else _WITHOUT_RE.finditer(core):
         if not _WORKS_WITHOUT_RE.search(core[: m.end() - len(m.group("opt"))]):
             found.add(m.group("opt"), core[m.end() :], "exclusion", gerund=False)
-    if _REQUEST_RE.search(core):
+    if "free" in low and _REQUEST_RE.search(core):
         for m in _FREE_RE.finditer(core):
             found.add(m.group("opt"), "", "exclusion")
     for pattern in (_NOTHING_RE, _NO_GERUND_TO_RE, _NO_MORE_RE, _WITH_NO_RE):
+        if not re.search(r"\bno(?:thing)?\b", low):
+            break
         for m in pattern.finditer(core):
             if not _HEDGE_RE.search(core[: m.start()]):
                 gerund = pattern is _NO_GERUND_TO_RE
@@ -501,18 +519,20 @@ def _chinese(clause: str) -> list[Construction]:
         add(m.group("opt") or m.group("opt2"), clause[m.end() :], "inability", hard=True)
     if allergy_only:
         return found
-    for pattern, family, hard in (
-        (_ZH_AVERSION_RE, "aversion", False),
-        (_ZH_NOT_INTERESTED_RE, "aversion", False),
-        (_ZH_CANNOT_RE, "inability", True),
-        (_ZH_CANNOT_SUFFIX_RE, "exclusion", False),
-        (_ZH_TOPIC_FIRST_RE, "aversion", False),
-        (_ZH_EXCEPT_ALL_RE, "exclusion", False),
-        (_ZH_NOT_NEEDED_RE, "not_needed", False),
-        (_ZH_NOT_NEEDED_SUFFIX_RE, "not_needed", False),
-        (_ZH_REPLACE_RE, "replacement", False),
-        (_ZH_WITHDRAW_RE, "withdrawal", False),
+    for pattern, family, hard, keys in (
+        (_ZH_AVERSION_RE, "aversion", False, "讨厌喜欢爱受忍反烦想愿"),
+        (_ZH_NOT_INTERESTED_RE, "aversion", False, "兴趣好感"),
+        (_ZH_CANNOT_RE, "inability", True, "能可法了"),
+        (_ZH_CANNOT_SUFFIX_RE, "exclusion", False, "能法"),
+        (_ZH_TOPIC_FIRST_RE, "aversion", False, "想愿喜考避"),
+        (_ZH_EXCEPT_ALL_RE, "exclusion", False, "除"),
+        (_ZH_NOT_NEEDED_RE, "not_needed", False, "需着必"),
+        (_ZH_NOT_NEEDED_SUFFIX_RE, "not_needed", False, "需用免省"),
+        (_ZH_REPLACE_RE, "replacement", False, "换改替代取从与本"),
+        (_ZH_WITHDRAW_RE, "withdrawal", False, "取再别要"),
     ):
+        if not any(key in clause for key in keys):
+            continue  # none of the words the construction needs: skip the pattern
         for m in pattern.finditer(clause):
             opt = next((g for g in m.groups() if g), None)
             add(opt, clause[m.end() :], family, hard=hard)

@@ -11,7 +11,14 @@ from ..models import DialogState
 from .cues import _BUILD_VERB_RE, _FACT_RE, _OUTPUT_VERB_RE, _SYSTEM_VERB_RE
 from .options import option_matches, same_option
 from .pronouns import _pronoun_rejection
-from .rejections import _REASON_START_RE, _choice, _find_rejections, _RejectionHit, _RejectionScan
+from .rejections import (
+    _REASON_START_RE,
+    _SO_SPLIT_RE,
+    _choice,
+    _find_rejections,
+    _RejectionHit,
+    _RejectionScan,
+)
 from .requirements import (
     _AND_NEED_RE,
     _CAN_YOU_ADD_RE,
@@ -74,7 +81,8 @@ _REOPEN_RE = re.compile(
 _PIVOT_RE = re.compile(
     r"\b(?:change\s+of\s+(?:plans?|direction)|scratch\s+that|on\s+second\s+thoughts?|"
     r"different\s+(?:direction|approach|route)|rethink|start\s+over|"
-    r"back\s+to\s+the\s+drawing\s+board|(?:i|we)(?:'ve)?\s+changed\s+(?:my|our)\s+minds?|pivot)\b"
+    r"back\s+to\s+the\s+drawing\s+board|(?:i|we)(?:'ve)?\s+changed\s+(?:my|our)\s+minds?|pivot|"
+    r"(?:let'?s\s+|we\s+should\s+)?(?:take\s+a\s+)?step\s+back|back\s+up\s+a\s+(?:bit|second))\b"
     r"|换个思路|改变主意|换个方向|推翻|重新来|算了",
     re.I,
 )
@@ -313,6 +321,13 @@ def _scan_statements(
     return found
 
 
+# "…, and we need Y", "X must A and must B": one need per predicate.
+_CONJOINED_NEED_RE = re.compile(
+    r",?\s+and\s+(?=(?:(?:we|i)\s+(?:also\s+)?(?:need|must|want|have\s+to|require|should)|"
+    r"(?:it|they)\s+(?:also\s+)?(?:must|should|has\s+to|have\s+to|needs\s+to)|"
+    r"(?:also\s+)?must|should|has\s+to|needs\s+to)\b)",
+    re.I,
+)
 # Constructions whose clause also says what is wanted (see constructions.py).
 _MINED_FAMILIES = frozenset({"replacement", "category", "exclusion"})
 _JUST_INSTEAD_RE = re.compile(
@@ -350,6 +365,25 @@ def _scan_clause(
     core = _strip_discourse(clause)
     if not core:
         return previous
+    parts = _CONJOINED_NEED_RE.split(clause)
+    if len(parts) > 1:
+        # "Handle 20k msg/s at peak, and we need at-least-once delivery": two needs.
+        for part in parts:
+            previous = _scan_clause(
+                part,
+                found,
+                rejected=rejected,
+                after_rejection=after_rejection,
+                strong_only=strong_only,
+                previous=previous,
+            )
+        return previous
+    cause = _SO_SPLIT_RE.split(core, maxsplit=1)
+    if len(cause) == 2 and _FACT_RE.search(cause[0]) and not _STRONG_MODAL_RE.search(cause[0]):
+        # "We are already all-in on AWS, so a managed service is preferable": a fact, and
+        # the need it leads to.
+        found.add_fact(_tidy(cause[0]))
+        core = clause = cause[1]
     fact = _AND_NEED_RE.split(core, maxsplit=1)[0]
     if _FACT_RE.search(fact) and not _STRONG_MODAL_RE.search(fact):
         found.add_fact(_tidy(fact))

@@ -336,7 +336,8 @@ def _single_clause_rejections(core: str) -> list[_Raw]:
                 continue
             at = raw.find(option)
             after = raw[at + len(option) :] + rest if at >= 0 else rest
-            generic = _looks_generic(raw, option)
+            # "I don't need a car": an everyday option is not a category of a named one.
+            generic = _looks_generic(raw, option) and not family
             found.append((option, _REST_NOISE_RE.sub("", after), generic, family))
 
     for m in _NEGATED_CHOICE_RE.finditer(core):

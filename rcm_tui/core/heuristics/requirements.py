@@ -193,12 +193,22 @@ def _main_clause(core: str) -> str:
     return _INDEPENDENT_TAIL_RE.sub("", core)
 
 
+# "It meets the ordering requirement": a verdict on an option, not a new need.
+_EVALUATES_RE = re.compile(
+    r"^(?:it|this|that|they|these|those|both|[A-Z][\w.+-]*(?:\s+[A-Z][\w.+-]*)?)\s+"
+    r"(?:also\s+|already\s+|still\s+)?(?:meets?|satisf(?:y|ies)|fulfil+s?|covers?|ticks?|"
+    r"matches|match|fits?|handles?|supports?)\b.*\b(?:requirements?|needs?|criteria|boxes|"
+    r"constraints?|budget|bill)\b",
+    re.I,
+)
+
+
 def _requirement_from_clause(
     clause: str, *, strong_only: bool, previous: str | None
 ) -> tuple[str, float] | None:
     """(text, confidence) when the clause states a need or constraint."""
     core = _main_clause(_strip_discourse(clause))
-    if not core:
+    if not core or _EVALUATES_RE.match(core):
         return None
     m = _DONT_FORGET_RE.match(core)
     if m:
