@@ -470,10 +470,10 @@ _ZH_EXCEPT_ALL_RE = re.compile(
 # A verb after 不需要 names a thing to do without ("不需要加图表"); "不需要实时，T+1就够了"
 # lowers a bar instead, and is left to the requirement reader.
 _ZH_NOT_NEEDED_RE = re.compile(
-    rf"(?:不需要|用不着|不必|没必要)(?:加|用|买|带|订|要|请|报|找|配){_ZH_O}{_ZH_END}"
+    rf"(?:不需要|用不着|不必|没必要)(?:加|用|买|带|订|要|请|报|找|配)?{_ZH_O}{_ZH_END}"
 )
 _ZH_NOT_NEEDED_SUFFIX_RE = re.compile(
-    rf"(?P<opt>{_ZH_NAME}|[{_CJK}]{{1,8}}?)(?:就|也|都)?(?:不需要|不用|免|省)了(?=[，,。.！!；;]|$)"
+    rf"(?P<opt>{_ZH_NAME}|[{_CJK}]{{1,8}}?)(?:就|也|都)?(?:不需要|不用|免|省)了?(?=[，,。.！!；;]|$)"
 )
 _ZH_REPLACE_RE = re.compile(
     rf"把{_ZH_O}(?:换成|改成|替换成|换为)"
@@ -484,6 +484,8 @@ _ZH_REPLACE_RE = re.compile(
 )
 _ZH_WITHDRAW_RE = re.compile(
     rf"(?:取消|不再|再也不|不会再)(?:用|吃|去|坐|买|住|选)?{_ZH_O}{_ZH_END}"
+    # "不买燃油车了", "不坐旅游大巴了": a changed plan (了), not a habit.
+    rf"|(?<![要用])不(?:买|坐|选|订|报|住|开|养|租)(?P<opt3>{_ZH_NAME}|[{_CJK}]{{2,8}}?)了"
     rf"|(?P<opt2>{_ZH_NAME}|[{_CJK}]{{2,8}}?)(?:就|也|还是)?(?:别|不要)(?:去|用|买|吃|选|考虑|住|坐|"
     r"订|报|推荐)了?(?=[，,。.！!；;]|$)"
 )
@@ -529,7 +531,7 @@ def _chinese(clause: str) -> list[Construction]:
         (_ZH_NOT_NEEDED_RE, "not_needed", False, "需着必"),
         (_ZH_NOT_NEEDED_SUFFIX_RE, "not_needed", False, "需用免省"),
         (_ZH_REPLACE_RE, "replacement", False, "换改替代取从与本"),
-        (_ZH_WITHDRAW_RE, "withdrawal", False, "取再别要"),
+        (_ZH_WITHDRAW_RE, "withdrawal", False, "取再别要不"),
     ):
         if not any(key in clause for key in keys):
             continue  # none of the words the construction needs: skip the pattern

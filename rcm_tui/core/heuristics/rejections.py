@@ -485,6 +485,13 @@ def _sentence_rejections(sentence: _Sentence) -> tuple[list[_RejectionHit], set[
     hits: list[_RejectionHit] = []
     reason_clauses: set[int] = set()
     for ci, (cause, lead, raw_hits, kept) in enumerate(per_clause):
+        clause = sentence.clauses[ci]
+        if _BARE_NOT_NEEDED_RE.search(clause) and any(
+            _ENOUGH_RE.search(c) for c in sentence.clauses[ci + 1 :]
+        ):
+            # "不需要实时，T+1就够了": a bar lowered, no option turned down (but "不需要加图表，
+            # 纯文字就行" does without a thing).
+            raw_hits = [h for h in raw_hits if h[3] != "not_needed"]
         zh = bool(_CJK_CHAR_RE.search(sentence.clauses[ci]))
         for option, rest, generic, family in raw_hits:
             inline = _reason_after(rest, zh)
@@ -504,6 +511,10 @@ def _sentence_rejections(sentence: _Sentence) -> tuple[list[_RejectionHit], set[
                 )
             )
     return _drop_reasons_taken_for_options(hits), reason_clauses
+
+
+_ENOUGH_RE = re.compile(r"就(?:够了?|行了?|可以了?)")
+_BARE_NOT_NEEDED_RE = re.compile(r"不需要(?![加用买带订要请报找配])")
 
 
 def _drop_reasons_taken_for_options(hits: list[_RejectionHit]) -> list[_RejectionHit]:
@@ -574,13 +585,13 @@ def _find_rejections(sentences: list[_Sentence], skip: set[int]) -> _RejectionSc
 def _neighbour_reason(sentences: list[_Sentence], index: int, hits: list[_RejectionHit]) -> str:
     """A rejection without an in-sentence cause usually has it in the sentence before
     ("This is too heavy for five people. Forget microservices.") or right after it."""
-    hit_sentences = {h.sentence for h in hits}
+    hit_sentences = {h.sentence for h in hits if not h.generic}
     for candidate in (index - 1, index + 1):
         if not 0 <= candidate < len(sentences):
             continue
         sentence = sentences[candidate]
-        if sentence.question or (candidate in hit_sentences and candidate < index):
-            continue
+        if sentence.question or candidate in hit_sentences:
+            continue  # a sentence that rejects something else states its own decision
         body = _strip_discourse(sentence.text)
         if _ALTERNATIVE_RE.search(body) or _choice(body):
             continue  # what to do instead is not why
