@@ -78,7 +78,13 @@ def _drop_requirements_proposing(session: Session, option: str, turn: int) -> li
 
 
 def _reject(
-    session: Session, option: str, reason: str, turn: int, origin: Origin, overwrite_reason: bool
+    session: Session,
+    option: str,
+    reason: str,
+    turn: int,
+    origin: Origin,
+    overwrite_reason: bool,
+    category: bool = False,
 ) -> tuple[RejectedOption, list[str]]:
     option, reason = option.strip(), reason.strip()
     existing = _active_rejection(session, option) or _rejected_as_category(session, option, turn)
@@ -94,6 +100,7 @@ def _reject(
         reason=reason,
         turn=turn,
         origin=origin,
+        category=category,
     )
     session.rejected.append(entry)
     return entry, [f"rejected {option}", *_drop_requirements_proposing(session, option, turn)]
@@ -275,7 +282,13 @@ def apply_analysis(session: Session, analysis: Analysis, turn: int) -> list[str]
     for finding in analysis.rejections:
         if finding.option.strip() and normalise_option(finding.option):
             _, rejected = _reject(
-                session, finding.option, finding.reason, turn, origin, overwrite_reason=False
+                session,
+                finding.option,
+                finding.reason,
+                turn,
+                origin,
+                overwrite_reason=False,
+                category=finding.category,
             )
             changes.extend(rejected)
     changes.extend(_set_status(session, analysis.dropped_ids, "dropped", turn))

@@ -80,6 +80,9 @@ class RejectedOption(Document):
     turn: int
     origin: Origin = "heuristic"
     reopened_turn: int | None = None
+    # A class of things ("flat foods", "used clothing", "screens"), not one named option: a
+    # reply proposing any member of it goes against the rejection.
+    category: bool = False
 
     @property
     def active(self) -> bool:

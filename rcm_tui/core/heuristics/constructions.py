@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 
 from .cues import _SYSTEM_VERB_RE
-from .text import _CJK
+from .text import _CJK, _CJK_CHAR_RE
 
 _OPT = r"(?P<opt>(?:[^,.;:!?()—–\n]|\.(?=\S))+)"
 
@@ -544,6 +544,20 @@ def _chinese(clause: str) -> list[Construction]:
     return found
 
 
+_ZH_CATEGORY_RE = re.compile(r"(?:类|品牌|的菜|菜|食物|东西|活动|产品|车|课|险|房)$")
+
+
+def is_category(option: str, family: str) -> bool:
+    """A class of things rather than one named option: "flat foods", "used clothing",
+    "screens", "合资品牌" — lower-case common nouns, or a Chinese head noun of a kind. Only
+    the everyday constructions are judged; the design register names products."""
+    if not family:
+        return False
+    if _CJK_CHAR_RE.search(option):
+        return bool(_ZH_CATEGORY_RE.search(option))
+    return not re.search(r"[A-Z0-9]|[-.+#]\w", option)
+
+
 def find_constructions(clause: str, *, chinese: bool) -> list[Construction]:
     """Every rejection construction in one clause (already stripped of discourse markers)."""
     return _chinese(clause) if chinese else _english(clause)
@@ -552,6 +566,4 @@ def find_constructions(clause: str, *, chinese: bool) -> list[Construction]:
 # A sentence a person would recognise as turning something down, whatever its option: used to
 # ground an LLM analyser's rejection in the user's words.
 def has_rejection_construction(sentence: str) -> bool:
-    from .text import _CJK_CHAR_RE
-
     return bool(find_constructions(sentence, chinese=bool(_CJK_CHAR_RE.search(sentence))))

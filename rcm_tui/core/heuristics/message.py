@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from ..analysis import Analysis, LedgerView, RejectionFinding, RequirementFinding
 from ..models import DialogState
+from .constructions import is_category
 from .cues import _BUILD_VERB_RE, _FACT_RE, _OUTPUT_VERB_RE, _SYSTEM_VERB_RE
 from .options import option_matches, same_option
 from .pronouns import _pronoun_rejection
@@ -528,6 +529,15 @@ def _was_on_the_table(option: str, view: LedgerView, text: str) -> bool:
     return any(option_matches(option, c) for c in [view.last_assistant_message, *earlier] if c)
 
 
+def rejects_option(option: str, sentence: str) -> bool:
+    """Would a person read `sentence` as turning `option` down? The same constructions the
+    analyser uses (aversion, exclusion, not needed, inability, bad experience, replacement,
+    withdrawal, refusal), so an LLM analyser's correct answer for "I hate using taxis" is
+    grounded whatever words the sentence uses; a hedge or a negated trap is not."""
+    found = analyse_message(sentence, 0, LedgerView()).rejections
+    return any(option_matches(option, f.option) or option_matches(f.option, option) for f in found)
+
+
 def analyse_message(text: str, turn: int, view: LedgerView) -> Analysis:
     """Everything the deterministic rules can read from one user message (instant, offline).
 
@@ -559,7 +569,9 @@ def analyse_message(text: str, turn: int, view: LedgerView) -> Analysis:
     asked = "?" in view.last_assistant_message or "？" in view.last_assistant_message
     found = _scan_statements(sentences, scan, reason_sentences, drop_sentences, view)
 
-    analysis.rejections = [RejectionFinding(h.option, h.reason) for h in hits]
+    analysis.rejections = [
+        RejectionFinding(h.option, h.reason, is_category(h.option, h.family)) for h in hits
+    ]
     analysis.reopened = _reopened(sentences, view, hits)
     analysis.dropped_ids = dropped_ids
     analysis.confirmed_ids = [
