@@ -12,6 +12,7 @@ from .constructions import is_category
 from .cues import _BUILD_VERB_RE, _FACT_RE, _OUTPUT_VERB_RE, _SYSTEM_VERB_RE
 from .options import option_matches, same_option
 from .pronouns import _pronoun_rejection
+from .quantities import quantity_keys
 from .rejections import (
     _REASON_START_RE,
     _SO_SPLIT_RE,
@@ -127,6 +128,21 @@ _QUOTED_RE = re.compile(
 )
 
 
+_CONFIRM_CUE_RE = re.compile(
+    r"\b(?:confirm(?:ed|ing|s)?|still\s+stands|stands|non-negotiable|is\s+final|"
+    r"hard\s+(?:requirement|cap|limit)|unchanged|still\s+holds|holds)\b|确认|不变|硬性要求|不能妥协",
+    re.I,
+)
+
+
+def _confirms_quantity_of(sentences: list[_Sentence], requirement: str) -> bool:
+    keys = quantity_keys(requirement)
+    return bool(keys) and any(
+        not s.question and _CONFIRM_CUE_RE.search(s.text) and keys & quantity_keys(s.text)
+        for s in sentences
+    )
+
+
 def _affirmed_ids(sentences: list[_Sentence], view: LedgerView, choices: list[str]) -> list[str]:
     """Existing requirements the user affirms ("yes, 20 MB is the limit")."""
     live = [(rid, text) for rid, text, status in view.requirements if status != "dropped"]
@@ -150,6 +166,11 @@ def _affirmed_ids(sentences: list[_Sentence], view: LedgerView, choices: list[st
         )
         said = _content_tokens(asked)
         targets = [(rid, _content_tokens(t)) for rid, t in live]
+    for rid, text in live:
+        # "Yes, 7-day retention is confirmed" confirms "消息必须保留7天": across languages
+        # the words differ, the quantity does not.
+        if rid not in ids and _confirms_quantity_of(sentences, text):
+            ids.append(rid)
     for rid, tokens in targets:
         if rid in ids or not tokens:
             continue
@@ -514,11 +535,15 @@ def _without_confirmed(
 ) -> list[RequirementFinding]:
     """ "Yes, 20 MB is the limit" confirms R1; it is neither a new requirement nor a
     restatement of it."""
-    texts = [_content_tokens(text) for rid, text, _ in view.requirements if rid in confirmed]
+    confirmed_texts = [text for rid, text, _ in view.requirements if rid in confirmed]
+    texts = [_content_tokens(text) for text in confirmed_texts]
+    keys = set().union(*(quantity_keys(text) for text in confirmed_texts))
     return [
         f
         for f in findings
         if not any(_overlap_of(_content_tokens(f.text), t) >= 0.5 for t in texts)
+        and not (keys & quantity_keys(f.text))
+        and not (confirmed and _CONFIRM_CUE_RE.search(f.text))
     ]
 
 

@@ -131,6 +131,8 @@ def requirement_similarity(a: str, b: str) -> float:
     ta, tb = _content_tokens(a), _content_tokens(b)
     if not ta or not tb:
         return text_similarity(a, b)
+    if bool(_CJK_CHAR_RE.search(a)) != bool(_CJK_CHAR_RE.search(b)):
+        return _across_languages(a, b)
     na, nb = _numbers(ta), _numbers(tb)
     if na and nb and na != nb:
         rest = _dice(ta - na, tb - nb)
@@ -140,6 +142,16 @@ def requirement_similarity(a: str, b: str) -> float:
     if len(small) >= 2 and small <= large:
         score = max(score, 0.6)
     return score
+
+
+def _across_languages(a: str, b: str) -> float:
+    """One text in Chinese, the other not: the same requirement when they constrain the same
+    quantity ("消息必须保留7天" / "7-day retention"), and a shared name or number helps."""
+    from .quantities import quantity_keys  # quantities builds on this module
+
+    if quantity_keys(a) & quantity_keys(b):
+        return 0.7
+    return 0.5 * _dice(_content_tokens(a), _content_tokens(b))
 
 
 def more_specific(new: str, old: str) -> bool:
