@@ -98,7 +98,8 @@ _LIGHT_VERB_RE = re.compile(
 # clause, or a time word ("the Robot Mouse beeping and she'll be …", "Viltrox is fine").
 _EXTRA_CUT_RE = re.compile(
     r"\s+(?:is|are|was|were|would|will|can|could|should|works?|sounds?|seems?|looks?|makes?|"
-    r"gives?|drives?|feels?|then|after|afterwards|while|before|this\s+time|tonight|today|"
+    r"gives?|drives?|feels?|then|after|afterwards|while|before|tonight|today|"
+    r"(?:this|next|last)\s+(?:week|weekend|month|year|time|trip|summer|winter)|"
     r"anymore|any\s+more|ever|though|whatsoever|though)\b|'s\s",
     re.I,
 )
@@ -552,7 +553,7 @@ def is_category(option: str, family: str) -> bool:
     "screens", "合资品牌" — lower-case common nouns, or a Chinese head noun of a kind. Only
     the everyday constructions are judged; the design register names products."""
     if not family:
-        return False
+        return False  # the design register ("let's not use X") names products
     if _CJK_CHAR_RE.search(option):
         return bool(_ZH_CATEGORY_RE.search(option))
     return not re.search(r"[A-Z0-9]|[-.+#]\w", option)

@@ -386,7 +386,7 @@ def _single_clause_rejections(core: str) -> list[_Raw]:
     bare_no = _NO_OPTION_RE.match(core)
     if bare_no:
         # "No shelling out to rclone": the gerund is what is done to the option (read below).
-        add(bare_no.group("opt"), core[bare_no.end() :], allow_gerund=False)
+        add(bare_no.group("opt"), core[bare_no.end() :], allow_gerund=False, family="refusal")
     for pattern in (_STATE_REJECT_RE, _WONT_WORK_RE, _IS_OUT_RE):
         state = pattern.match(core)
         if state:

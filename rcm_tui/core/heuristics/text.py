@@ -109,6 +109,8 @@ def restates(text: str, existing: str) -> bool:
     new, old = _content_tokens(text), _content_tokens(existing)
     if not new or not old:
         return False
+    if bool(_CJK_CHAR_RE.search(text)) != bool(_CJK_CHAR_RE.search(existing)):
+        return _across_languages(text, existing) >= 0.7  # "保留30天" said again as "30 days"
     if _numbers(new) - _numbers(old):
         return False
     if text_similarity(text, existing) >= 0.75:
