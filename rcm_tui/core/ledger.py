@@ -142,14 +142,18 @@ def set_requirement_status(
     req = _find_requirement(session, req_id)
     req.status = status
     req.updated_turn = turn
+    req.status_set_by = "user"
     return req
 
 
 def mark_addressed(session: Session, req_ids: list[str], turn: int) -> list[str]:
-    """Pending requirements the reply addressed become `addressed` (confirmed ones stay)."""
+    """Pending requirements the reply addressed become `addressed` (confirmed ones stay, and
+    so does a status the user set by hand: "pending" from the user means not met yet)."""
     changes: list[str] = []
     wanted = {i.strip().lower() for i in req_ids}
     for req in session.requirements:
+        if req.status_set_by == "user":
+            continue
         if req.id.lower() in wanted and req.status == "pending":
             req.status = "addressed"
             req.updated_turn = turn

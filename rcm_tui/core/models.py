@@ -71,6 +71,8 @@ class Requirement(Document):
     updated_turn: int | None = None
     # Turns where the user said it again although it was already in the ledger.
     restated_turns: list[int] = Field(default_factory=list)
+    # "user" once the user set the status by hand: the analysers never override it.
+    status_set_by: Origin | None = None
 
 
 class RejectedOption(Document):

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
 
-from . import heuristics, prompts
+from . import evidence, heuristics, prompts
 from .models import QualityRecord, Session
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_+#.-]*[A-Za-z0-9+#]|[A-Za-z]|\d[\d,.]*|[\u4e00-\u9fff]{2}")
@@ -105,8 +105,8 @@ def _clamp(x: float) -> float:
 
 
 def addressed_requirements(reply: str, pending: list[tuple[str, str, int]]) -> list[str]:
-    terms = content_terms(reply)
-    return [rid for rid, text, _ in pending if overlap(text, terms) >= 0.5]
+    # Evidence that the reply meets each requirement, not an echo of its words (issue 12).
+    return evidence.addressed(reply, pending)
 
 
 def heuristic_scores(reply: str, ctx: ReplyContext) -> Scores:

@@ -237,3 +237,33 @@ def test_an_llm_rejection_of_an_option_the_user_only_hedged_on_is_discarded() ->
     answer = json.dumps({"rejections": [{"option": "Sintra", "reason": ""}]})
     analysis = parse_analysis(answer, "Sintra might be a lot for a day trip.", LedgerView())
     assert analysis.rejections == []
+
+
+# -- addressed ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("reply", "met"),
+    [
+        ("Kafka keeps messages for 7 days with retention.ms set to 604800000.", True),
+        ("Messages must be retained for 7 days.", False),
+        ("You need messages retained for 7 days.", False),
+        ("Should messages be retained for 7 days?", False),
+        ("JetStream keeps every stream for 7天 via max_age.", True),
+    ],
+)
+def test_addressed_needs_evidence_not_an_echo(reply: str, met: bool) -> None:
+    from rcm_tui.core.quality import addressed_requirements
+
+    pending = [("R1", "Messages must be retained for 7 days", 1)]
+    assert addressed_requirements(reply, pending) == (["R1"] if met else [])
+
+
+def test_a_status_the_user_set_is_never_overridden_by_the_next_reply() -> None:
+    from rcm_tui.core.ledger import mark_addressed, set_requirement_status
+
+    session = converse("Messages must be retained for 7 days.")
+    assert mark_addressed(session, ["R1"], 2) == ["R1 addressed"]
+    set_requirement_status(session, "R1", "pending", 3)
+    assert mark_addressed(session, ["R1"], 4) == []
+    assert session.requirements[0].status == "pending"
