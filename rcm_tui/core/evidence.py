@@ -23,15 +23,19 @@ _SENTENCE_RE = re.compile(r"(?<=[.!?。！？])\s*|\n+")
 # Sentences that hand the requirement back instead of meeting it.
 _ECHO_RE = re.compile(
     r"^\s*(?:[-*•>]\s*)?(?:you(?:'ve|\s+have)?\s+(?:need|want|said|mentioned|asked|require|"
-    r"noted|told)|(?:noted|got\s+it|understood|ok(?:ay)?|sure|right)\b|as\s+you\s+(?:said|"
-    r"mentioned|asked)|(?:your\s+)?requirements?\s*[:：]|r\d+\b|so\s+you\s+need|"
-    r"(?:to\s+)?recap\b|你(?:需要|要求|说|提到)|明白|好的|收到)",
+    r"noted|told)|as\s+you\s+(?:said|mentioned|asked)|(?:your\s+)?requirements?\s*[:：]|"
+    r"r\d+\b|so\s+you\s+need|(?:to\s+)?recap\b|你(?:需要|要求|说|提到))",
+    re.I,
+)
+# An acknowledgement in front of a sentence says nothing either way: read what follows it.
+_ACK_RE = re.compile(
+    r"^\s*(?:noted|got\s+it|understood|ok(?:ay)?|sure|right|great|明白|好的|收到)\b[\s,:：.!-]*",
     re.I,
 )
 
 
 def _sentences(reply: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE_RE.split(reply) if s and s.strip()]
+    return [_ACK_RE.sub("", s.strip()) for s in _SENTENCE_RE.split(reply) if s and s.strip()]
 
 
 def meets(reply: str, requirement: str) -> bool:

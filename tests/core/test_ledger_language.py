@@ -267,3 +267,12 @@ def test_a_status_the_user_set_is_never_overridden_by_the_next_reply() -> None:
     set_requirement_status(session, "R1", "pending", 3)
     assert mark_addressed(session, ["R1"], 4) == []
     assert session.requirements[0].status == "pending"
+
+
+def test_an_acknowledgement_before_the_substance_still_counts() -> None:
+    from rcm_tui.core.quality import addressed_requirements
+
+    pending = [("R1", "It must support strict ACID transactions across accounts", 1)]
+    substance = "Understood: ACID across accounts points to a relational engine such as PostgreSQL."
+    assert addressed_requirements(substance, pending) == ["R1"]
+    assert addressed_requirements("Understood: strict ACID transactions.", pending) == []
