@@ -9,6 +9,7 @@ short human-readable line the UI and the inspector show.
 from __future__ import annotations
 
 from .analysis import Analysis, LedgerView
+from .conclusion import close_decided_questions
 from .heuristics import (
     find_readvocacy,
     more_specific,
@@ -313,10 +314,14 @@ def apply_analysis(session: Session, analysis: Analysis, turn: int) -> list[str]
         changes.append("pivot")
     changes.extend(_merge_facts(session, analysis.facts))
     trajectory = analysis.trajectory.strip()
+    _merge_questions(session, analysis.questions)
     if trajectory and trajectory != session.memory.trajectory:
         session.memory.trajectory = trajectory
+        session.memory.trajectory_turn = turn
         changes.append(f"trajectory: {trajectory}")
-    _merge_questions(session, analysis.questions)
+        closed = close_decided_questions(session, trajectory)
+        if closed:
+            changes.append(f"{closed} open question(s) decided")
     session.dialog_state = analysis.dialog_state
     return changes
 

@@ -102,6 +102,7 @@ class Solidified(Document):
 class Memory(Document):
     facts: list[str] = Field(default_factory=list)
     trajectory: str = ""
+    trajectory_turn: int | None = None  # the turn of the latest decision
     open_questions: list[str] = Field(default_factory=list)
 
 
