@@ -98,7 +98,8 @@ _LIGHT_VERB_RE = re.compile(
 # clause, or a time word ("the Robot Mouse beeping and she'll be …", "Viltrox is fine").
 _EXTRA_CUT_RE = re.compile(
     r"\s+(?:is|are|was|were|would|will|can|could|should|works?|sounds?|seems?|looks?|makes?|"
-    r"gives?|drives?|feels?|then|after|afterwards|while|before|tonight|today|"
+    r"gives?|drives?|feels?|then|after|afterwards|while|before|tonight|today|right\s+now|"
+    r"at\s+the\s+moment|currently|for\s+now|"
     r"(?:this|next|last)\s+(?:week|weekend|month|year|time|trip|summer|winter)|"
     r"anymore|any\s+more|ever|though|whatsoever|though)\b|'s\s",
     re.I,
@@ -274,8 +275,8 @@ _TRIED_RE = re.compile(
 _BURNED_RE = re.compile(
     r"\b(?:burn(?:ed|t)|bitten|stung|let\s+down)\s+(?:by|with)\s+"
     + _OPT
-    + r"|\b(?:bad|terrible|awful|horrible|poor|negative|rough|painful|nightmare|horrendous)\s+"
-    r"experiences?\s+with\s+(?P<opt2>(?:[^,.;:!?()—–\n])+)"
+    + r"|\b(?:bad|terrible|awful|horrible|poor|negative|rough|painful|nightmare|horrendous|"
+    r"miserable)\s+(?:experiences?|time|times|luck)\s+with\s+(?P<opt2>(?:[^,.;:!?()—–\n])+)"
     + r"|\bnever\s+again\s+(?:with\s+)?(?P<opt3>[A-Z](?:[^,.;:!?()—–\n])+)",
 )
 _WAS_BAD_RE = re.compile(
@@ -446,7 +447,8 @@ _ZH_O = rf"(?P<opt>{_ZH_NAME}(?:\s{_ZH_NAME}){{0,2}}[{_CJK}]{{0,4}}?|[{_CJK}]{{1
 _ZH_END = r"(?=[了吧呢啊嘛，,。.！!？?；;、：:\s也又还都就]|因为|由于|所以|太|$)"
 _ZH_VERBS = r"(?:用|使用|吃|喝|坐|去|住|买|选|订|报|带|看|穿|养|开|玩|考虑|碰)"
 _ZH_AVERSION_RE = re.compile(
-    rf"(?<!不)(?:讨厌|不喜欢|不太喜欢|不怎么喜欢|不爱|受不了|忍受不了|反感|烦|不想|不愿意)"
+    rf"(?<!不)(?:讨厌|不喜欢|不太喜欢|不怎么喜欢|不爱|受不了|忍受不了|反感|烦|不想|不愿意|"
+    rf"不让|不允许|禁止|(?:别|不要)(?:给我们?|帮我们?)?推荐)"
     rf"{_ZH_VERBS}?{_ZH_O}{_ZH_END}"
 )
 _ZH_NOT_INTERESTED_RE = re.compile(rf"对{_ZH_O}(?:不感兴趣|没(?:有)?兴趣|没好感)")
@@ -523,7 +525,7 @@ def _chinese(clause: str) -> list[Construction]:
     if allergy_only:
         return found
     for pattern, family, hard, keys in (
-        (_ZH_AVERSION_RE, "aversion", False, "讨厌喜欢爱受忍反烦想愿"),
+        (_ZH_AVERSION_RE, "aversion", False, "讨厌喜欢爱受忍反烦想愿让允禁推"),
         (_ZH_NOT_INTERESTED_RE, "aversion", False, "兴趣好感"),
         (_ZH_CANNOT_RE, "inability", True, "能可法了"),
         (_ZH_CANNOT_SUFFIX_RE, "exclusion", False, "能法"),
@@ -557,6 +559,27 @@ def is_category(option: str, family: str) -> bool:
     if _CJK_CHAR_RE.search(option):
         return bool(_ZH_CATEGORY_RE.search(option))
     return not re.search(r"[A-Z0-9]|[-.+#]\w", option)
+
+
+# Chinese chains a story and its verdict with commas ("我们试过钉钉，体验很差"; "本来想买口红，
+# 算了"): these two constructions are read over the whole sentence.
+_ZH_SENTENCE_RE = re.compile(
+    rf"(?:用过|试过|吃过|去过|住过|坐过|买过|报过|请过|上过)(?:某|一个|一家)?"
+    rf"(?P<opt>{_ZH_NAME}|[{_CJK}]{{2,8}}?)[，,](?P<eval>[^。！!；;]*)"
+    rf"|本来(?:想|打算|要)(?:买|用|去|选|吃|订|报)?(?P<opt2>{_ZH_NAME}|[{_CJK}]{{2,10}}?)[，,]\s*算了"
+)
+
+
+def chinese_sentence_constructions(sentence: str) -> list[Construction]:
+    found: list[Construction] = []
+    for m in _ZH_SENTENCE_RE.finditer(sentence):
+        if m.group("opt") and not _ZH_NEGATIVE_EVAL_RE.search(m.group("eval") or ""):
+            continue
+        option = _ZH_LEAD_RE.sub("", m.group("opt") or m.group("opt2") or "")
+        family = "bad_experience" if m.group("opt") else "withdrawal"
+        if len(option) > 1 and option not in _ZH_NOT_OPTIONS:
+            found.append(Construction(option, m.group("eval") or "", family))
+    return found
 
 
 def find_constructions(clause: str, *, chinese: bool) -> list[Construction]:

@@ -308,7 +308,8 @@ def _scan_statements(
                 # requirement every answer must respect.
                 found.add_requirement(_tidy(_strip_discourse(clause)), 0.9)
             zh = bool(_CJK_CHAR_RE.search(clause))
-            if rejected and families and families <= _MINED_FAMILIES and not zh:
+            mined = bool(rejected and families and families <= _MINED_FAMILIES and not zh)
+            if mined:
                 # "Use bbolt instead of SQLite", "dog-friendly with no weight limit": the
                 # clause turns one option down and states what is wanted.
                 rejected = False
@@ -325,6 +326,7 @@ def _scan_statements(
                 strong_only=sentence.index in reason_sentences
                 or (sentence.index, ci) in scan.reason_clauses,
                 previous=previous,
+                explicit_only=mined,
             )
         rejects = any(s == sentence.index for s, _ in rejection_clauses)
         if in_list and len(found.requirements) == before and not rejects:
@@ -381,9 +383,12 @@ def _scan_clause(
     after_rejection: bool,
     strong_only: bool,
     previous: str | None,
+    explicit_only: bool = False,
 ) -> str | None:
     """Record what one clause states; return the requirement text it produced (for a
-    following fragment such as "only PNG, JPEG and PDF" to attach to)."""
+    following fragment such as "only PNG, JPEG and PDF" to attach to). `explicit_only`: the
+    clause also rejects something, so a need must be stated outright ("Use bbolt instead of
+    SQLite"), never read from the exclusion itself ("anything but another spreadsheet")."""
     core = _strip_discourse(clause)
     if not core:
         return previous
@@ -398,6 +403,7 @@ def _scan_clause(
                 after_rejection=after_rejection,
                 strong_only=strong_only,
                 previous=previous,
+                explicit_only=explicit_only,
             )
         return previous
     cause = _SO_SPLIT_RE.split(core, maxsplit=1)
@@ -446,7 +452,7 @@ def _scan_clause(
     if result is None and after_rejection and not strong_only and _looks_declarative(core):
         # "We're not doing gRPC; the APIs will be plain REST": what comes instead is decided.
         result = (_tidy(core), 0.7)
-    if result is None and not strong_only:
+    if result is None and not strong_only and not explicit_only:
         stated = stated_requirement(_main_clause(core))
         result = (_tidy(stated), 0.55) if stated else None
     if result is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .constructions import find_constructions
+from .constructions import chinese_sentence_constructions, find_constructions
 from .cues import (
     _BUILD_VERB_RE,
     _FACT_RE,
@@ -482,6 +482,11 @@ def _sentence_rejections(sentence: _Sentence) -> tuple[list[_RejectionHit], set[
         if raw_hits and bare_not and bare_not.start() > 0:
             kept = clause[: bare_not.start()]  # "Go with Postgres, not Mongo": the choice stays
         per_clause.append((cause, lead, raw_hits, kept))
+    if _CJK_CHAR_RE.search(sentence.text):
+        for c in chinese_sentence_constructions(sentence.text):
+            at = next((i for i, cl in enumerate(sentence.clauses) if c.option in cl), None)
+            if at is not None and not any(same_option(h[0], c.option) for h in per_clause[at][2]):
+                per_clause[at][2].append((c.option, c.rest, False, c.family))
     hits: list[_RejectionHit] = []
     reason_clauses: set[int] = set()
     for ci, (cause, lead, raw_hits, kept) in enumerate(per_clause):
