@@ -86,6 +86,21 @@ def converse(*user_turns: str) -> Session:
         ("线上课我们不想报。", ["线上课"]),
         ("不买燃油车了，改买新能源。", ["燃油车"]),
         ("全景天窗不需要，夏天太晒。", ["全景天窗"]),
+        # more phrasings of the same families, written apart from any corpus
+        ("I'll pass on the opera.", ["opera"]),
+        ("My doctor told me to avoid caffeine.", ["caffeine"]),
+        ("The boss said no overtime.", ["overtime"]),
+        ("Resorts are way too touristy for us.", ["Resorts"]),
+        ("Other than Italian, anything works.", ["Italian"]),
+        ("As long as it's not another chain hotel.", ["chain hotel"]),
+        ("We can do without a rental car.", ["rental car"]),
+        ("Take the museum off the list.", ["museum"]),
+        ("Avoid anything fried.", ["fried"]),
+        ("We had a terrible time with Ryanair, never again.", ["Ryanair"]),
+        ("老板不让用微信办公。", ["微信办公"]),
+        ("我们试过钉钉，体验很差。", ["钉钉"]),
+        ("香菜我吃不惯。", ["香菜"]),
+        ("把甜点去掉。", ["甜点"]),
     ],
 )
 def test_everyday_rejections_are_read(message: str, options: list[str]) -> None:
@@ -134,6 +149,8 @@ def test_a_category_is_recorded_as_a_category_and_a_name_is_not() -> None:
         "I have nothing against Go.",
         "防癌险我还不太确定要不要，再想想。",
         "他最近迷恐龙迷得不行。",
+        "那家店特别难吃。",
+        "I wouldn't mind a bit of hiking.",
     ],
 )
 def test_hedges_and_negated_traps_reject_nothing(message: str) -> None:

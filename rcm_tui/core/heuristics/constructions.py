@@ -106,6 +106,7 @@ _EXTRA_CUT_RE = re.compile(
 )
 _NOT_AN_OPTION_RE = re.compile(
     r"^(?:above|below|over|under|more|less|than|too|that|this|it|them|those|these|much|many|"
+    r"list|plan|the\s+list|from|"
     r"very|so|such|one|him|her|me|us|you|going|being|having|hassle|stress|worry|trouble|"
     r"fuss|risk|pain|problem|care|hands|toll|duty|tax|fee|rent|cost|interest|royalty|error|"
     r"bug|maintenance|clutter|anything|something|everything|nothing|"
@@ -114,9 +115,15 @@ _NOT_AN_OPTION_RE = re.compile(
 )
 
 
+_ANYTHING_RE = re.compile(
+    r"^(?:anything|everything|something|stuff|things)\s+(?:that'?s\s+|that\s+is\s+|with\s+|too\s+)?",
+    re.I,
+)
+
+
 def _phrase(raw: str) -> str:
     cut = _EXTRA_CUT_RE.search(raw)
-    phrase = (raw[: cut.start()] if cut else raw).strip()
+    phrase = _ANYTHING_RE.sub("", (raw[: cut.start()] if cut else raw).strip())
     phrase = _LIGHT_VERB_RE.sub("", phrase)
     return phrase
 
@@ -140,7 +147,10 @@ _AVERSION_VERB = (
     r"will\s+not\s+(?:touch|eat|allow|approve|sign\s+off\s+on)|"
     r"(?:'d|would)\s+(?:rather|prefer\s+to)\s+(?:not\s+(?:have|do|eat|take|go\s+(?:to|with)|"
     r"deal\s+with|get|be\s+(?:on|in))?|avoid|skip|stay\s+away\s+from)|"
-    r"(?:want|try|prefer|need|have|'d\s+like)\s+to\s+(?:avoid|stay\s+away\s+from|"
+    r"(?:'d|would|'ll|will)\s+(?:rather\s+)?(?:skip|pass\s+on|steer\s+clear\s+of)|"
+    r"(?:told|advised|asked)\s+(?:me|us|him|her|them)\s+to\s+(?:avoid|stay\s+away\s+from|"
+    r"cut\s+out|stop)|(?:said|says)\s+no(?:\s+to)?|(?:can'?t|cannot)\s+accept|"
+    r"hard\s+pass\s+on|(?:want|try|prefer|need|have|'d\s+like)\s+to\s+(?:avoid|stay\s+away\s+from|"
     r"steer\s+clear\s+of|cut\s+out|keep\s+away\s+from)|"
     r"(?:'m|am|are|'re)\s+(?:keeping|staying)\s+(?:\w+\s+)?(?:off|away\s+from)|"
     r"avoids?|refuses?\s+to\s+(?:eat|take|wear|go\s+to|fly\s+with|pay\s+for|buy)|"
@@ -161,8 +171,14 @@ _NOT_MY_THING_RE = re.compile(
     r"|^(?P<opt2>.+?)\s+(?:does|do)(?:n'?t|\s+not)\s+(?:really\s+)?(?:appeal\s+to|agree\s+with|"
     r"suit|work\s+for)\s+(?:me|us|him|her|them)\b"
     r"|^(?P<opt3>.+?)\s+(?:makes?|made|gives?|gave)\s+(?:me|us|him|her|them)\s+(?:\w+\s+)?"
-    r"(?:sick|ill|nauseous|carsick|seasick|anxious|headaches?|migraines?|the\s+creeps|hives|"
-    r"a\s+rash)\b"
+    r"(?:sick|ill|nauseous|carsick|seasick|anxious|nervous|uncomfortable|queasy|headaches?|"
+    r"migraines?|the\s+creeps|hives|a\s+rash)\b"
+    r"|^(?P<opt6>.+?)\s+(?:is|are|'s|'re)\s+(?:way\s+|far\s+|just\s+|much\s+|a\s+bit\s+|"
+    r"simply\s+)?too\s+[a-z]+\s+for\s+(?:me|us|him|her|them|my\s+\w+|our\s+\w+)\b"
+    r"|^(?P<opt7>.+?)\s+(?:is|are|'s|'re)\s+(?:not\s+happening|off[- ]limits|a\s+hard\s+pass|"
+    r"a\s+no\s+from\s+(?:me|us))\b"
+    r"|^(?P<opt8>.+?)\s+(?:let|lets)\s+(?:us|me)\s+down\b"
+    r"|^(?P<opt9>.+?)\s+(?:won'?t|will\s+not)\s+be\s+(?:necessary|needed)\b"
     r"|^(?P<opt4>.+?)\s+(?:drives?|drove)\s+(?:me|us|him|her|them)\s+(?:crazy|nuts|mad|"
     r"up\s+the\s+wall)"
     r"|^(?P<opt5>.+?)\s+(?:is|are|'s|'re)\s+(?:a\s+)?(?:total\s+|hard\s+|big\s+)?(?:no\s+for\s+"
@@ -181,12 +197,22 @@ _ANY_BUT_RE = re.compile(
     rf"aside\s+from|save\s+for)\s+{_OPT}",
     re.I,
 )
+# "Other than X, anything works": the exclusion first, the universal after it.
+_OTHER_THAN_FIRST_RE = re.compile(
+    r"^(?:other\s+than|except(?:\s+for)?|apart\s+from|aside\s+from|besides)\s+(?P<opt>[^,]+?)\s*,"
+    r"\s*(?:anything|everything|any\s+\w+|all|whatever|we'?re\s+(?:fine|open|easy)|"
+    r"i'?m\s+(?:fine|open|easy))\b"
+    r"|\bas\s+long\s+as\s+(?:it'?s|it\s+is|they'?re|they\s+are|there'?s|there\s+is)\s+(?:not|no)\s+"
+    r"(?P<opt2>[^,.;!?]+)"
+    r"|\b(?:in\s+place\s+of|free\s+of|free\s+from|zero)\s+(?P<opt3>[^,.;!?]+)",
+    re.I,
+)
 _EXCEPT_RE = re.compile(rf"(?:^|[\s,])(?:except(?:\s+for)?|excluding|minus)\s+{_OPT}", re.I)
 _ADDITIVE_RE = re.compile(r"\b(?:also|too|as\s+well|additionally)\b", re.I)
 _WITHOUT_RE = re.compile(rf"\bwithout\s+(?:any\s+)?{_OPT}", re.I)
 _WORKS_WITHOUT_RE = re.compile(
-    r"\b(?:work|works|working|run|runs|running|function|operate|start|load|do|done|live|cope|"
-    r"manage|survive|handle)\s+(?:\w+\s+)?without\s*$",
+    r"\b(?:work|works|working|run|runs|running|function|operate|start|load|cope|"
+    r"handle)\s+(?:\w+\s+)?without\s*$",
     re.I,
 )
 _MODAL_RE = re.compile(r"\b(?:must|should|shall|ha(?:s|ve)\s+to|needs?\s+to|required?)\b", re.I)
@@ -306,7 +332,8 @@ _ABOUT_OUTPUT_RE = re.compile(
 _WITHDRAW_RE = re.compile(
     r"^(?:(?:let'?s|we(?:'ll|\s+will|\s+should|\s+can)?|just|please|ok(?:ay)?|so)\s+)*"
     r"(?:cancel|nix|kill|shelve|axe|bin|scratch(?!\s+that\b)|give\s+up\s+on|call\s+off|"
-    r"pull\s+the\s+plug\s+on|bail\s+on|forget\s+about)\s+" + _OPT,
+    r"pull\s+the\s+plug\s+on|bail\s+on|forget\s+about|never\s*mind|cross\s+off|"
+    r"take\s+off|remove|we'?re\s+dropping|we'?ve\s+dropped|(?:we\s+)?dropped)\s+" + _OPT,
     re.I,
 )
 
@@ -331,13 +358,14 @@ def _first(m: re.Match[str]) -> str:
 # Words one of which every aversion predicate holds: a clause without any is not read by the
 # (long) aversion pattern at all, which keeps the analyser within its time budget.
 _AVERSION_WORDS = frozenset(
-    """hate hates hated detest detests loathe loathes dislike dislikes despise despises abhor
-    abhors stand bear stomach tolerate fan into keen fond big crazy interested done finished
-    through fed sick tired weary scared afraid terrified wary over like love enjoy fancy dig
-    care trust eat drink touch near back foot sign approve allow let rather prefer avoid avoids
-    skip away clear cut keeping staying refuse refuses never touching doing eating buying paying
-    going forbid forbids ban bans banned vetoed vetoes veto permit enough interest desire
-    patience find finds do does did""".split()
+    """pass told advised asked said says accept hard hate hates hated detest detests loathe
+    loathes dislike dislikes despise despises abhor abhors stand bear stomach tolerate fan
+    into keen fond big crazy interested done finished through fed sick tired weary scared
+    afraid terrified wary over like love enjoy fancy dig care trust eat drink touch near
+    back foot sign approve allow let rather prefer avoid avoids skip away clear cut keeping
+    staying refuse refuses never touching doing eating buying paying going forbid forbids
+    ban bans banned vetoed vetoes veto permit enough interest desire patience find finds do
+    does did""".split()
 )
 _WORD_RE = re.compile(r"[a-z]+")
 
@@ -364,6 +392,8 @@ def _aversions(core: str, found: _Found) -> None:
 def _exclusions(core: str, found: _Found) -> None:
     for m in _ANY_BUT_RE.finditer(core):
         found.add(m.group("opt"), core[m.end() :], "exclusion")
+    for m in _OTHER_THAN_FIRST_RE.finditer(core):
+        found.add(_first(m), core[m.end() :], "exclusion", gerund=False)
     if not found and not _ADDITIVE_RE.search(core):
         for m in _EXCEPT_RE.finditer(core):
             found.add(m.group("opt"), core[m.end() :], "exclusion")
@@ -415,9 +445,18 @@ def _experiences_and_changes(core: str, found: _Found) -> None:
         if m.group("opt5") and _ABOUT_OUTPUT_RE.search(core[: m.start()]):
             continue
         found.add(_first(m), core[m.end() :], "replacement", gerund=False)
+    off = _TAKE_OFF_RE.match(core)
+    if off:
+        found.add(off.group("opt"), core[off.end() :], "withdrawal")
     withdrawn = _WITHDRAW_RE.match(core)
     if withdrawn:
         found.add(withdrawn.group("opt"), core[withdrawn.end() :], "withdrawal")
+
+
+_TAKE_OFF_RE = re.compile(
+    r"^(?:(?:let'?s|please|just|we\s+can)\s+)?(?:take|cross|strike|knock)\s+(?P<opt>[^,.;]+?)\s+off\b",
+    re.I,
+)
 
 
 def _english(core: str) -> list[Construction]:
@@ -448,7 +487,8 @@ _ZH_END = r"(?=[了吧呢啊嘛，,。.！!？?；;、：:\s也又还都就]|因
 _ZH_VERBS = r"(?:用|使用|吃|喝|坐|去|住|买|选|订|报|带|看|穿|养|开|玩|考虑|碰)"
 _ZH_AVERSION_RE = re.compile(
     rf"(?<!不)(?:讨厌|不喜欢|不太喜欢|不怎么喜欢|不爱|受不了|忍受不了|反感|烦|不想|不愿意|"
-    rf"不让|不允许|禁止|(?:别|不要)(?:给我们?|帮我们?)?推荐)"
+    rf"不让|不允许|禁止|不能接受|接受不了|没法接受|受够了|戒了|戒掉|不含|不带|"
+    rf"(?:别|不要)(?:给我们?|帮我们?)?推荐)"
     rf"{_ZH_VERBS}?{_ZH_O}{_ZH_END}"
 )
 _ZH_NOT_INTERESTED_RE = re.compile(rf"对{_ZH_O}(?:不感兴趣|没(?:有)?兴趣|没好感)")
@@ -464,7 +504,8 @@ _ZH_CANNOT_SUFFIX_RE = re.compile(
 # The option first, as the topic: "线上课我们不想报", "牛肉我也想避开".
 _ZH_TOPIC_FIRST_RE = re.compile(
     rf"^(?P<opt>{_ZH_NAME}|[{_CJK}]{{2,8}}?)(?:我们?|咱们|他|她)?(?:就|也|都|真的|实在|还是)?"
-    r"(?:不想|不愿意|不喜欢|不考虑|想避开|要避开|避开)(?:报|用|买|去|吃|选|要)?了?(?=[，,。.！!；;]|$)"
+    r"(?:不想|不愿意|不喜欢|不考虑|想避开|要避开|避开|不感冒|吃不惯|用不惯|住不惯|吃腻了|"
+    r"受够了|接受不了)(?:报|用|买|去|吃|选|要)?了?(?=[，,。.！!；;]|$)"
 )
 _ZH_EXCEPT_ALL_RE = re.compile(
     rf"除了{_ZH_O}(?:以外|之外)?[，,]?\s*(?:其他|其它|别的)?(?:的)?(?:什么)?(?:都|全都|全)"
@@ -488,7 +529,9 @@ _ZH_REPLACE_RE = re.compile(
 _ZH_WITHDRAW_RE = re.compile(
     rf"(?:取消|不再|再也不|不会再)(?:用|吃|去|坐|买|住|选)?{_ZH_O}{_ZH_END}"
     # "不买燃油车了", "不坐旅游大巴了": a changed plan (了), not a habit.
-    rf"|(?<![要用])不(?:买|坐|选|订|报|住|开|养|租)(?P<opt3>{_ZH_NAME}|[{_CJK}]{{2,8}}?)了"
+    rf"|(?<![要用])不(?:买|坐|选|订|报|住|开|养|租|去)(?P<opt3>{_ZH_NAME}|[{_CJK}]{{2,8}}?)了"
+    rf"|把(?P<opt4>{_ZH_NAME}|[{_CJK}]{{1,8}}?)(?:去掉|删掉|拿掉|划掉|取消)"
+    rf"|(?P<opt5>{_ZH_NAME}|[{_CJK}]{{2,8}}?)(?:换掉|删掉|去掉|取消)(?:吧|了)?(?=[，,。.！!；;]|$)"
     rf"|(?P<opt2>{_ZH_NAME}|[{_CJK}]{{2,8}}?)(?:就|也|还是)?(?:别|不要)(?:去|用|买|吃|选|考虑|住|坐|"
     r"订|报|推荐)了?(?=[，,。.！!；;]|$)"
 )
@@ -496,10 +539,13 @@ _ZH_BAD_EXPERIENCE_RE = re.compile(
     rf"(?:用过|试过|吃过|去过|住过|坐过|买过|报过|请过|上过|住)(?:某|一个|一家)?"
     rf"(?P<opt>{_ZH_NAME}|[{_CJK}]{{2,8}}?)[，,]?(?P<eval>[^。！!；;]*)"
 )
-_ZH_NEGATIVE_EVAL_RE = re.compile(r"差|糟|噩梦|失望|后悔|烂|坑|坏了|推脱|太慢|不好用|问题|麻烦")
+_ZH_NEGATIVE_EVAL_RE = re.compile(
+    r"差|糟|噩梦|失望|后悔|烂|坑|坏了|推脱|太慢|不好用|问题|麻烦|踩雷|难吃|难用|不靠谱|上当|吃亏"
+)
 _ZH_HEDGE_RE = re.compile(r"不确定|不太确定|要不要|再想想|也许|可能|考虑一下|不一定|不介意|不排斥")
 _ZH_LEAD_RE = re.compile(
-    r"^(?:我们?|咱们|他们?|她们?|我(?:妈|爸|老婆|老公|家)|那|这种|那种|这个|那个|对|某)+"
+    r"^(?:我们?|咱们|他们?|她们?|我(?:妈|爸|老婆|老公|家)|这种|那种|这个|那个|[那这][家间款个]|那|"
+    r"对|某)+"
 )
 
 
@@ -525,16 +571,16 @@ def _chinese(clause: str) -> list[Construction]:
     if allergy_only:
         return found
     for pattern, family, hard, keys in (
-        (_ZH_AVERSION_RE, "aversion", False, "讨厌喜欢爱受忍反烦想愿让允禁推"),
+        (_ZH_AVERSION_RE, "aversion", False, "讨厌喜欢爱受忍反烦想愿让允禁推接够戒含带"),
         (_ZH_NOT_INTERESTED_RE, "aversion", False, "兴趣好感"),
         (_ZH_CANNOT_RE, "inability", True, "能可法了"),
         (_ZH_CANNOT_SUFFIX_RE, "exclusion", False, "能法"),
-        (_ZH_TOPIC_FIRST_RE, "aversion", False, "想愿喜考避"),
+        (_ZH_TOPIC_FIRST_RE, "aversion", False, "想愿喜考避感惯腻够受"),
         (_ZH_EXCEPT_ALL_RE, "exclusion", False, "除"),
         (_ZH_NOT_NEEDED_RE, "not_needed", False, "需着必"),
         (_ZH_NOT_NEEDED_SUFFIX_RE, "not_needed", False, "需用免省"),
         (_ZH_REPLACE_RE, "replacement", False, "换改替代取从与本"),
-        (_ZH_WITHDRAW_RE, "withdrawal", False, "取再别要不"),
+        (_ZH_WITHDRAW_RE, "withdrawal", False, "取再别要不把掉"),
     ):
         if not any(key in clause for key in keys):
             continue  # none of the words the construction needs: skip the pattern
