@@ -101,6 +101,9 @@ def converse(*user_turns: str) -> Session:
         ("我们试过钉钉，体验很差。", ["钉钉"]),
         ("香菜我吃不惯。", ["香菜"]),
         ("把甜点去掉。", ["甜点"]),
+        ("我不吃辣。", ["辣"]),
+        ("自驾不在考虑范围内。", ["自驾"]),
+        ("豪华游轮就pass吧。", ["豪华游轮"]),
     ],
 )
 def test_everyday_rejections_are_read(message: str, options: list[str]) -> None:
@@ -151,6 +154,11 @@ def test_a_category_is_recorded_as_a_category_and_a_name_is_not() -> None:
         "他最近迷恐龙迷得不行。",
         "那家店特别难吃。",
         "I wouldn't mind a bit of hiking.",
+        "价格不含早餐。",
+        "Once we're done with the kitchen, we'll look at the bathroom.",
+        "We're over budget already.",
+        "Take the day off on Friday.",
+        "Remove duplicates from the list.",
     ],
 )
 def test_hedges_and_negated_traps_reject_nothing(message: str) -> None:

@@ -57,7 +57,8 @@ _SUBJECT_END_RE = re.compile(
 _NEGATED_BEFORE_RE = re.compile(r"(?:\b(?:not|never|no)\b|n't)\s*(?:\w+\s*){0,1}$", re.I)
 _HEDGE_RE = re.compile(
     r"\b(?:maybe|perhaps|might|may\s+be|not\s+sure|unsure|i\s+wonder|what\s+if|wondering|"
-    r"if|unless|whether|in\s+case|do\s+you|does\s+(?:he|she)|did\s+you|would\s+you|probably)\b",
+    r"if|unless|whether|in\s+case|do\s+you|does\s+(?:he|she)|did\s+you|would\s+you|probably|"
+    r"once|when|after|until|before|as\s+soon\s+as)\b",
     re.I,
 )
 
@@ -106,7 +107,9 @@ _EXTRA_CUT_RE = re.compile(
 )
 _NOT_AN_OPTION_RE = re.compile(
     r"^(?:above|below|over|under|more|less|than|too|that|this|it|them|those|these|much|many|"
-    r"list|plan|the\s+list|from|"
+    r"list|plan|the\s+list|from|out|in|up|well|late|early|a\s+lot|to|say|tell|go|talk|know|"
+    r"bother|wait|rush|decide|think|comment|commit|answer|monday|tuesday|wednesday|thursday|"
+    r"friday|saturday|sunday|weekends?|weekdays?|mornings?|evenings?|nights?|"
     r"very|so|such|one|him|her|me|us|you|going|being|having|hassle|stress|worry|trouble|"
     r"fuss|risk|pain|problem|care|hands|toll|duty|tax|fee|rent|cost|interest|royalty|error|"
     r"bug|maintenance|clutter|anything|something|everything|nothing|"
@@ -139,7 +142,7 @@ _AVERSION_VERB = (
     r"(?:(?:'m|am|is|'s|are|'re|was|were)\s+)?(?:not\s+(?:a\s+(?:big\s+|huge\s+|great\s+)?fan\s+of|"
     r"(?:really\s+|that\s+|too\s+|very\s+)?(?:into|keen\s+on|fond\s+of|big\s+on|crazy\s+about|"
     r"interested\s+in))|no\s+fan\s+of|(?:done|finished|through|fed\s+up)\s+with|"
-    r"(?:sick|tired|weary)\s+of|(?:scared|afraid|terrified|wary)\s+of|over)|"
+    r"(?:sick|tired|weary)\s+of|(?:scared|afraid|terrified|wary)\s+of)|"
     r"(?:do|does|did)(?:n'?t|\s+not)\s+(?:really\s+|particularly\s+|much\s+|even\s+)?"
     r"(?:like|love|enjoy|fancy|dig|care\s+for|trust|eat|drink|do)|"
     r"(?:wo|would)n'?t\s+(?:touch|eat|drink|go\s+near|go\s+back\s+to|set\s+foot\s+in|"
@@ -333,7 +336,7 @@ _WITHDRAW_RE = re.compile(
     r"^(?:(?:let'?s|we(?:'ll|\s+will|\s+should|\s+can)?|just|please|ok(?:ay)?|so)\s+)*"
     r"(?:cancel|nix|kill|shelve|axe|bin|scratch(?!\s+that\b)|give\s+up\s+on|call\s+off|"
     r"pull\s+the\s+plug\s+on|bail\s+on|forget\s+about|never\s*mind|cross\s+off|"
-    r"take\s+off|remove|we'?re\s+dropping|we'?ve\s+dropped|(?:we\s+)?dropped)\s+" + _OPT,
+    r"we'?re\s+dropping|we'?ve\s+dropped)\s+" + _OPT,
     re.I,
 )
 
@@ -454,7 +457,8 @@ def _experiences_and_changes(core: str, found: _Found) -> None:
 
 
 _TAKE_OFF_RE = re.compile(
-    r"^(?:(?:let'?s|please|just|we\s+can)\s+)?(?:take|cross|strike|knock)\s+(?P<opt>[^,.;]+?)\s+off\b",
+    r"^(?:(?:let'?s|please|just|we\s+can)\s+)?(?:take|cross|strike|knock)\s+(?P<opt>[^,.;]+?)\s+"
+    r"off\s+(?:the\s+|our\s+|my\s+)?(?:list|table|itinerary|plan|menu|schedule|shortlist)\b",
     re.I,
 )
 
@@ -487,11 +491,15 @@ _ZH_END = r"(?=[了吧呢啊嘛，,。.！!？?；;、：:\s也又还都就]|因
 _ZH_VERBS = r"(?:用|使用|吃|喝|坐|去|住|买|选|订|报|带|看|穿|养|开|玩|考虑|碰)"
 _ZH_AVERSION_RE = re.compile(
     rf"(?<!不)(?:讨厌|不喜欢|不太喜欢|不怎么喜欢|不爱|受不了|忍受不了|反感|烦|不想|不愿意|"
-    rf"不让|不允许|禁止|不能接受|接受不了|没法接受|受够了|戒了|戒掉|不含|不带|"
+    rf"不让|不允许|禁止|不能接受|接受不了|没法接受|受够了|戒了|戒掉|不打算|没打算|拒绝|"
     rf"(?:别|不要)(?:给我们?|帮我们?)?推荐)"
     rf"{_ZH_VERBS}?{_ZH_O}{_ZH_END}"
 )
-_ZH_NOT_INTERESTED_RE = re.compile(rf"对{_ZH_O}(?:不感兴趣|没(?:有)?兴趣|没好感)")
+# "我不吃辣", "他不喝酒": a standing dietary rule (a single character is a whole option here).
+_ZH_DIET_RE = re.compile(
+    rf"(?<![要吃])不(?:吃|喝)(?P<opt>[{_CJK}]{{1,6}}?)(?=[了的，,。.！!；;]|$)"
+)
+_ZH_NOT_INTERESTED_RE = re.compile(rf"对{_ZH_O}(?:不感兴趣|没(?:有)?兴趣|没好感|不感冒)")
 _ZH_ALLERGY_RE = re.compile(rf"对{_ZH_O}过敏|(?P<opt2>[{_CJK}]{{1,6}}?)(?:过敏|不耐受)")
 _ZH_CANNOT_RE = re.compile(
     rf"(?:不能|不可以|没法|无法)(?:吃|喝|碰|有|用|坐|买)(?:任何)?{_ZH_O}{_ZH_END}"
@@ -505,7 +513,9 @@ _ZH_CANNOT_SUFFIX_RE = re.compile(
 _ZH_TOPIC_FIRST_RE = re.compile(
     rf"^(?P<opt>{_ZH_NAME}|[{_CJK}]{{2,8}}?)(?:我们?|咱们|他|她)?(?:就|也|都|真的|实在|还是)?"
     r"(?:不想|不愿意|不喜欢|不考虑|想避开|要避开|避开|不感冒|吃不惯|用不惯|住不惯|吃腻了|"
-    r"受够了|接受不了)(?:报|用|买|去|吃|选|要)?了?(?=[，,。.！!；;]|$)"
+    r"受够了|接受不了|不在考虑范围内?|不在考虑之内|不予考虑|一律不要|没必要|用不上|不太合适|"
+    r"不适合(?:我们?|他们?|她|孩子|老人)|就?pass|排除掉?)(?:报|用|买|去|吃|选|要)?了?吧?"
+    r"(?=[，,。.！!；;]|$)"
 )
 _ZH_EXCEPT_ALL_RE = re.compile(
     rf"除了{_ZH_O}(?:以外|之外)?[，,]?\s*(?:其他|其它|别的)?(?:的)?(?:什么)?(?:都|全都|全)"
@@ -563,7 +573,9 @@ def _chinese(clause: str) -> list[Construction]:
         phrase = _ZH_LEAD_RE.sub("", raw.strip()).strip("的 ")
         if phrase in _ZH_NOT_OPTIONS:
             return
-        if phrase and not (len(phrase) == 1 and family not in {"exclusion", "inability"}):
+        diet = raw == phrase and ("不吃" in clause or "不喝" in clause)
+        single_ok = family in {"exclusion", "inability"} or diet
+        if phrase and not (len(phrase) == 1 and not single_ok):
             found.append(Construction(phrase, rest, family, hard))
 
     for m in _ZH_ALLERGY_RE.finditer(clause):
@@ -571,11 +583,12 @@ def _chinese(clause: str) -> list[Construction]:
     if allergy_only:
         return found
     for pattern, family, hard, keys in (
-        (_ZH_AVERSION_RE, "aversion", False, "讨厌喜欢爱受忍反烦想愿让允禁推接够戒含带"),
+        (_ZH_AVERSION_RE, "aversion", False, "讨厌喜欢爱受忍反烦想愿让允禁推接够戒打拒"),
+        (_ZH_DIET_RE, "aversion", False, "吃喝"),
         (_ZH_NOT_INTERESTED_RE, "aversion", False, "兴趣好感"),
         (_ZH_CANNOT_RE, "inability", True, "能可法了"),
         (_ZH_CANNOT_SUFFIX_RE, "exclusion", False, "能法"),
-        (_ZH_TOPIC_FIRST_RE, "aversion", False, "想愿喜考避感惯腻够受"),
+        (_ZH_TOPIC_FIRST_RE, "aversion", False, "想愿喜考避感惯腻够受要必上合适pass排"),
         (_ZH_EXCEPT_ALL_RE, "exclusion", False, "除"),
         (_ZH_NOT_NEEDED_RE, "not_needed", False, "需着必"),
         (_ZH_NOT_NEEDED_SUFFIX_RE, "not_needed", False, "需用免省"),
