@@ -181,6 +181,8 @@ def test_hedges_and_negated_traps_reject_nothing(message: str) -> None:
         ("Throwing a party for my daughter, she's turning 7.", None),
         ("最好是离地铁站步行五分钟以内的。", ["最好是离地铁站步行五分钟以内的"]),
         ("预算不超过8000元。", ["预算不超过8000元"]),
+        ("My dad loves gardening and whisky.", ["My dad loves gardening and whisky"]),
+        ("Something near Shinjuku would be ideal.", ["Something near Shinjuku would be ideal"]),
     ],
 )
 def test_needs_become_requirements(message: str, expected: list[str] | None) -> None:

@@ -59,7 +59,16 @@ _CONTEXT_RE = re.compile(
     rf"\bfor\s+(?:my|our|a|an|his|her)\s+(?:\w+\s+)?{_PEOPLE}\b"
     r"|^(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:a\s+|an\s+)?(?:total\s+|complete\s+)?\w+"
     r"(?:\s+person)?$"
-    r"|^(?:i|we)\s+(?:have|own|shoot|use)\s+(?:a|an|two|three|\d)\b"
+    r"|^(?:i|we|he|she|they|(?:my|our)\s+\w+)\s+(?:have|has|own|owns|shoot|use)\s+"
+    r"(?:a|an|two|three|four|\d)\b"
+    # What the person planned for likes: "she's obsessed with ocean stuff", "he loves
+    # gardening" — a reply should fit it.
+    r"|^(?:he|she|they|(?:my|our|his|her)\s+\w+)(?:'s|'re|\s+is|\s+are)\s+(?:really\s+)?"
+    r"(?:obsessed\s+with|into|crazy\s+about|a\s+(?:big\s+)?fan\s+of|big\s+on)\s+\w+"
+    r"|^(?:he|she|they|(?:my|our|his|her)\s+\w+)\s+(?:really\s+)?(?:loves?|enjoys?|likes?)\s+"
+    r"(?!it\b|that\b|this\b)\w+"
+    # Where: "in Soho", "near Shinjuku", "around Leeds".
+    r"|\b(?:in|near|around|close\s+to|next\s+to)\s+(?!I\b)[A-Z][a-z]{2,}"
     r"|^(?:written|built|running)\s+(?:in|on)\b"
     r"|过敏|不耐受|高原反应|高血压",
     re.I,
