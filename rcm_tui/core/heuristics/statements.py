@@ -68,7 +68,8 @@ _CONTEXT_RE = re.compile(
     r"|^(?:he|she|they|(?:my|our|his|her)\s+\w+)\s+(?:really\s+)?(?:loves?|enjoys?|likes?)\s+"
     r"(?!it\b|that\b|this\b)\w+"
     # Where: "in Soho", "near Shinjuku", "around Leeds".
-    r"|\b(?:in|near|around|close\s+to|next\s+to)\s+(?!I\b)[A-Z][a-z]{2,}"
+    r"|\b(?:near|around|close\s+to|next\s+to|(?:stay|staying|live|living|based|located|hotel|"
+    r"place|somewhere|something|trip|flat|apartment)\s+(?:\w+\s+)?in)\s+(?!I\b)(?-i:[A-Z][a-z]{2,})"
     r"|^(?:written|built|running)\s+(?:in|on)\b"
     r"|过敏|不耐受|高原反应|高血压",
     re.I,
