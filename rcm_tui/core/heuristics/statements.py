@@ -110,11 +110,15 @@ def stated_requirement(core: str) -> str | None:
     # A short noun phrase on its own line answers what is wanted ("Walk-in shower.",
     # "veg friendly", "Self-hosted only"): a spec, not a sentence.
     words = body.split()
-    latin_fragment = 1 <= len(words) <= 4 and not re.search(
-        r"\b(?:is|are|was|were|do|does|did|i|we|you|it|they|that|this|she|he|"
-        r"change|again|please|thanks|looks?|seems?|sounds?|maybe|later|thoughts?|some)\b|'",
-        body,
-        re.I,
+    latin_fragment = (
+        1 <= len(words) <= 4
+        and len(body) <= 60
+        and not re.search(
+            r"\b(?:is|are|was|were|do|does|did|i|we|you|it|they|that|this|she|he|"
+            r"change|again|please|thanks|looks?|seems?|sounds?|maybe|later|thoughts?|some)\b|'",
+            body,
+            re.I,
+        )
     )
     if latin_fragment and not _CJK_RE.search(body):
         return body
