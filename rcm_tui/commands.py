@@ -164,6 +164,7 @@ async def _solidify(c: Controller, _args: str) -> CommandResult:
 
 
 async def _status(c: Controller, _args: str) -> CommandResult:
+    from .core.conclusion import current_conclusion
     from .core.pipeline import heuristic_status
 
     block = c.session.status_blocks[-1] if c.session.status_blocks else heuristic_status(
@@ -172,8 +173,13 @@ async def _status(c: Controller, _args: str) -> CommandResult:
     rejected = "; ".join(block.rejected) or "none"
     opens = "; ".join(block.open) or "none"
     source = f"STATUS of turn {block.turn}" if c.session.status_blocks else "from the ledger"
+    # One conclusion: the newest of SOLIDIFIED, the latest decision and STATUS.
+    conclusion = current_conclusion(c.session)
+    settled = (
+        f"{conclusion.text} ({conclusion.source}, turn {conclusion.turn})" if conclusion else ""
+    )
     return CommandResult(
-        f"**Status** ({source})\n- Conclusion: {block.conclusion or 'not settled yet'}\n"
+        f"**Status** ({source})\n- Conclusion: {settled or 'not settled yet'}\n"
         f"- Rejected: {rejected}\n- Open: {opens}"
     )
 

@@ -21,6 +21,7 @@ class RequirementFinding:
 class RejectionFinding:
     option: str
     reason: str = ""
+    category: bool = False  # a class of things ("flat foods"), not one named option
 
 
 @dataclass

@@ -9,6 +9,7 @@ short human-readable line the UI and the inspector show.
 from __future__ import annotations
 
 from .analysis import Analysis, LedgerView
+from .conclusion import close_decided_questions
 from .heuristics import (
     find_readvocacy,
     more_specific,
@@ -78,7 +79,13 @@ def _drop_requirements_proposing(session: Session, option: str, turn: int) -> li
 
 
 def _reject(
-    session: Session, option: str, reason: str, turn: int, origin: Origin, overwrite_reason: bool
+    session: Session,
+    option: str,
+    reason: str,
+    turn: int,
+    origin: Origin,
+    overwrite_reason: bool,
+    category: bool = False,
 ) -> tuple[RejectedOption, list[str]]:
     option, reason = option.strip(), reason.strip()
     existing = _active_rejection(session, option) or _rejected_as_category(session, option, turn)
@@ -94,6 +101,7 @@ def _reject(
         reason=reason,
         turn=turn,
         origin=origin,
+        category=category,
     )
     session.rejected.append(entry)
     return entry, [f"rejected {option}", *_drop_requirements_proposing(session, option, turn)]
@@ -150,14 +158,18 @@ def set_requirement_status(
     req = _find_requirement(session, req_id)
     req.status = status
     req.updated_turn = turn
+    req.status_set_by = "user"
     return req
 
 
 def mark_addressed(session: Session, req_ids: list[str], turn: int) -> list[str]:
-    """Pending requirements the reply addressed become `addressed` (confirmed ones stay)."""
+    """Pending requirements the reply addressed become `addressed` (confirmed ones stay, and
+    so does a status the user set by hand: "pending" from the user means not met yet)."""
     changes: list[str] = []
     wanted = {i.strip().lower() for i in req_ids}
     for req in session.requirements:
+        if req.status_set_by == "user":
+            continue
         if req.id.lower() in wanted and req.status == "pending":
             req.status = "addressed"
             req.updated_turn = turn
@@ -290,7 +302,13 @@ def apply_analysis(session: Session, analysis: Analysis, turn: int) -> list[str]
     for finding in analysis.rejections:
         if finding.option.strip() and normalise_option(finding.option):
             _, rejected = _reject(
-                session, finding.option, finding.reason, turn, origin, overwrite_reason=False
+                session,
+                finding.option,
+                finding.reason,
+                turn,
+                origin,
+                overwrite_reason=False,
+                category=finding.category,
             )
             changes.extend(rejected)
     changes.extend(_set_status(session, analysis.dropped_ids, "dropped", turn))
@@ -311,10 +329,14 @@ def apply_analysis(session: Session, analysis: Analysis, turn: int) -> list[str]
         changes.append("pivot")
     changes.extend(_merge_facts(session, analysis.facts))
     trajectory = analysis.trajectory.strip()
+    _merge_questions(session, analysis.questions)
     if trajectory and trajectory != session.memory.trajectory:
         session.memory.trajectory = trajectory
+        session.memory.trajectory_turn = turn
         changes.append(f"trajectory: {trajectory}")
-    _merge_questions(session, analysis.questions)
+        closed = close_decided_questions(session, trajectory)
+        if closed:
+            changes.append(f"{closed} open question(s) decided")
     session.dialog_state = analysis.dialog_state
     return changes
 

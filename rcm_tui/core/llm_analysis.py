@@ -79,11 +79,17 @@ def _grounded(text: str, source_terms: set[str]) -> bool:
 
 
 def rejection_grounded(option: str, message: str) -> bool:
-    """The option is a short name the user wrote, in a sentence that rejects something."""
+    """The option is a short name the user wrote, in a sentence a person would read as
+    turning it down: one of the analyser's rejection constructions ("I hate using taxis",
+    "anything but X", "we tried X and it was a nightmare", "除了X以外都可以") or a plain
+    negation cue. Hedges ("not sure about X") and negated traps ("we don't mind X") carry
+    no construction, and only the cue list can admit them."""
     if not option or len(option.split()) > MAX_OPTION_WORDS:
         return False
     for sentence in _SENTENCE.split(message):
-        if heuristics.option_matches(option, sentence) and _REJECTION_CUE.search(sentence):
+        if not heuristics.option_matches(option, sentence):
+            continue
+        if heuristics.rejects_option(option, sentence) or _REJECTION_CUE.search(sentence):
             return True
     return False
 

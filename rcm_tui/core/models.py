@@ -71,6 +71,8 @@ class Requirement(Document):
     updated_turn: int | None = None
     # Turns where the user said it again although it was already in the ledger.
     restated_turns: list[int] = Field(default_factory=list)
+    # "user" once the user set the status by hand: the analysers never override it.
+    status_set_by: Origin | None = None
 
 
 class RejectedOption(Document):
@@ -80,6 +82,9 @@ class RejectedOption(Document):
     turn: int
     origin: Origin = "heuristic"
     reopened_turn: int | None = None
+    # A class of things ("flat foods", "used clothing", "screens"), not one named option: a
+    # reply proposing any member of it goes against the rejection.
+    category: bool = False
 
     @property
     def active(self) -> bool:
@@ -97,6 +102,7 @@ class Solidified(Document):
 class Memory(Document):
     facts: list[str] = Field(default_factory=list)
     trajectory: str = ""
+    trajectory_turn: int | None = None  # the turn of the latest decision
     open_questions: list[str] = Field(default_factory=list)
 
 

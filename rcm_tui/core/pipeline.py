@@ -20,6 +20,7 @@ from typing import Any
 
 from . import heuristics, prompts
 from .analysis import Analysis
+from .conclusion import current_conclusion
 from .context import (
     AssembledPrompt,
     Budget,
@@ -1067,9 +1068,9 @@ def heuristic_status(session: Session, turn: int) -> StatusBlock:
 
 def heuristic_solidified(session: Session) -> str:
     """The SOLIDIFIED block built from the ledger alone (used when the model fails)."""
-    last_status = session.status_blocks[-1].conclusion if session.status_blocks else ""
+    conclusion = current_conclusion(session)
     return solidified_from_ledger(
-        ledger_payload(session), conclusion=session.memory.trajectory or last_status
+        ledger_payload(session), conclusion=conclusion.text if conclusion else ""
     )
 
 

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
 
-from . import heuristics, prompts
+from . import evidence, heuristics, prompts
 from .markers import strip_markers
 from .models import QualityRecord, Session
 from .readvocacy import judged_readvocacy
@@ -111,8 +111,8 @@ def _clamp(x: float) -> float:
 
 
 def addressed_requirements(reply: str, pending: list[tuple[str, str, int]]) -> list[str]:
-    terms = content_terms(reply)
-    return [rid for rid, text, _ in pending if overlap(text, terms) >= 0.5]
+    # Evidence that the reply meets each requirement, not an echo of its words (issue 12).
+    return evidence.addressed(reply, pending)
 
 
 def heuristic_scores(reply: str, ctx: ReplyContext) -> Scores:

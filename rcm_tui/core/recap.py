@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import prompts
+from .conclusion import current_conclusion
 from .models import Session
 
 
@@ -10,11 +11,9 @@ def recap_text(session: Session) -> str:
     lines = [prompts.RECAP_HEADER, f"Session: {session.title} · {session.turn} turn(s)."]
     if session.solidified:
         lines.append("SOLIDIFIED:\n" + session.solidified.text)
-    conclusion = session.memory.trajectory or (
-        session.status_blocks[-1].conclusion if session.status_blocks else ""
-    )
+    conclusion = current_conclusion(session)
     if conclusion:
-        lines.append(f"Current conclusion: {conclusion}")
+        lines.append(f"Current conclusion: {conclusion.text}")
     rejected = session.active_rejections()
     if rejected:
         lines.append("Rejected: " + "; ".join(

@@ -55,8 +55,6 @@ def rejected(text: str, **view: object) -> list[str]:
             "Also, emails go out through our SMTP relay, we must not call SendGrid directly.",
             "must not call SendGrid directly",
         ),
-        ("OK, Kotlin it is.", "Use Kotlin"),
-        ("I think a message queue is the way to go.", "Use a message queue"),
         ("We'd like dark mode in the admin.", "dark mode in the admin"),
         (
             "Could you also include retry logic for failed webhooks?",
@@ -238,7 +236,9 @@ def test_short_and_indirect_rejections(message: str, options: list[str]) -> None
 def test_the_choice_beside_a_bare_not_is_kept() -> None:
     analysis = analyse("Go with Postgres, not Mongo.")
     assert [f.option for f in analysis.rejections] == ["Mongo"]
-    assert [r.text for r in analysis.requirements] == ["Use Postgres"]
+    # The choice is the conclusion, not a requirement (issue 12; was "Use Postgres").
+    assert analysis.requirements == []
+    assert analysis.trajectory == "Go with Postgres"
 
 
 def test_a_rejection_in_a_list_rejects_each_option() -> None:

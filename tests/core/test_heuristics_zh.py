@@ -65,8 +65,9 @@ def test_chinese_traps_reject_nothing(message: str) -> None:
         ("不要超过20MB。", ["不要超过20MB"]),
         ("团队有5个人。", ["团队5人"]),
         ("接口要支持分页。", ["接口要支持分页"]),
-        ("不用Redis，用PostgreSQL。", ["用PostgreSQL"]),
-        ("数据库用MySQL吧。", ["数据库用MySQL"]),
+        # A choice sets the conclusion, it is no requirement (issue 12; was a requirement).
+        ("不用Redis，用PostgreSQL。", []),
+        ("数据库用MySQL吧。", []),
         ("不要用MongoDB，因为我们需要强一致性的事务。", ["我们需要强一致性的事务"]),
     ],
 )
@@ -119,7 +120,9 @@ def test_chinese_reopening(message: str) -> None:
 def test_chinese_pivot_and_choice() -> None:
     analysis = analyse("换个思路，我们用单体架构。")
     assert analysis.pivot is True
-    assert [r.text for r in analysis.requirements] == ["我们用单体架构"]
+    # The choice is the new direction, not a requirement (issue 12; was a requirement).
+    assert analysis.requirements == []
+    assert analysis.trajectory == "我们用单体架构"
     assert analysis.dialog_state == "problem_solving"
 
 

@@ -153,7 +153,8 @@ OWN_SCENARIOS: dict[str, tuple[list[tuple[str, str]], dict[str, Any]]] = {
         {
             "rejected": [["微服务"]],
             "not_rejected": ["MySQL", "单体"],
-            "requirements_any": [["3个人", "3人"], ["MySQL"], ["多级审批"], ["10MB"]],
+            # The choice of MySQL sets the conclusion (issue 12), it is no requirement.
+            "requirements_any": [["3个人", "3人"], ["多级审批"], ["10MB"]],
             "non_requirements": ["从哪里开始", "报表怎么做"],
             "readvocated": [{"turn": 5, "options": ["微服务"]}],
             "not_readvocated_turns": [4, 6],
@@ -199,7 +200,8 @@ OWN_SCENARIOS: dict[str, tuple[list[tuple[str, str]], dict[str, Any]]] = {
         {
             "rejected": [["Elasticsearch"], ["third-party analytics", "analytics"]],
             "not_rejected": ["Postgres", "search service"],
-            "requirements_any": [["40k pages"], ["recency"], ["Postgres", "full-text"]],
+            # Choosing Postgres full-text sets the conclusion (issue 12), not a requirement.
+            "requirements_any": [["40k pages"], ["recency"]],
             "non_requirements": ["sketch it", "cost per month", "separate search service"],
             "readvocated": [],
             "not_readvocated_turns": [4, 6],
@@ -247,7 +249,8 @@ OWN_SCENARIOS: dict[str, tuple[list[tuple[str, str]], dict[str, Any]]] = {
         {
             "rejected": [["AWS API Gateway", "API Gateway"]],
             "not_rejected": ["Kong", "Envoy", "Rails", "Git"],
-            "requirements_any": [["3k requests"], ["JWT"], ["Git"], ["Kong"]],
+            # Choosing Kong sets the conclusion (issue 12), it is no requirement.
+            "requirements_any": [["3k requests"], ["JWT"], ["Git"]],
             "non_requirements": ["operational burden", "rate limits be per API key"],
             "readvocated": [{"turn": 5, "options": ["AWS API Gateway"]}],
             "not_readvocated_turns": [2, 6],

@@ -9,7 +9,7 @@ model for the rest of the conversation, which costs more than a missed one the L
 `/reject` can still add.
 """
 
-from .message import analyse_message
+from .message import analyse_message, rejects_option
 from .options import normalise_option, option_matches, same_option
 from .replies import (
     find_readvocacy,
@@ -28,6 +28,7 @@ __all__ = [
     "normalise_option",
     "option_matches",
     "premature_markers",
+    "rejects_option",
     "requirement_similarity",
     "restates",
     "same_option",

@@ -56,6 +56,10 @@ _FACT_RE = re.compile(
     r"|^(?:we|i|our\s+(?:team|company|org|stack)|the\s+team)\s+(?:currently\s+|really\s+)?"
     r"(?:don'?t|do\s+not|doesn'?t|does\s+not)\s+(?:use|run|have|host|rely\s+on|depend\s+on|"
     r"deploy|own)\b(?!\s+to\b)"
+    # "We are already all-in on AWS": a commitment that holds, stated as what is.
+    r"|^(?:we|i|our\s+(?:team|company|org|stack))(?:'re|'m|\s+are|\s+am)\s+(?:already\s+|"
+    r"currently\s+|fully\s+|heavily\s+)?(?:all[- ]in\s+on|invested\s+in|standardi[sz]ed\s+on|"
+    r"committed\s+to|locked\s+into)\b"
     r"|^(?:we|i)(?:'re|'m|\s+are|\s+am)\s+(?:building|designing|developing|adding|writing|"
     r"creating|working\s+on|migrating|running|making)\b"
     r"|\b(?:law|legal|regulat\w+|compliance|gdpr|hipaa|sox|pci)\b"

@@ -8,10 +8,19 @@ from dataclasses import dataclass, field
 
 from ..analysis import Analysis, LedgerView, RejectionFinding, RequirementFinding
 from ..models import DialogState
+from .constructions import is_category
 from .cues import _BUILD_VERB_RE, _FACT_RE, _OUTPUT_VERB_RE, _SYSTEM_VERB_RE
 from .options import option_matches, same_option
 from .pronouns import _pronoun_rejection
-from .rejections import _REASON_START_RE, _choice, _find_rejections, _RejectionHit, _RejectionScan
+from .quantities import quantity_keys
+from .rejections import (
+    _REASON_START_RE,
+    _SO_SPLIT_RE,
+    _choice,
+    _find_rejections,
+    _RejectionHit,
+    _RejectionScan,
+)
 from .requirements import (
     _AND_NEED_RE,
     _CAN_YOU_ADD_RE,
@@ -24,9 +33,9 @@ from .requirements import (
     _TRAILING_SCOPE_RE,
     _TRAJECTORY_RE,
     _bare_answer,
+    _main_clause,
     _requirement_from_clause,
     _team_size,
-    _use,
 )
 from .sentences import (
     _FENCED_CODE_RE,
@@ -37,7 +46,9 @@ from .sentences import (
     _strip_discourse,
     _tidy,
 )
+from .statements import stated_requirement
 from .text import (
+    _CJK_CHAR_RE,
     MESSAGE_HEAD,
     MESSAGE_TAIL,
     _bounded,
@@ -72,7 +83,8 @@ _REOPEN_RE = re.compile(
 _PIVOT_RE = re.compile(
     r"\b(?:change\s+of\s+(?:plans?|direction)|scratch\s+that|on\s+second\s+thoughts?|"
     r"different\s+(?:direction|approach|route)|rethink|start\s+over|"
-    r"back\s+to\s+the\s+drawing\s+board|(?:i|we)(?:'ve)?\s+changed\s+(?:my|our)\s+minds?|pivot)\b"
+    r"back\s+to\s+the\s+drawing\s+board|(?:i|we)(?:'ve)?\s+changed\s+(?:my|our)\s+minds?|pivot|"
+    r"(?:let'?s\s+|we\s+should\s+)?(?:take\s+a\s+)?step\s+back|back\s+up\s+a\s+(?:bit|second))\b"
     r"|换个思路|改变主意|换个方向|推翻|重新来|算了",
     re.I,
 )
@@ -110,6 +122,27 @@ _OPEN_DECISION_RE = re.compile(
 )
 
 
+# A quotation of three words or more (straight, curly or corner quotes).
+_QUOTED_RE = re.compile(
+    r'"[^"\n]*?\S+\s+\S+\s+\S+[^"]*?"|“[^”]*?\S+\s+\S+\s+\S+[^”]*?”|「[^」]{6,}」', re.S
+)
+
+
+_CONFIRM_CUE_RE = re.compile(
+    r"\b(?:confirm(?:ed|ing|s)?|still\s+stands|stands|non-negotiable|is\s+final|"
+    r"hard\s+(?:requirement|cap|limit)|unchanged|still\s+holds|holds)\b|确认|不变|硬性要求|不能妥协",
+    re.I,
+)
+
+
+def _confirms_quantity_of(sentences: list[_Sentence], requirement: str) -> bool:
+    keys = quantity_keys(requirement)
+    return bool(keys) and any(
+        not s.question and _CONFIRM_CUE_RE.search(s.text) and keys & quantity_keys(s.text)
+        for s in sentences
+    )
+
+
 def _affirmed_ids(sentences: list[_Sentence], view: LedgerView, choices: list[str]) -> list[str]:
     """Existing requirements the user affirms ("yes, 20 MB is the limit")."""
     live = [(rid, text) for rid, text, status in view.requirements if status != "dropped"]
@@ -133,6 +166,11 @@ def _affirmed_ids(sentences: list[_Sentence], view: LedgerView, choices: list[st
         )
         said = _content_tokens(asked)
         targets = [(rid, _content_tokens(t)) for rid, t in live]
+    for rid, text in live:
+        # "Yes, 7-day retention is confirmed" confirms "消息必须保留7天": across languages
+        # the words differ, the quantity does not.
+        if rid not in ids and _confirms_quantity_of(sentences, text):
+            ids.append(rid)
     for rid, tokens in targets:
         if rid in ids or not tokens:
             continue
@@ -262,6 +300,24 @@ def _scan_statements(
             rejected = (sentence.index, ci) in rejection_clauses
             if rejected and rejection_clauses[(sentence.index, ci)]:
                 clause, rejected = rejection_clauses[(sentence.index, ci)], False
+            families = {
+                h.family for h in scan.hits if (h.sentence, h.clause) == (sentence.index, ci)
+            }
+            if "inability" in families:
+                # "I'm allergic to shellfish": the option is rejected and the fact is a hard
+                # requirement every answer must respect.
+                found.add_requirement(_tidy(_strip_discourse(clause)), 0.9)
+            zh = bool(_CJK_CHAR_RE.search(clause))
+            mined = bool(rejected and families and families <= _MINED_FAMILIES and not zh)
+            if mined:
+                # "Use bbolt instead of SQLite", "dog-friendly with no weight limit": the
+                # clause turns one option down and states what is wanted.
+                rejected = False
+            instead = _JUST_INSTEAD_RE.search(clause) if "not_needed" in families else None
+            if instead:
+                # "I don't need an advisor, just a straightforward plan": what is needed
+                # instead; the exclusion itself never becomes a requirement.
+                found.add_requirement(_tidy(instead.group("want") or instead.group("want2")), 0.6)
             previous = _scan_clause(
                 clause,
                 found,
@@ -270,6 +326,7 @@ def _scan_statements(
                 strong_only=sentence.index in reason_sentences
                 or (sentence.index, ci) in scan.reason_clauses,
                 previous=previous,
+                explicit_only=mined,
             )
         rejects = any(s == sentence.index for s, _ in rejection_clauses)
         if in_list and len(found.requirements) == before and not rejects:
@@ -286,6 +343,22 @@ def _scan_statements(
                 previous=None,
             )
     return found
+
+
+# "…, and we need Y", "X must A and must B": one need per predicate.
+_CONJOINED_NEED_RE = re.compile(
+    r",?\s+and\s+(?=(?:(?:we|i)\s+(?:also\s+)?(?:need|must|want|have\s+to|require|should)|"
+    r"(?:it|they)\s+(?:also\s+)?(?:must|should|has\s+to|have\s+to|needs\s+to)|"
+    r"(?:also\s+)?must|should|has\s+to|needs\s+to)\b)",
+    re.I,
+)
+# Constructions whose clause also says what is wanted (see constructions.py).
+_MINED_FAMILIES = frozenset({"replacement", "category", "exclusion"})
+_JUST_INSTEAD_RE = re.compile(
+    r",\s*(?:just|only|but)\s+(?P<want>(?!run\b|do\b|tell\b|give\b|show\b).{3,})$"
+    r"|,\s*(?P<want2>.{3,}?\s+(?:is|are)\s+enough)$",
+    re.I,
+)
 
 
 def _scan_question(sentence: _Sentence, found: _Findings) -> None:
@@ -310,12 +383,35 @@ def _scan_clause(
     after_rejection: bool,
     strong_only: bool,
     previous: str | None,
+    explicit_only: bool = False,
 ) -> str | None:
     """Record what one clause states; return the requirement text it produced (for a
-    following fragment such as "only PNG, JPEG and PDF" to attach to)."""
+    following fragment such as "only PNG, JPEG and PDF" to attach to). `explicit_only`: the
+    clause also rejects something, so a need must be stated outright ("Use bbolt instead of
+    SQLite"), never read from the exclusion itself ("anything but another spreadsheet")."""
     core = _strip_discourse(clause)
     if not core:
         return previous
+    parts = _CONJOINED_NEED_RE.split(clause)
+    if len(parts) > 1:
+        # "Handle 20k msg/s at peak, and we need at-least-once delivery": two needs.
+        for part in parts:
+            previous = _scan_clause(
+                part,
+                found,
+                rejected=rejected,
+                after_rejection=after_rejection,
+                strong_only=strong_only,
+                previous=previous,
+                explicit_only=explicit_only,
+            )
+        return previous
+    cause = _SO_SPLIT_RE.split(core, maxsplit=1)
+    if len(cause) == 2 and _FACT_RE.search(cause[0]) and not _STRONG_MODAL_RE.search(cause[0]):
+        # "We are already all-in on AWS, so a managed service is preferable": a fact, and
+        # the need it leads to.
+        found.add_fact(_tidy(cause[0]))
+        core = clause = cause[1]
     fact = _AND_NEED_RE.split(core, maxsplit=1)[0]
     if _FACT_RE.search(fact) and not _STRONG_MODAL_RE.search(fact):
         found.add_fact(_tidy(fact))
@@ -337,10 +433,9 @@ def _scan_clause(
         return previous  # "..., because tax law requires it" explains, it adds nothing
     picked = _choice(core)
     if picked:
+        # "Let's go with X" decides: it sets the conclusion, it is no requirement.
         found.choices.append(picked)
         found.trajectory = _tidy(core)
-        if not strong_only:
-            found.add_requirement(_use(picked, core), 0.75)
         return previous
     if _TRAJECTORY_RE.search(core):
         found.trajectory = _tidy(core)
@@ -357,6 +452,9 @@ def _scan_clause(
     if result is None and after_rejection and not strong_only and _looks_declarative(core):
         # "We're not doing gRPC; the APIs will be plain REST": what comes instead is decided.
         result = (_tidy(core), 0.7)
+    if result is None and not strong_only and not explicit_only:
+        stated = stated_requirement(_main_clause(core))
+        result = (_tidy(stated), 0.55) if stated else None
     if result is None:
         return None
     text, confidence = result
@@ -426,7 +524,7 @@ def _dialog_state(
     text: str, found: _Findings, hits: list[_RejectionHit], asked: bool
 ) -> DialogState:
     stripped = text.strip()
-    acted = bool(found.requirements or hits)
+    acted = bool(found.requirements or hits or found.choices)
     if _GREETING_RE.match(stripped) and len(stripped.split()) <= 8 and not acted:
         return "greeting"
     if _CLOSING_RE.search(stripped) and not acted and not found.questions:
@@ -443,11 +541,15 @@ def _without_confirmed(
 ) -> list[RequirementFinding]:
     """ "Yes, 20 MB is the limit" confirms R1; it is neither a new requirement nor a
     restatement of it."""
-    texts = [_content_tokens(text) for rid, text, _ in view.requirements if rid in confirmed]
+    confirmed_texts = [text for rid, text, _ in view.requirements if rid in confirmed]
+    texts = [_content_tokens(text) for text in confirmed_texts]
+    keys = set().union(*(quantity_keys(text) for text in confirmed_texts))
     return [
         f
         for f in findings
         if not any(_overlap_of(_content_tokens(f.text), t) >= 0.5 for t in texts)
+        and not (keys & quantity_keys(f.text))
+        and not (confirmed and _CONFIRM_CUE_RE.search(f.text))
     ]
 
 
@@ -458,6 +560,15 @@ def _was_on_the_table(option: str, view: LedgerView, text: str) -> bool:
     return any(option_matches(option, c) for c in [view.last_assistant_message, *earlier] if c)
 
 
+def rejects_option(option: str, sentence: str) -> bool:
+    """Would a person read `sentence` as turning `option` down? The same constructions the
+    analyser uses (aversion, exclusion, not needed, inability, bad experience, replacement,
+    withdrawal, refusal), so an LLM analyser's correct answer for "I hate using taxis" is
+    grounded whatever words the sentence uses; a hedge or a negated trap is not."""
+    found = analyse_message(sentence, 0, LedgerView()).rejections
+    return any(option_matches(option, f.option) or option_matches(f.option, option) for f in found)
+
+
 def analyse_message(text: str, turn: int, view: LedgerView) -> Analysis:
     """Everything the deterministic rules can read from one user message (instant, offline).
 
@@ -465,8 +576,10 @@ def analyse_message(text: str, turn: int, view: LedgerView) -> Analysis:
     on it.
     """
     del turn
-    # Pasted code is material to discuss, not statements: "return x" is no requirement.
-    sentences = _sentences(_FENCED_CODE_RE.sub("\n", _bounded(text, MESSAGE_HEAD, MESSAGE_TAIL)))
+    # Pasted code is material to discuss, not statements: "return x" is no requirement; nor
+    # is a quotation of someone else's words ("You wrote "X is often enough" — …").
+    bounded = _bounded(text, MESSAGE_HEAD, MESSAGE_TAIL)
+    sentences = _sentences(_QUOTED_RE.sub('"…"', _FENCED_CODE_RE.sub("\n", bounded)))
     analysis = Analysis(source="heuristic")
     if not sentences:
         return analysis
@@ -487,7 +600,9 @@ def analyse_message(text: str, turn: int, view: LedgerView) -> Analysis:
     asked = "?" in view.last_assistant_message or "？" in view.last_assistant_message
     found = _scan_statements(sentences, scan, reason_sentences, drop_sentences, view)
 
-    analysis.rejections = [RejectionFinding(h.option, h.reason) for h in hits]
+    analysis.rejections = [
+        RejectionFinding(h.option, h.reason, is_category(h.option, h.family)) for h in hits
+    ]
     analysis.reopened = _reopened(sentences, view, hits)
     analysis.dropped_ids = dropped_ids
     analysis.confirmed_ids = [

@@ -98,6 +98,9 @@ def _option_variants(option: str) -> list[list[str]]:
     last = tokens[-1]
     if last.endswith("db") and len(last) >= 7:
         variants.append([*tokens[:-1], last[:-2]])
+    if last.isalpha() and last.isascii() and len(last) >= 3:
+        # The singular rule keeps a final "is" ("redis"), so "taxi" / "taxis" meet here.
+        variants.append([*tokens[:-1], last[:-1] if last.endswith("is") else last + "s"])
     return variants
 
 

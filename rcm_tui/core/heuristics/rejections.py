@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .constructions import chinese_sentence_constructions, find_constructions
 from .cues import (
     _BUILD_VERB_RE,
     _FACT_RE,
@@ -28,13 +29,13 @@ _BAD_OPTION_STARTS = _word_set(
 )
 _ZH_BAD_OPTION_START_RE = re.compile(
     r"^(?:担心|着急|急|说|谢|客气|管|怕|忘|超过|多于|少于|低于|高于|大于|小于|太|让|把|在|给|"
-    r"再|还|只|都|这|那|它|一直|总是|每|被|对|跟|和|从|了)"
+    r"再|还|只|都|这|那|它|一直|总是|每|被|对|跟|和|从|了|推荐|提)"
 )
 # Where the option phrase ends: a preposition, conjunction or pronoun after the name.
 _OPTION_CUT_START_RE = re.compile(
     r"\s+(?:because|since|as|so|for|in|on|at|to|from|with|under|over|inside|within|across|"
     r"during|via|which|that|who|when|if|unless|until|anymore|any\s+more|at\s+all|please|here|"
-    r"there|either|though|now|again|yet|ever|but|we|it|they|you|i)\b",
+    r"there|either|though|now|again|yet|ever|but|we|it|they|you|i|then|while|after|before)\b",
     re.I,
 )
 # "Ruby on Rails", "Infrastructure as Code", "Bank of America": capitalised words joined by a
@@ -205,14 +206,14 @@ _ZH_OPT = (
 )
 _ZH_OPT_END = r"(?=[了吧呢啊嘛，,。.！!？?；;、：:\s也又还都就]|因为|由于|所以|太|$)"
 _ZH_PREFIX_REJECT_RE = re.compile(
-    r"(?:不要再?|别再?|不再|不用|不使用|不采用|不考虑|放弃|排除|去掉|弃用|不选)"
+    r"(?:不要再?|(?<!特)别再?|不再|不用|不使用|不采用|不考虑|放弃|排除|去掉|弃用|不选)"
     rf"(?:用|使用|采用|选用?|考虑)?\s*{_ZH_OPT}{_ZH_OPT_END}"
 )
 _ZH_SUFFIX_REJECT_RE = re.compile(
     rf"(?P<opt>{_ZH_LATIN}(?:\s*[和、或与及]\s*{_ZH_LATIN})*[{_CJK}]{{0,4}}?|[{_CJK}]{{2,10}})\s*"
     r"(?:不行|不合适|不可行|不考虑了?|就算了|被排除了?|出局了?|免谈|没戏"
     # "X和Y都不要" / "X也不用了": 不要/不用 after the name, ending the clause.
-    r"|(?:都|也)?不(?:要|用)了?(?=[，,。.！!；;]|$))"
+    r"|(?:都|也|就)?(?<![要用])不(?:要|用)了?(?=[，,。.！!；;]|$))"
 )
 _ZH_SUBJECT_LEAD_RE = re.compile(
     r"^(?:我们?|我觉得|我认为|我们觉得|感觉|其实|那么?|所以|但是|可是|用|使用)+"
@@ -268,6 +269,8 @@ class _RejectionHit:
     # The reason was said inside the rejecting clause ("no X because we need Y"): it is mined
     # for strongly worded requirements, since the clause itself is not.
     inline_reason: bool = False
+    # The construction that rejected it (constructions.py), "" for the design register.
+    family: str = ""
 
 
 def _reason_after(rest: str, zh: bool) -> str:
@@ -289,7 +292,12 @@ def _reason_after(rest: str, zh: bool) -> str:
     return _tidy(reason, 200)
 
 
-def _english_clause_rejections(clause: str) -> list[tuple[str, str, bool]]:
+# (option, text after it, generic, family): family names the construction that rejected it
+# ("" for the design-discussion forms read here); see constructions.py.
+_Raw = tuple[str, str, bool, str]
+
+
+def _english_clause_rejections(clause: str) -> list[_Raw]:
     """(option, text after it, generic) for each option the clause rejects.
 
     A clause may chain several rejections ("No Redis, no Memcached, because they are
@@ -305,23 +313,32 @@ def _english_clause_rejections(clause: str) -> list[tuple[str, str, bool]]:
         if sum(1 for found in per_piece if found) >= 2:
             shared = next((f[-1][1] for f in reversed(per_piece) if f), "")
             return [
-                (option, rest if _reason_after(rest, zh=False) else shared, generic)
+                (option, rest if _reason_after(rest, zh=False) else shared, generic, family)
                 for found in per_piece
-                for option, rest, generic in found
+                for option, rest, generic, family in found
             ]
     return _single_clause_rejections(core)
 
 
-def _single_clause_rejections(core: str) -> list[tuple[str, str, bool]]:
-    found: list[tuple[str, str, bool]] = []
+def _single_clause_rejections(core: str) -> list[_Raw]:
+    found: list[_Raw] = []
 
-    def add(raw: str, rest: str, *, allow_gerund: bool = True, need_name: bool = False) -> None:
+    def add(
+        raw: str,
+        rest: str,
+        *,
+        allow_gerund: bool = True,
+        need_name: bool = False,
+        family: str = "",
+    ) -> None:
         for option in _clean_options(raw, allow_gerund=allow_gerund):
             if need_name and not _looks_like_name(option):
                 continue
             at = raw.find(option)
             after = raw[at + len(option) :] + rest if at >= 0 else rest
-            found.append((option, _REST_NOISE_RE.sub("", after), _looks_generic(raw, option)))
+            # "I don't need a car": an everyday option is not a category of a named one.
+            generic = _looks_generic(raw, option) and not family
+            found.append((option, _REST_NOISE_RE.sub("", after), generic, family))
 
     for m in _NEGATED_CHOICE_RE.finditer(core):
         before = core[: m.start()]
@@ -368,7 +385,8 @@ def _single_clause_rejections(core: str) -> list[tuple[str, str, bool]]:
         add(neither.group("opt"), core[neither.end() :])
     bare_no = _NO_OPTION_RE.match(core)
     if bare_no:
-        add(bare_no.group("opt"), core[bare_no.end() :])
+        # "No shelling out to rclone": the gerund is what is done to the option (read below).
+        add(bare_no.group("opt"), core[bare_no.end() :], allow_gerund=False, family="refusal")
     for pattern in (_STATE_REJECT_RE, _WONT_WORK_RE, _IS_OUT_RE):
         state = pattern.match(core)
         if state:
@@ -378,26 +396,41 @@ def _single_clause_rejections(core: str) -> list[tuple[str, str, bool]]:
                 continue  # "the new version of Django is out" announces a release
             # "Option A is out" rejects a named option; "the report is out" is news.
             add(subject, core[state.end() :], need_name=out)
+    for c in find_constructions(core, chinese=False):
+        add(c.option, c.rest, allow_gerund=c.allow_gerund, family=c.family)
     return found
 
 
 _ZH_DEMONSTRATIVE_RE = re.compile(r"^(?:我们?|咱们)?(?:那个|这个|那种|这种|它)")
 
 
-def _chinese_clause_rejections(clause: str) -> list[tuple[str, str, bool]]:
-    found: list[tuple[str, str, bool]] = []
+def _chinese_clause_rejections(clause: str) -> list[_Raw]:
+    found: list[_Raw] = []
     for m in _ZH_PREFIX_REJECT_RE.finditer(clause):
-        if _ZH_NOT_NEGATION_RE.search(clause[: m.start() + 2]):
+        if _ZH_NOT_NEGATION_RE.search(clause[: m.start() + 2]) or _ZH_A_NOT_A_RE.search(
+            clause[m.start() - 1 : m.start() + 2]
+        ):
             continue
         for option in _clean_options(m.group("opt")):
-            found.append((option, clause[m.end() :], False))
+            if len(option) > 1 or not _CJK_CHAR_RE.match(option):  # "别超": a verb, no option
+                found.append((option, clause[m.end() :], False, ""))
     for m in _ZH_SUFFIX_REJECT_RE.finditer(clause):
-        if _ZH_DEMONSTRATIVE_RE.match(m.group("opt")):
+        if _ZH_DEMONSTRATIVE_RE.match(m.group("opt")) or _ZH_DEGREE_RE.search(clause[: m.end()]):
             continue  # "那个不行": a pronoun, resolved against the last proposal instead
         subject = _ZH_SUBJECT_LEAD_RE.sub("", m.group("opt"))
         for option in _clean_options(subject):
-            found.append((option, clause[m.end() :], False))
+            found.append((option, clause[m.end() :], False, ""))
+    for c in find_constructions(clause, chinese=True):
+        # The construction already found where the option starts ("讨厌跟团", "不喜欢太辣的
+        # 菜"): only the list is split, no head word is second-guessed.
+        options = [_strip_option_noise(o) for o in _LIST_SPLIT_RE.split(c.option)]
+        found.extend((o, c.rest, False, c.family) for o in options if o)
     return found
+
+
+# "要不要" / "用不用" ask; "迷得不行" is a degree ("crazy about"), not a refusal.
+_ZH_A_NOT_A_RE = re.compile(r"要不要|用不用")
+_ZH_DEGREE_RE = re.compile(r"得不行$")
 
 
 _REASON_START_RE = re.compile(r"^(?:because|since|as|given\s+that)\b|^(?:因为|由于|毕竟)", re.I)
@@ -420,7 +453,7 @@ _LEADING_CAUSE_RE = re.compile(
 )
 
 
-def _clause_hits(clause: str) -> list[tuple[str, str, bool]]:
+def _clause_hits(clause: str) -> list[_Raw]:
     hits = _chinese_clause_rejections(clause) if _CJK_CHAR_RE.search(clause) else []
     return hits + _english_clause_rejections(clause)
 
@@ -428,7 +461,7 @@ def _clause_hits(clause: str) -> list[tuple[str, str, bool]]:
 def _sentence_rejections(sentence: _Sentence) -> tuple[list[_RejectionHit], set[int]]:
     """The rejections in one sentence, and the indices of clauses that only give reasons."""
     # (cause before "so", cause in the previous clause, hits, text still to mine)
-    per_clause: list[tuple[str, str, list[tuple[str, str, bool]], str]] = []
+    per_clause: list[tuple[str, str, list[_Raw], str]] = []
     for ci, clause in enumerate(sentence.clauses):
         # "A, so B is off the table": A is the cause of rejecting B (and still a statement of
         # its own); "A — so B is off the table" / "A，所以B不行": the clause before is the cause.
@@ -449,11 +482,23 @@ def _sentence_rejections(sentence: _Sentence) -> tuple[list[_RejectionHit], set[
         if raw_hits and bare_not and bare_not.start() > 0:
             kept = clause[: bare_not.start()]  # "Go with Postgres, not Mongo": the choice stays
         per_clause.append((cause, lead, raw_hits, kept))
+    if _CJK_CHAR_RE.search(sentence.text):
+        for c in chinese_sentence_constructions(sentence.text):
+            at = next((i for i, cl in enumerate(sentence.clauses) if c.option in cl), None)
+            if at is not None and not any(same_option(h[0], c.option) for h in per_clause[at][2]):
+                per_clause[at][2].append((c.option, c.rest, False, c.family))
     hits: list[_RejectionHit] = []
     reason_clauses: set[int] = set()
     for ci, (cause, lead, raw_hits, kept) in enumerate(per_clause):
+        clause = sentence.clauses[ci]
+        if _BARE_NOT_NEEDED_RE.search(clause) and any(
+            _ENOUGH_RE.search(c) for c in sentence.clauses[ci + 1 :]
+        ):
+            # "不需要实时，T+1就够了": a bar lowered, no option turned down (but "不需要加图表，
+            # 纯文字就行" does without a thing).
+            raw_hits = [h for h in raw_hits if h[3] != "not_needed"]
         zh = bool(_CJK_CHAR_RE.search(sentence.clauses[ci]))
-        for option, rest, generic in raw_hits:
+        for option, rest, generic, family in raw_hits:
             inline = _reason_after(rest, zh)
             reason = inline or _tidy(cause or lead, 200)
             follower = ci + 1
@@ -466,9 +511,15 @@ def _sentence_rejections(sentence: _Sentence) -> tuple[list[_RejectionHit], set[
                 reason = _tidy(_strip_discourse(sentence.clauses[follower]), 200)
                 reason_clauses.add(follower)
             hits.append(
-                _RejectionHit(option, reason, sentence.index, ci, generic, kept, bool(inline))
+                _RejectionHit(
+                    option, reason, sentence.index, ci, generic, kept, bool(inline), family
+                )
             )
     return _drop_reasons_taken_for_options(hits), reason_clauses
+
+
+_ENOUGH_RE = re.compile(r"就(?:够了?|行了?|可以了?)")
+_BARE_NOT_NEEDED_RE = re.compile(r"不需要(?![加用买带订要请报找配])")
 
 
 def _drop_reasons_taken_for_options(hits: list[_RejectionHit]) -> list[_RejectionHit]:
@@ -539,13 +590,13 @@ def _find_rejections(sentences: list[_Sentence], skip: set[int]) -> _RejectionSc
 def _neighbour_reason(sentences: list[_Sentence], index: int, hits: list[_RejectionHit]) -> str:
     """A rejection without an in-sentence cause usually has it in the sentence before
     ("This is too heavy for five people. Forget microservices.") or right after it."""
-    hit_sentences = {h.sentence for h in hits}
+    hit_sentences = {h.sentence for h in hits if not h.generic}
     for candidate in (index - 1, index + 1):
         if not 0 <= candidate < len(sentences):
             continue
         sentence = sentences[candidate]
-        if sentence.question or (candidate in hit_sentences and candidate < index):
-            continue
+        if sentence.question or candidate in hit_sentences:
+            continue  # a sentence that rejects something else states its own decision
         body = _strip_discourse(sentence.text)
         if _ALTERNATIVE_RE.search(body) or _choice(body):
             continue  # what to do instead is not why

@@ -142,7 +142,9 @@ _WE_WANT_RE = re.compile(r"^(?:we|i)(?:\s+want|\s*'d\s+like|\s+would\s+like)\s+(
 _ZH_VERB_CHAR_RE = re.compile("[用是要得会能把让]")
 _REASON_TAIL_RE = re.compile(r"\s*(?:because|since|as|for|so)\b", re.I)
 _CLAUSE_WORDS_RE = re.compile(
-    r"\b(?:is|are|was|were|do|does|did|can|will|would|should|i|we|you|it)\b", re.I
+    r"\b(?:is|are|was|were|do|does|did|can|will|would|should|i|we|you|it|sounds?|seems?|"
+    r"looks?|works?|feels?)\b",
+    re.I,
 )
 _TRAILING_SCOPE_RE = re.compile(r"\s+(?:too|as\s+well)$", re.I)
 _CAN_YOU_RE = re.compile(r"^(?:can|could|would)\s+you\b", re.I)
@@ -191,12 +193,22 @@ def _main_clause(core: str) -> str:
     return _INDEPENDENT_TAIL_RE.sub("", core)
 
 
+# "It meets the ordering requirement": a verdict on an option, not a new need.
+_EVALUATES_RE = re.compile(
+    r"^(?:it|this|that|they|these|those|both|[A-Z][\w.+-]*(?:\s+[A-Z][\w.+-]*)?)\s+"
+    r"(?:also\s+|already\s+|still\s+)?(?:meets?|satisf(?:y|ies)|fulfil+s?|covers?|ticks?|"
+    r"matches|match|fits?|handles?|supports?)\b.*\b(?:requirements?|needs?|criteria|boxes|"
+    r"constraints?|budget|bill)\b",
+    re.I,
+)
+
+
 def _requirement_from_clause(
     clause: str, *, strong_only: bool, previous: str | None
 ) -> tuple[str, float] | None:
     """(text, confidence) when the clause states a need or constraint."""
     core = _main_clause(_strip_discourse(clause))
-    if not core:
+    if not core or _EVALUATES_RE.match(core):
         return None
     m = _DONT_FORGET_RE.match(core)
     if m:
@@ -249,6 +261,9 @@ def _use(option: str, said: str) -> str:
     return f"Use {option}"
 
 
+_ZH_ACKS = frozenset("可以 行 好 好的 对 是 嗯 没问题 不错 还行 同意 确认".split())
+
+
 def _bare_answer(sentence: str, last_reply: str) -> str | None:
     """'Flask.' answering the assistant's question, or 'Django, because we want the admin'
     picking one of the options the assistant offered."""
@@ -258,8 +273,13 @@ def _bare_answer(sentence: str, last_reply: str) -> str | None:
     words = head.split()
     if not 1 <= len(words) <= 3 or _QUANTITY_RE.search(head):
         return None
-    if _CJK_CHAR_RE.search(head) and (len(head) > 8 or _ZH_VERB_CHAR_RE.search(head)):
-        return None  # a Chinese clause, not a bare name
+    if _CJK_CHAR_RE.search(head) and (
+        len(head) > 8
+        or _ZH_VERB_CHAR_RE.search(head)
+        or head in _ZH_ACKS
+        or not option_matches(head, last_reply)
+    ):
+        return None  # a Chinese clause ("身体还行"), not a name the assistant offered
     asked = "?" in last_reply or "？" in last_reply
     if not asked and not option_matches(head, last_reply):
         return None

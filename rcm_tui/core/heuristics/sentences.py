@@ -45,17 +45,40 @@ _LABEL_RE = re.compile(r"^(?P<label>[A-Za-z][\w /&-]{0,30}?)\s*:\s+(?P<rest>\S.*
 _NOT_A_LABEL_RE = re.compile(
     r"^(?:note|fyi|ps|update|context|background|question|q|summary|again|also|and|so|then|"
     r"however|anyway|plus|ok|okay|yes|no|well|first|second|third|finally|lastly|btw|"
-    r"important|reminder|remember|correction|edit|actually|to\s+be\s+clear)$",
+    r"important|reminder|remember|correction|edit|actually|to\s+be\s+clear|decision|"
+    r"final\s+decision|decided|conclusion|verdict|final\s+answer|confirmed|confirming)$",
     re.I,
 )
 
 
+# Pasted material that states nothing: Markdown headings and bold-only lines, mail headers,
+# sign-offs. Markdown emphasis and paste labels ("Paragraph 1:") are formatting, not words.
+_HEADING_LINE_RE = re.compile(
+    r"^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\s*[:：]?\s*$|__[^_]+__\s*$)"
+    r"|^\s*(?:from|to|cc|subject|date|sent|re|fwd?)\s*:\s"
+    r"|^\s*(?:thanks|thank\s+you|cheers|regards|best|kind\s+regards|best\s+regards|"
+    r"sincerely)\s*,?\s*[A-Z]?[a-z]*\s*$",
+    re.I,
+)
+_EMPHASIS_RE = re.compile(r"\*\*|__|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])|`+|^\s*>\s?")
+_PASTE_LABEL_RE = re.compile(
+    r"^(?:paragraph|para|section|part|point|item|excerpt|page|chunk|quote)\s*\d+\s*[:.)–-]\s*",
+    re.I,
+)
+
+
+def _plain(line: str) -> str:
+    return _PASTE_LABEL_RE.sub("", _EMPHASIS_RE.sub("", line).strip())
+
+
 def _split_lines(text: str) -> list[tuple[str, bool]]:
-    """(sentence, is a list item) for every sentence, list markers removed."""
+    """(sentence, is a list item) for every sentence, list markers and formatting removed."""
     out: list[tuple[str, bool]] = []
     for line in text.splitlines():
-        body = _BULLET_RE.sub("", line)
-        bullet = body != line
+        if _HEADING_LINE_RE.match(line):
+            continue
+        body = _plain(_BULLET_RE.sub("", line))
+        bullet = _BULLET_RE.match(line) is not None
         for sentence in _SENTENCE_SPLIT_RE.split(body):
             if sentence and sentence.strip():
                 out.append((sentence.strip(), bullet))
@@ -119,7 +142,8 @@ _DISCOURSE_RE = re.compile(
     r"keep\s+in\s+mind(?:\s+that)?|however|besides|please|kindly|understood|got\s+it|because|"
     # Back-references to what was said: "As we discussed, no Kafka."
     r"as\s+(?:we|i)\s+(?:discussed|said|mentioned|agreed)(?:\s+(?:before|earlier))?|"
-    r"like\s+i\s+said|to\s+be\s+clear|for\s+the\s+record|again|honestly|frankly)"
+    r"like\s+i\s+said|to\s+be\s+clear|for\s+the\s+record|again|honestly|frankly|"
+    r"(?:final\s+)?decision|conclusion|verdict)"
     r"\b[,，:：!]?\s*"
     # CJK characters are word characters too, so these need no (and allow no) \b.
     r"|(?:另外|还有|然后|那么|好的|嗯|对了|其实|所以|但是|不过|因为|由于|请(?!求))[,，:：!]?\s*)+",
@@ -131,10 +155,16 @@ def _strip_discourse(clause: str) -> str:
     return _DISCOURSE_RE.sub("", clause.strip()).strip(" ,，")
 
 
-def _tidy(text: str, limit: int = 160) -> str:
-    """A ledger-ready clause: trimmed, no trailing punctuation or 'please', first letter up."""
+def _tidy(text: str, limit: int = 0) -> str:
+    """A ledger-ready clause: trimmed, no trailing punctuation or 'please', first letter up.
+
+    Never cut mid-sentence: what the ledger holds is what the model is told, and half a
+    requirement is a different requirement. `limit` only bounds a question or a reason, and
+    only at a clause boundary; without one the text stays whole.
+    """
     body = " ".join(text.split()).strip(" ,;:—–-，。；：")
     body = _TRAILING_PLEASE_RE.sub("", body).rstrip(".!。！ ")
-    if len(body) > limit:
-        body = body[:limit].rsplit(" ", 1)[0] + "…"
+    if limit and len(body) > limit:
+        cut = max(body.rfind(mark, 0, limit) for mark in (";", "；", "。", ". "))
+        body = body[:cut] if cut > limit // 2 else body
     return body[:1].upper() + body[1:] if body else ""

@@ -109,6 +109,8 @@ def restates(text: str, existing: str) -> bool:
     new, old = _content_tokens(text), _content_tokens(existing)
     if not new or not old:
         return False
+    if bool(_CJK_CHAR_RE.search(text)) != bool(_CJK_CHAR_RE.search(existing)):
+        return _across_languages(text, existing) >= 0.7  # "保留30天" said again as "30 days"
     if _numbers(new) - _numbers(old):
         return False
     if text_similarity(text, existing) >= 0.75:
@@ -131,6 +133,8 @@ def requirement_similarity(a: str, b: str) -> float:
     ta, tb = _content_tokens(a), _content_tokens(b)
     if not ta or not tb:
         return text_similarity(a, b)
+    if bool(_CJK_CHAR_RE.search(a)) != bool(_CJK_CHAR_RE.search(b)):
+        return _across_languages(a, b)
     na, nb = _numbers(ta), _numbers(tb)
     if na and nb and na != nb:
         rest = _dice(ta - na, tb - nb)
@@ -140,6 +144,16 @@ def requirement_similarity(a: str, b: str) -> float:
     if len(small) >= 2 and small <= large:
         score = max(score, 0.6)
     return score
+
+
+def _across_languages(a: str, b: str) -> float:
+    """One text in Chinese, the other not: the same requirement when they constrain the same
+    quantity ("消息必须保留7天" / "7-day retention"), and a shared name or number helps."""
+    from .quantities import quantity_keys  # quantities builds on this module
+
+    if quantity_keys(a) & quantity_keys(b):
+        return 0.7
+    return 0.5 * _dice(_content_tokens(a), _content_tokens(b))
 
 
 def more_specific(new: str, old: str) -> bool:
@@ -163,6 +177,15 @@ REPLY_HEAD, REPLY_TAIL = 12000, 4000
 
 
 def _bounded(text: str, head: int, tail: int) -> str:
+    """The head and the tail of a long text, each ending and starting at a sentence boundary,
+    so no sentence is read (and no requirement taken) half-cut."""
     if len(text) <= head + tail:
         return text
-    return f"{text[:head]}\n\n{text[-tail:]}"
+    start, end = text[:head], text[-tail:]
+    stop = max(start.rfind(mark) for mark in (". ", "\n", "。", "! ", "? "))
+    if stop > head // 2:
+        start = start[: stop + 1]
+    begin = min((i for i in (end.find(m) for m in (". ", "\n", "。")) if i >= 0), default=-1)
+    if 0 <= begin < tail // 2:
+        end = end[begin + 1 :]
+    return f"{start}\n\n{end}"

@@ -12,6 +12,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from ...core.conclusion import current_conclusion
 from ...core.models import Session
 
 
@@ -44,15 +45,11 @@ def decision_log_text(session: Session) -> Text:
             out.append("\n")
         out.append(title + "\n", "bold underline")
 
-    direction = session.memory.trajectory
-    status = session.status_blocks[-1] if session.status_blocks else None
-    if direction or status:
+    conclusion = current_conclusion(session)  # one conclusion, the newest of its sources
+    if conclusion:
         heading("Current conclusion")
-        if direction:
-            out.append(f"{direction}\n")
-        if status and status.conclusion and status.conclusion != direction:
-            out.append(f"STATUS turn {status.turn}: ", "dim")
-            out.append(f"{status.conclusion}\n")
+        out.append(f"{conclusion.text}\n")
+        out.append(f"{conclusion.source}, turn {conclusion.turn}\n", "dim")
     if session.rejected:
         heading("Rejected")
         for option in session.rejected:

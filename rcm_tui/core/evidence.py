@@ -1,0 +1,61 @@
+"""Does a reply meet a requirement, or only repeat its words?
+
+"Addressed" moves a requirement out of the model's pending list, so it needs evidence: a
+sentence of the reply that names the requirement's subject *and says how it is met* — words of
+its own beyond the requirement's (a mechanism, a number, a name), stated rather than asked.
+A reply that echoes "You need 7-day retention." or asks "Do you need 7-day retention?" has
+met nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .heuristics.quantities import quantity_keys
+from .heuristics.text import _content_tokens
+
+# How much of the requirement's wording a sentence must carry to be about it.
+ABOUT = 0.5
+# Words of its own a sentence needs beyond the requirement's to say how it is met.
+OWN_WORDS = 2
+
+_SENTENCE_RE = re.compile(r"(?<=[.!?。！？])\s*|\n+")
+# Sentences that hand the requirement back instead of meeting it.
+_ECHO_RE = re.compile(
+    r"^\s*(?:[-*•>]\s*)?(?:you(?:'ve|\s+have)?\s+(?:need|want|said|mentioned|asked|require|"
+    r"noted|told)|as\s+you\s+(?:said|mentioned|asked)|(?:your\s+)?requirements?\s*[:：]|"
+    r"r\d+\b|so\s+you\s+need|(?:to\s+)?recap\b|你(?:需要|要求|说|提到))",
+    re.I,
+)
+# An acknowledgement in front of a sentence says nothing either way: read what follows it.
+_ACK_RE = re.compile(
+    r"^\s*(?:noted|got\s+it|understood|ok(?:ay)?|sure|right|great|明白|好的|收到)\b[\s,:：.!-]*",
+    re.I,
+)
+
+
+def _sentences(reply: str) -> list[str]:
+    return [_ACK_RE.sub("", s.strip()) for s in _SENTENCE_RE.split(reply) if s and s.strip()]
+
+
+def meets(reply: str, requirement: str) -> bool:
+    """True when some sentence of `reply` is about `requirement` and says how it is met."""
+    wanted = _content_tokens(requirement)
+    if not wanted:
+        return False
+    numbers = quantity_keys(requirement)
+    for sentence in _sentences(reply):
+        if sentence.endswith(("?", "？")) or _ECHO_RE.match(sentence):
+            continue
+        said = _content_tokens(sentence)
+        about = len(wanted & said) / len(wanted) >= ABOUT or bool(
+            numbers and numbers & quantity_keys(sentence)
+        )
+        if about and len(said - wanted) >= OWN_WORDS:
+            return True
+    return False
+
+
+def addressed(reply: str, pending: list[tuple[str, str, int]]) -> list[str]:
+    """Ids of the pending requirements the reply gives evidence of meeting."""
+    return [rid for rid, text, _ in pending if meets(reply, text)]

@@ -1,0 +1,125 @@
+"""Needs stated without a modal: the way people describe what they are planning.
+
+"Throwing a party for my daughter, she's turning 7. About 12 kids coming." holds no "must",
+yet the age and the head count constrain every answer. A clause is a requirement here when it
+states a constraint a reply has to fit — a quantity or an age, a date or a time window, a
+preference ("I'd prefer …", "ideally …", "最好 …"), who it is for or what it has to fit — and it
+is not small talk, a question, a decision or a story about the past.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .text import _CJK
+
+_ZH_NUM = "一二两三四五六七八九十百千万几半"
+# A number with what it counts: "12 kids", "4 nights", "a6400" is a model, "2.2 x 1.8 m".
+_COUNT_RE = re.compile(
+    r"(?:^|[\s~<>≤≥(])(?:\d+(?:[.,]\d+)*(?:\s*[x×]\s*\d+(?:[.,]\d+)*)?\+?|one|two|three|four|"
+    r"five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|a\s+dozen)"
+    r"(?:[- ]?(?:k|m|cm|mm|km|kg|g|ml|l|gb|tb|pm|am|h|hrs?|mins?|ppl|pp|yo|x))?\s*"
+    r"(?:[a-z][\w-]*\s+){0,2}?(?:[a-z]{3,}s|people|ppl|kids|children|guests|adults|nights|"
+    r"days|weeks|months|years|hours|minutes|rooms|beds?|bed|tables|cats|dogs|pets|jobs|agents|"
+    r"users|seats|tenants|persons?|year[- ]old|month[- ]old|am|pm|k|m|kg|g|cm|m²|sq\s*m)\b"
+    r"|[\d两三四五六七八九十百千万几]+个"
+    rf"|[\d{_ZH_NUM}]+\s*个?(?:人|岁|天|晚|夜|小时|分钟|周|年|个月|月|桌|块|元|次|公里|米|平米|"
+    r"平|大卡|字|G|GB|万|千|点|号|室|间|楼|层|斤|公斤|克)",
+    re.I,
+)
+_AGE_RE = re.compile(
+    r"\b(?:turning|turns|aged?|i'?m|she'?s|he'?s|is|are)\s+(?:about\s+)?\d{1,2}\b(?!\s*(?:%|\$))"
+    r"|\b\d{1,2}(?:th|st|nd|rd)\b",
+    re.I,
+)
+_WHEN_RE = re.compile(
+    r"\b(?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|monday|tuesday|wednesday|"
+    r"thursday|friday|saturday|sunday|mon|tue|wed|thu|fri|sat|sun|weekends?|weekdays?|"
+    r"tomorrow|tonight|next\s+(?:week|month|year)|mornings?|evenings?|overnight|daily|weekly|"
+    r"twice|by\s+the\s+\w+|per\s+(?:day|night|week|month))\b"
+    r"|周[一二三四五六日末]|星期|下周|本周|这周|月份|[一二三四五六七八九十\d]+月|国庆|春节|"
+    r"周末|晚上|早上|上午|下午|每天|每周|每晚|以内|之内|之前|以前",
+    re.I,
+)
+_PREFER_RE = re.compile(
+    r"\b(?:prefer|preferably|ideally|i'?d\s+(?:like|love)|we'?d\s+(?:like|love)|"
+    r"hoping\s+for|goal\s+is|aim\s+is|(?:is|are)\s+preferable|(?:is|are)\s+(?:a\s+)?(?:plus|bonus)|"
+    r"mostly|mainly)\b"
+    r"|最好|希望|偏好|尽量|只能|只有|主要|一定要|适合",
+    re.I,
+)
+# Who it is for and what it has to fit: "for my dad", "I'm vegan", "I have a dog".
+_PEOPLE = (
+    r"(?:dad|father|mom|mum|mother|parents?|wife|husband|partner|son|daughter|kids?|children|"
+    r"family|sister|brother|friend|boss|guests|grandma|grandpa|baby|toddler|niece|nephew|"
+    r"girlfriend|boyfriend|\d+[- ]year[- ]old|dogs?|cats?|puppy)"
+)
+_CONTEXT_RE = re.compile(
+    rf"\bfor\s+(?:my|our|a|an|his|her)\s+(?:\w+\s+)?{_PEOPLE}\b"
+    r"|^(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:a\s+|an\s+)?(?:total\s+|complete\s+)?\w+"
+    r"(?:\s+person)?$"
+    r"|^(?:i|we|he|she|they|(?:my|our)\s+\w+)\s+(?:have|has|own|owns|shoot|use)\s+"
+    r"(?:a|an|two|three|four|\d)\b"
+    # What the person planned for likes: "she's obsessed with ocean stuff", "he loves
+    # gardening" — a reply should fit it.
+    r"|^(?:he|she|they|(?:my|our|his|her)\s+\w+)(?:'s|'re|\s+is|\s+are)\s+(?:really\s+)?"
+    r"(?:obsessed\s+with|into|crazy\s+about|a\s+(?:big\s+)?fan\s+of|big\s+on)\s+\w+"
+    r"|^(?:he|she|they|(?:my|our|his|her)\s+\w+)\s+(?:really\s+)?(?:loves?|enjoys?|likes?)\s+"
+    r"(?!it\b|that\b|this\b)\w+"
+    # Where: "in Soho", "near Shinjuku", "around Leeds".
+    r"|\b(?:near|around|close\s+to|next\s+to|(?:stay|staying|live|living|based|located|hotel|"
+    r"place|somewhere|something|trip|flat|apartment)\s+(?:\w+\s+)?in)\s+(?!I\b)(?-i:[A-Z][a-z]{2,})"
+    r"|^(?:written|built|running)\s+(?:in|on)\b"
+    r"|过敏|不耐受|高原反应|高血压",
+    re.I,
+)
+# Not a requirement whatever else it holds.
+_SMALL_TALK_RE = re.compile(
+    r"\b(?:lol|haha+|ugh|lmao|omg|hehe|sorry|hey|hi|hello|wow|oops|by\s+the\s+way|"
+    r"to\s+be\s+clear|to\s+be\s+fair|no\s+doubt)\b|哈哈|呵呵|天气",
+    re.I,
+)
+_STORY_RE = re.compile(
+    r"\b(?:was|were|had|did|went|got|met|bought|tried|said|told|thought|used\s+to|yesterday|"
+    r"ago|once|took|spent|ran|came|saw|broke|failed|crashed|last\s+(?:week|month|night|time))\b"
+    r"|以前|之前买|上次|本来|已经|问一个问题",
+    re.I,
+)
+_CHAT_RE = re.compile(
+    r"^(?:thanks|thank\s+you|ok|okay|cool|great|nice|perfect|sounds\s+good|looks\s+good|"
+    r"interesting|hmm|sure|got\s+it|makes\s+sense|let\s+me\s+think|i\s+see)\b|再想想|好的$",
+    re.I,
+)
+_CJK_RE = re.compile(f"[{_CJK}]")
+
+
+def stated_requirement(core: str) -> str | None:
+    """The clause itself when it states a constraint without a modal, else None."""
+    body = core.strip(" .!。！")
+    if body.endswith((":", "：")):
+        return None  # a header ("Some thoughts:"), what follows says the rest
+    if not body or _SMALL_TALK_RE.search(body) or _CHAT_RE.match(body):
+        return None
+    counted = bool(_COUNT_RE.search(body) or _AGE_RE.search(body))
+    timed = bool(_WHEN_RE.search(body))
+    if _STORY_RE.search(body) and not _AGE_RE.search(body):
+        return None  # "之前买的空调三年坏了两次": what happened, not what is wanted
+    if counted or timed or _PREFER_RE.search(body) or _CONTEXT_RE.search(body):
+        return body
+    # A short noun phrase on its own line answers what is wanted ("Walk-in shower.",
+    # "veg friendly", "Self-hosted only"): a spec, not a sentence.
+    words = body.split()
+    latin_fragment = (
+        1 <= len(words) <= 4
+        and len(body) <= 60
+        and not re.search(
+            r"\b(?:is|are|was|were|do|does|did|i|we|you|it|they|that|this|she|he|"
+            r"change|again|please|thanks|looks?|seems?|sounds?|maybe|later|thoughts?|some)\b|'",
+            body,
+            re.I,
+        )
+    )
+    if latin_fragment and not _CJK_RE.search(body):
+        return body
+    return None
