@@ -849,7 +849,7 @@ class Pipeline:
         if not pairs:
             return
         if self.lean:
-            self._store_summary(session, turn, heuristic_summary(pairs))
+            self._store_summary(session, turn, heuristic_summary(pairs, self._summary_chars()))
             return
         self.emit(Notice(f"consolidating turns 1–{turn} in the background"))
         instruction = prompts.CONSOLIDATION_INSTRUCTION.format(
@@ -866,7 +866,7 @@ class Pipeline:
             temperature=0.2,
             hints={
                 "turn": turn,
-                "summary_fallback": heuristic_summary(pairs),
+                "summary_fallback": heuristic_summary(pairs, self._summary_chars()),
                 "ledger": ledger_payload(session),
             },
         )
@@ -892,8 +892,12 @@ class Pipeline:
             return
         if fallback:
             session.metrics.fallbacks += 1
-            summary = heuristic_summary(pairs)
+            summary = heuristic_summary(pairs, self._summary_chars())
         self._store_summary(session, turn, summary)
+
+    def _summary_chars(self) -> int:
+        # More than a whole prompt (~4 characters a token) could never be sent.
+        return self.settings.budget.prompt * 4
 
     def _store_summary(self, session: Session, turn: int, summary: str) -> None:
         session.consolidated_context = summary
@@ -975,13 +979,16 @@ def _prefix_note(prompt: AssembledPrompt) -> str:
 
 def _prune_call_text(session: Session) -> None:
     horizon = session.turn - CALL_TEXT_TURNS
-    for record in session.calls:
+    # Every call prunes what crossed the horizon since the last one, so the records behind the
+    # first one without text are pruned already: walk back only that far, not the whole log.
+    for record in reversed(session.calls):
         if record.turn > horizon:
+            continue
+        if not (record.prompt or record.response):
             break
-        if record.prompt or record.response:
-            record.prompt = []
-            record.response = ""
-            record.note = (record.note + " · text pruned (old turn)").strip(" ·")
+        record.prompt = []
+        record.response = ""
+        record.note = (record.note + " · text pruned (old turn)").strip(" ·")
 
 
 def _plain_prompt(session: Session, user_text: str, turn: int) -> AssembledPrompt:

@@ -1,0 +1,58 @@
+"""A long conversation for measuring the layer at scale: 1,000 turns or more, each user turn
+stating a distinct need ("we need the Kafka part to handle 101 requests per second") and each
+scripted reply about 600 characters with a code block and a small table, as design
+conversations with a model look after a while.
+
+Used by `rcm-tui bench --long`, the crash-safety test and the long-session tests; the text is
+generated, so every size is reproducible without a file in the repository.
+"""
+
+from __future__ import annotations
+
+import json
+
+SUBJECTS = (
+    "Kafka", "Celery", "Redis", "PostgreSQL", "nginx", "billing", "search", "upload",
+    "webhook", "reporting", "auth", "export", "import", "scheduler", "cache", "gateway",
+    "mailer", "audit", "metrics", "notification", "inventory", "checkout", "ledger", "sync",
+)
+UNITS = ("requests per second", "jobs per minute", "MB per upload", "concurrent users")
+
+
+def user_turn(turn: int) -> str:
+    """A need that no other turn of the same conversation states (subject and number differ)."""
+    subject = SUBJECTS[turn % len(SUBJECTS)]
+    unit = UNITS[(turn // len(SUBJECTS)) % len(UNITS)]
+    return f"We need the {subject} part to handle {100 + turn} {unit}."
+
+
+def reply_turn(turn: int) -> str:
+    subject = SUBJECTS[turn % len(SUBJECTS)]
+    number = 100 + turn
+    return (
+        f"For the {subject} part at {number} a second, size the workers from the peak, not "
+        f"the average, and keep a queue in front so that bursts wait instead of failing. Keep "
+        "retries idempotent and cap them at three, with a backoff that doubles each time.\n\n"
+        "```python\n"
+        f"WORKERS = max(2, math.ceil({number} / PER_WORKER))\n"
+        f"queue = Queue(maxsize={number * 4})\n"
+        "```\n\n"
+        "| setting | value |\n"
+        "|---|---|\n"
+        f"| workers | {max(2, number // 50)} |\n"
+        f"| queue size | {number * 4} |\n"
+        f"| timeout | {5 + turn % 7} s |\n\n"
+        f"Measure the {subject} part under load before settling the numbers: what is the "
+        "slowest step, and does it hold a lock or a connection while it waits?"
+    )
+
+
+def script(turns: int) -> list[tuple[str, str]]:
+    return [(user_turn(n), reply_turn(n)) for n in range(1, turns + 1)]
+
+
+def script_jsonl(turns: int) -> str:
+    """The conversation as a replay script (`rcm-tui replay`)."""
+    return "".join(
+        json.dumps({"user": user, "assistant": reply}) + "\n" for user, reply in script(turns)
+    )
