@@ -20,7 +20,7 @@ from .core.events import Notice, PipelineEvent, StageChanged
 from .core.llm import LLMProvider, ProviderError
 from .core.models import Message, ProviderInfo, RejectedOption, Requirement, Session, utc_now
 from .providers.registry import Choice, build_provider, choose_provider
-from .store import SessionLock, SessionStore
+from .store import SessionLock, SessionStore, StoreError
 
 if TYPE_CHECKING:
     # The pipeline and the ledger (and the heuristics they compile, ~0.1 s) load on first use,
@@ -157,6 +157,11 @@ class Controller:
 
     def release(self) -> None:
         if self._lock is not None:
+            try:
+                # The document on disk holds the whole session once it is closed.
+                self.store.flush(self.session)
+            except StoreError as exc:
+                log.warning("cannot fold the journal into the session: %s", exc)
             self._lock.release()
             self._lock = None
 

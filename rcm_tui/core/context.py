@@ -12,6 +12,7 @@ extend the same prefix, so a llama.cpp KV cache or a provider's prompt cache ser
 
 from __future__ import annotations
 
+import bisect
 import functools
 import math
 import re
@@ -201,12 +202,18 @@ def first_sentence(text: str, limit: int = 160) -> str:
 
 
 def _pair_tokens(pair: tuple[Message, Message]) -> int:
-    """messages_tokens(_pair_messages(pair)) without building the strings: O(1) per turn."""
+    """messages_tokens(_pair_messages(pair)) without building the strings."""
     user, reply = pair
-    ledger = user.ledger_sent or ""
-    length = len(ledger) + 2 + len(user.content) if ledger else len(user.content)
-    cjk = _cjk_count(ledger) + _cjk_count(user.content)
-    return _estimate(length, cjk) + estimate_tokens(reply.content) + 8
+    return _texts_tokens(user.ledger_sent or "", user.content, reply.content)
+
+
+@functools.lru_cache(maxsize=16384)
+def _texts_tokens(ledger: str, user: str, reply: str) -> int:
+    # Keyed by the stored strings themselves (their hashes are cached once computed), so each
+    # earlier turn of a long history costs a lookup, not a count.
+    length = len(ledger) + 2 + len(user) if ledger else len(user)
+    cjk = _cjk_count(ledger) + _cjk_count(user)
+    return _estimate(length, cjk) + estimate_tokens(reply) + 8
 
 
 def _pair_messages(pair: tuple[Message, Message]) -> list[ChatMessage]:
@@ -307,10 +314,19 @@ def _summary_for(session: Session, pairs: list[tuple[Message, Message]], through
     """The consolidated summary if it covers `through`, topped up heuristically if stale."""
     covered = session.consolidated_through_turn
     parts = [session.consolidated_context.strip()] if session.consolidated_context else []
-    gap = [p for p in pairs if covered < p[0].turn <= through]
+    # pairs are in turn order: find the gap by bisection (this runs for each cut point tried)
+    gap = pairs[
+        bisect.bisect_right(pairs, covered, key=_pair_turn) : bisect.bisect_right(
+            pairs, through, key=_pair_turn
+        )
+    ]
     if gap:
         parts.append(heuristic_summary(gap))
     return "\n".join(p for p in parts if p)
+
+
+def _pair_turn(pair: tuple[Message, Message]) -> int:
+    return pair[0].turn
 
 
 def _summary_message(text: str, through: int) -> ChatMessage:

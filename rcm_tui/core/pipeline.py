@@ -793,18 +793,18 @@ class Pipeline:
     def _apply_markers(self, session: Session, turn: int, reply: str) -> list[str]:
         markers = parse_markers(reply)
         changes: list[str] = []
-        user_messages = [m.content for m in session.messages if m.role == "user"]
         if markers.pivot and self.settings.reliability and turn not in session.pivots:
             session.pivots.append(turn)
             changes.append("pivot marked by the model")
         proposed = [(o, "") for o in markers.rejected_markers]
         proposed += [option_of(item) for item in markers.rejected]
+        users = [m.content for m in session.messages if m.role == "user"] if proposed else []
         for option, reason in proposed:
             # The model may only record a rejection the user actually voiced (grounding).
             already = any(
                 heuristics.option_matches(option, r.option) for r in session.active_rejections()
             )
-            voiced = any(rejection_grounded(option, text) for text in user_messages)
+            voiced = any(rejection_grounded(option, text) for text in users)
             if option and not already and voiced:
                 reject_option(session, option, reason, turn, origin="model")
                 changes.append(f"rejected {option} (marked by the model)")

@@ -131,7 +131,7 @@ def _affirmed_ids(sentences: list[_Sentence], view: LedgerView, choices: list[st
         asked = " ".join(
             s for s in _split_sentences(view.last_assistant_message) if s.rstrip().endswith("?")
         )
-        said = _content_tokens(asked)
+        said = set(_content_tokens(asked))
         targets = [(rid, _content_tokens(t)) for rid, t in live]
     for rid, tokens in targets:
         if rid in ids or not tokens:
