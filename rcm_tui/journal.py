@@ -108,12 +108,19 @@ def _first_difference(now: list[Any], before: list[Any], limit: int) -> int:
 class SessionJournal:
     """What one session looked like when this process last wrote it, and its journal file."""
 
-    def __init__(self, session: Session, document: Path, base: str, document_bytes: int) -> None:
+    def __init__(
+        self,
+        session: Session,
+        document: Path,
+        base: str,
+        document_bytes: int,
+        journal_bytes: int = 0,
+    ) -> None:
         self._session = weakref.ref(session)
         self.path = journal_path(document)
         self.base = base
         self.document_bytes = document_bytes
-        self.journal_bytes = 0
+        self.journal_bytes = journal_bytes
         # What the sessions index last showed for it (the store refreshes it when this changes).
         self.listed: tuple[str, int] = (session.title, session.turn)
         self._rest = session.model_dump(mode="json", exclude=_EXCLUDE)
@@ -272,25 +279,45 @@ def read_journal(document: Path, limit: int) -> bytes:
         return handle.read(limit + 1)[:limit]
 
 
+@dataclass
+class Replayed:
+    data: Any
+    # The document's `updated_at` as written: what new lines must name to extend it.
+    base: str | None
+    # Every line was complete and applied: new lines may follow them (otherwise the next save
+    # rewrites the document, because a line after a torn one would never be read).
+    clean: bool
+    size: int
+
+
 def replay(data: Any, raw: bytes) -> Any:
     """The document data with the journal's complete lines for this document applied."""
+    return replay_checked(data, raw).data
+
+
+def replay_checked(data: Any, raw: bytes) -> Replayed:
+    base = data.get("updated_at") if isinstance(data, dict) else None
     if not raw or not isinstance(data, dict):
-        return data
-    base = data.get("updated_at")
-    for line in raw.split(b"\n")[:-1]:  # the part after the last newline was never finished
+        return Replayed(data, base if isinstance(base, str) else None, True, len(raw))
+    clean = raw.endswith(b"\n")  # the part after the last newline was never finished
+    for line in raw.split(b"\n")[:-1]:
         try:
             entry = json.loads(line)
         except (ValueError, RecursionError):
-            break  # torn by a crash: nothing after it was ever acknowledged
+            clean = False  # torn by a crash: nothing after it was ever acknowledged
+            break
         if not isinstance(entry, dict) or entry.get("v") != JOURNAL_VERSION:
+            clean = False
             break
         if entry.get("base") != base:
-            continue  # left from before the document was last rewritten
+            clean = False  # left from before the document was last rewritten
+            continue
         try:
             _apply(data, entry)
         except (ValueError, TypeError, AttributeError, KeyError):
-            break  # not a line this program wrote; the document validates what came before
-    return data
+            clean = False  # not a line this program wrote; the document validates the rest
+            break
+    return Replayed(data, base if isinstance(base, str) else None, clean, len(raw))
 
 
 def _apply(data: dict[str, Any], entry: dict[str, Any]) -> None:

@@ -294,9 +294,16 @@ def _validate(session_id: str, data: Any) -> Session:
 
 
 def _read_session(session_id: str, path: Path) -> tuple[Session, os.stat_result]:
+    session, st, _ = _read_session_and_journal(session_id, path)
+    return session, st
+
+
+def _read_session_and_journal(
+    session_id: str, path: Path
+) -> tuple[Session, os.stat_result, journal.Replayed]:
     raw, st = _read_bounded(path)
-    data = journal.replay(_parse_json(raw), journal.read_journal(path, MAX_FILE_BYTES))
-    return _validate(session_id, data), st
+    changes = journal.replay_checked(_parse_json(raw), journal.read_journal(path, MAX_FILE_BYTES))
+    return _validate(session_id, changes.data), st, changes
 
 
 # -- the index ------------------------------------------------------------------------------
@@ -480,7 +487,7 @@ class SessionStore:
         path = self.path_for(session_id)
         try:
             _check_kind(os.lstat(path))
-            session, st = _read_session(session_id, path)
+            session, st, changes = _read_session_and_journal(session_id, path)
         except FileNotFoundError:
             raise SessionNotFound(session_id) from None
         except _Unusable as exc:
@@ -488,6 +495,11 @@ class SessionStore:
         except OSError as exc:
             raise StoreError(f"cannot read session {session_id}: {exc.strerror}") from None
         self._verified[session_id] = _signature(st)
+        if changes.clean and changes.base is not None:
+            # The next save appends to this journal instead of rewriting the whole document.
+            self._journals[session_id] = journal.SessionJournal(
+                session, path, changes.base, st.st_size, changes.size
+            )
         return session
 
     def save(self, session: Session) -> None:
