@@ -508,6 +508,9 @@ class SessionStore:
         session.updated_at = utc_now()
         if self._append_to_journal(session, path):
             return
+        self._rewrite(session, path)
+
+    def _rewrite(self, session: Session, path: Path) -> None:
         try:
             payload = encode_document(session)
         except (RecursionError, ValueError) as exc:
@@ -527,7 +530,9 @@ class SessionStore:
         held = self._journals.get(session.id)
         if held is not None and held.tracks(session) and held.journal_bytes:
             del self._journals[session.id]
-            self.save(session)
+            path = self.path_for(session.id)
+            self._refuse_broken_target(session.id, path)
+            self._rewrite(session, path)  # not a change: updated_at stays
 
     def _append_to_journal(self, session: Session, path: Path) -> bool:
         """Save only the changes, when this instance wrote the document the journal extends."""
