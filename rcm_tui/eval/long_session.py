@@ -11,6 +11,15 @@ from __future__ import annotations
 
 import json
 
+from ..core.models import (
+    CallRecord,
+    Message,
+    QualityRecord,
+    Requirement,
+    Session,
+    TurnCost,
+)
+
 SUBJECTS = (
     "Kafka", "Celery", "Redis", "PostgreSQL", "nginx", "billing", "search", "upload",
     "webhook", "reporting", "auth", "export", "import", "scheduler", "cache", "gateway",
@@ -56,3 +65,34 @@ def script_jsonl(turns: int) -> str:
     return "".join(
         json.dumps({"user": user, "assistant": reply}) + "\n" for user, reply in script(turns)
     )
+
+
+def build_session(turns: int, session_id: str | None = None) -> Session:
+    """A session document as `turns` turns of this conversation leave it, generated directly
+    (the ledger holds each turn's need, every reply has its quality and cost) — for tests that
+    need a long session on disk in well under a second instead of minutes of replay."""
+    session = Session(title=f"Long session ({turns} turns)")
+    if session_id is not None:
+        session.id = session_id
+    for number, (user, reply) in enumerate(script(turns), start=1):
+        session.messages.append(Message(role="user", content=user, turn=number))
+        session.messages.append(Message(role="assistant", content=reply, turn=number, attempt=1))
+        session.requirements.append(
+            Requirement(id=f"R{number}", text=user.rstrip("."), source_turn=number,
+                        status="addressed", updated_turn=number)
+        )
+        session.quality.append(
+            QualityRecord(turn=number, clarity=0.8, completeness=0.8, assumptions=0.2,
+                          verbosity=0.3, premature_attempt=False, middle_turn_reference=0.7,
+                          requirement_tracking=0.9, overall=0.78)
+        )
+        session.calls.append(
+            CallRecord(turn=number, purpose="generation", model="offline-demo",
+                       prompt_tokens=900, completion_tokens=len(reply) // 4, ms=12.0)
+        )
+        session.metrics.llm_calls.append(TurnCost(turn=number, calls=2, seconds=0.02))
+        session.metrics.answer_lengths.append(len(reply))
+    session.metrics.bloat_ratio = 1.0
+    session.consolidated_through_turn = turns
+    session.consolidated_context = f"Turns 1–{turns}: one capacity need per turn."
+    return session
