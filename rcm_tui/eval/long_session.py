@@ -21,9 +21,15 @@ from ..core.models import (
 )
 
 SUBJECTS = (
-    "Kafka", "Celery", "Redis", "PostgreSQL", "nginx", "billing", "search", "upload",
+    "Kafka", "Celery", "Redis", "PostgreSQL", "nginx", "billing", "search", "media",
     "webhook", "reporting", "auth", "export", "import", "scheduler", "cache", "gateway",
     "mailer", "audit", "metrics", "notification", "inventory", "checkout", "ledger", "sync",
+)
+# 11 is coprime with 24: (subject, area) pairs repeat only every 264 turns, and the unit
+# changes then, so the first 1,056 turns each state a need no other turn states.
+AREAS = (
+    "mobile", "web", "partner", "internal", "batch", "realtime", "legacy", "EU", "Americas", "APAC",
+    "staging",
 )
 UNITS = ("requests per second", "jobs per minute", "MB per upload", "concurrent users")
 
@@ -31,8 +37,9 @@ UNITS = ("requests per second", "jobs per minute", "MB per upload", "concurrent 
 def user_turn(turn: int) -> str:
     """A need that no other turn of the same conversation states (subject and number differ)."""
     subject = SUBJECTS[turn % len(SUBJECTS)]
-    unit = UNITS[(turn // len(SUBJECTS)) % len(UNITS)]
-    return f"We need the {subject} part to handle {100 + turn} {unit}."
+    area = AREAS[turn % len(AREAS)]
+    unit = UNITS[(turn // (len(SUBJECTS) * len(AREAS))) % len(UNITS)]
+    return f"We need the {subject} part of the {area} platform to handle {100 + turn} {unit}."
 
 
 def reply_turn(turn: int) -> str:

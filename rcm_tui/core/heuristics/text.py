@@ -113,7 +113,9 @@ def text_similarity(a: str, b: str) -> float:
     return _dice(ta, tb)
 
 
+@functools.lru_cache(maxsize=8192)
 def _numbers(tokens: frozenset[str]) -> frozenset[str]:
+    # Cached with the tokens: a new requirement is compared with every one in the ledger.
     return frozenset(t for t in tokens if t[0].isdigit())
 
 
