@@ -84,9 +84,13 @@ class RequirementsTable(DataTable[Text]):
         requirements = session.requirements if session is not None else []
         cursor = self.cursor_row
         self.clear()
+        console = self.app.console
         for req in requirements:
             cells = self._cells(req)
-            self.add_row(*(cells[:3] if self.narrow else cells), key=req.id, height=None)
+            # The row's height from wrapping its text alone: letting the table find it renders
+            # every cell of every row, seconds for a ledger of a few hundred requirements.
+            height = max(1, len(cells[1].wrap(console, self._text_width)))
+            self.add_row(*(cells[:3] if self.narrow else cells), key=req.id, height=height)
         if requirements:
             self.move_cursor(row=min(cursor, len(requirements) - 1), animate=False)
 
