@@ -41,7 +41,7 @@ from .progress import Progress
 
 SIZES = (20, 200, 1000)
 SAMPLE = 10
-RESUME_RUNS = 3
+RESUME_RUNS = 5
 RESUME_TIMEOUT = 120
 RESUME_SIZE = (120, 40)
 Target = tuple[str, float, str]  # (result key, upper limit, label)
@@ -245,12 +245,30 @@ def resume_ms(home: Path, last_turn: int, args: list[str]) -> tuple[float, float
     return float(data["ms"]), float(data["rss_mb"])
 
 
-def _resume_figures(home: Path, last_turn: int, args: list[str]) -> dict[str, Any]:
-    runs = [resume_ms(home, last_turn, args) for _ in range(RESUME_RUNS)]
+def _resume_figures(runs: list[tuple[float, float]]) -> dict[str, Any]:
     return {
         "ms_p50": _ms(statistics.median(ms for ms, _ in runs)),
         "rss_mb": max(rss for _, rss in runs),
     }
+
+
+def measure_resumes(
+    folder: Path, sizes: tuple[int, ...], session_id: str, tick: Callable[[str], None]
+) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+    """The empty session's first frame and each size's resume, interleaved run by run so
+    that all of them see the same load on the machine."""
+    empty = folder / "empty"
+    empty.mkdir()
+    frames: list[tuple[float, float]] = []
+    resumes: dict[int, list[tuple[float, float]]] = {size: [] for size in sizes}
+    for _ in range(RESUME_RUNS):
+        frames.append(resume_ms(empty, 0, ["--provider", "offline"]))
+        tick("empty session")
+        for size in sizes:
+            args = ["--provider", "offline", "--resume", session_id]
+            resumes[size].append(resume_ms(folder / str(size), size, args))
+            tick(f"{size} turns")
+    return _resume_figures(frames), {size: _resume_figures(runs) for size, runs in resumes.items()}
 
 
 # -- the command ----------------------------------------------------------------------------
@@ -269,14 +287,11 @@ def run_long_bench(
         figures, session_id = asyncio.run(replay_long(loaded, sizes, folder, tick))
         first_frame: dict[str, Any] | None = None
         if resume:
-            empty = folder / "empty"
-            empty.mkdir()
-            first_frame = _resume_figures(empty, 0, ["--provider", "offline"])
-            progress.advance("resuming", "empty session", steps=RESUME_RUNS)
+            first_frame, resumes = measure_resumes(
+                folder, sizes, session_id, lambda what: progress.advance("resuming", what)
+            )
             for size in sizes:
-                args = ["--provider", "offline", "--resume", session_id]
-                figures[size]["resume"] = _resume_figures(folder / str(size), size, args)
-                progress.advance("resuming", f"{size} turns", steps=RESUME_RUNS)
+                figures[size]["resume"] = resumes[size]
     progress.close()
     return _result(sizes, figures, first_frame)
 
