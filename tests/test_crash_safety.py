@@ -312,7 +312,8 @@ def test_sigkill_during_a_1000_turn_session_loses_nothing(tmp_path: Path) -> Non
             )
         run = Run(proc, stderr)
         # Past start-up and the load of the 2 MB document: kill somewhere in the next turns.
-        wait_until(lambda: run.progress() > 0 or proc.poll() is not None, 120, "a turn")
+        wait_until(lambda run=run: run.progress() > 0 or run.proc.poll() is not None, 120,
+                   "a turn")
         time.sleep(rng.uniform(0.0, 1.5))
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=60)

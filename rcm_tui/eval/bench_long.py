@@ -101,6 +101,7 @@ async def replay_long(
     sizes: tuple[int, ...],
     folder: Path,
     tick: Callable[[int], None],
+    needs: int = 0,
 ) -> tuple[dict[int, dict[str, Any]], str]:
     """Replay up to max(sizes) turns; the figures at each size and the session id. A copy of
     the closed session at each size is left in folder/<size>/ for the resume probe."""
@@ -112,7 +113,8 @@ async def replay_long(
     cpu_ms: list[float] = []
     saves_per_turn: list[list[tuple[float, bool]]] = []
     try:
-        for number, (user, reply) in enumerate(long_session.script(max(sizes)), start=1):
+        conversation = long_session.script(max(sizes), needs)
+        for number, (user, reply) in enumerate(conversation, start=1):
             before = len(store.saves)
             started, cpu = time.perf_counter(), time.process_time()
             outcome = await controller.send(user, scripted_reply=reply)
@@ -276,7 +278,7 @@ def measure_resumes(
 
 # -- the command ----------------------------------------------------------------------------
 def run_long_bench(
-    loaded: LoadedSettings, sizes: tuple[int, ...] = SIZES, *, resume: bool = True
+    loaded: LoadedSettings, sizes: tuple[int, ...] = SIZES, *, resume: bool = True, needs: int = 0
 ) -> dict[str, Any]:
     if not sizes or min(sizes) < 1:
         raise BenchLongError("--long-sizes must be positive turn counts")
@@ -287,7 +289,7 @@ def run_long_bench(
         def tick(number: int) -> None:
             progress.advance("replaying", f"turn {number}/{max(sizes)}")
 
-        figures, session_id = asyncio.run(replay_long(loaded, sizes, folder, tick))
+        figures, session_id = asyncio.run(replay_long(loaded, sizes, folder, tick, needs))
         first_frame: dict[str, Any] | None = None
         if resume:
             first_frame, resumes = measure_resumes(
@@ -296,7 +298,9 @@ def run_long_bench(
             for size in sizes:
                 figures[size]["resume"] = resumes[size]
     progress.close()
-    return _result(sizes, figures, first_frame)
+    result = _result(sizes, figures, first_frame)
+    result["needs"] = needs or "one new need per turn"
+    return result
 
 
 def _result(
@@ -337,8 +341,10 @@ def format_long(result: dict[str, Any]) -> str:
         ("requirements in the ledger", "requirements", ""),
     ]
     head = f"{'turns':<34}" + "".join(f"{size:>12}" for size in sizes)
+    needs = result.get("needs")
     lines = [
         "rcm-tui bench --long · offline provider (instant), real controller, pipeline and store",
+        f"the user states: {needs if isinstance(needs, str) else f'{needs} needs, in rotation'}",
         "",
         head,
     ]
@@ -377,7 +383,8 @@ def run_long_command(args: Any, loaded: LoadedSettings) -> int:
         print("rcm-tui: bench: --long-sizes takes turn counts like 20,200,1000", file=sys.stderr)
         return 2
     try:
-        result = run_long_bench(loaded, sizes, resume=not getattr(args, "no_resume", False))
+        result = run_long_bench(loaded, sizes, resume=not getattr(args, "no_resume", False),
+                                needs=max(0, getattr(args, "needs", 0)))
     except BenchLongError as exc:
         print(f"rcm-tui: bench: {exc}", file=sys.stderr)
         return 1

@@ -63,8 +63,13 @@ def reply_turn(turn: int) -> str:
     )
 
 
-def script(turns: int) -> list[tuple[str, str]]:
-    return [(user_turn(n), reply_turn(n)) for n in range(1, turns + 1)]
+def script(turns: int, needs: int = 0) -> list[tuple[str, str]]:
+    """`needs` > 0: the user states that many needs and then says them again in turn, so the
+    ledger stays that size however long the conversation (the replies stay distinct)."""
+    return [
+        (user_turn((n - 1) % needs + 1 if needs else n), reply_turn(n))
+        for n in range(1, turns + 1)
+    ]
 
 
 def script_jsonl(turns: int) -> str:

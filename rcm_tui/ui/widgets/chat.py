@@ -151,12 +151,14 @@ class EarlierMessages(Static):
 
     def __init__(self, count: int) -> None:
         super().__init__(self._text(count), classes="entry -notice -info -earlier", markup=False)
+        self.count = count
 
     @staticmethod
     def _text(count: int) -> Text:
         return Text(f"↑ {count} earlier message(s): scroll up to show them")
 
     def set_count(self, count: int) -> None:
+        self.count = count
         self.update(self._text(count))
 
 
