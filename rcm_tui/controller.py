@@ -191,8 +191,8 @@ class Controller:
         session = self.session
         message = Message(role="user", content=text, turn=session.turn + 1)
         session.messages.append(message)
-        if len([m for m in session.messages if m.role == "user"]) == 1 and \
-                session.title == "New session":
+        if session.title == "New session" and \
+                not any(m.role == "user" for m in session.messages[:-1]):
             session.title = session_title(text)
         self._emit(StageChanged(message.turn, "saving"))
         self.save()

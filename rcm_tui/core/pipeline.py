@@ -781,7 +781,10 @@ class Pipeline:
         session.messages.append(
             Message(role="assistant", content=best.text, turn=turn, attempt=best.attempt)
         )
-        session.quality = [q for q in session.quality if q.turn != turn] + [record]
+        if session.quality and session.quality[-1].turn == turn:
+            session.quality[-1] = record  # a regenerated reply: the newest record is replaced
+        else:
+            session.quality = [q for q in session.quality if q.turn != turn] + [record]
         update_length_metrics(session, turn, best.text)
         changed = mark_addressed(session, best.scores.addressed, turn)
         changed += self._apply_markers(session, turn, best.text)
@@ -955,7 +958,8 @@ def _token_ratio(counted: int, estimated: int) -> float:
 
 
 def _turn_cost(session: Session, turn: int) -> TurnCost:
-    for cost in session.metrics.llm_calls:
+    # From the newest: the running turn's entry is last (this runs for every call).
+    for cost in reversed(session.metrics.llm_calls):
         if cost.turn == turn:
             return cost
     cost = TurnCost(turn=turn)
