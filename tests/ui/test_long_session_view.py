@@ -32,6 +32,11 @@ async def test_a_long_session_opens_on_its_last_turns_and_reveals_older_ones() -
         users = entry_texts(app, "user")
         assert len(users) == (INITIAL_MESSAGES + OLDER_BATCH) // 2
         assert users[0] == user_turn(TURNS - len(users) + 1)  # in order, none skipped
-        # The reader stays where they were: the batch went in above the view.
-        assert chat.scroll_y > 0
+        # The reader stays where they were: the batch went in above the view (so scrolling
+        # up again reaches the next batch).
+        await wait_for(pilot, lambda: chat.scroll_y > 0)
         assert marker.count == hidden - OLDER_BATCH
+
+        chat.scroll_home(animate=False)
+        await wait_for(pilot, lambda: len(entry_texts(app, "user")) > len(users))
+        assert marker.count == hidden - 2 * OLDER_BATCH
