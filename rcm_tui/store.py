@@ -495,8 +495,8 @@ class SessionStore:
         except OSError as exc:
             raise StoreError(f"cannot read session {session_id}: {exc.strerror}") from None
         self._verified[session_id] = _signature(st)
-        if changes.clean and changes.base is not None:
-            # The next save appends to this journal instead of rewriting the whole document.
+        if changes.size and changes.clean and changes.base is not None:
+            # Left by a crash: the next save appends to it instead of rewriting the document.
             self._journals[session_id] = journal.SessionJournal(
                 session, path, changes.base, st.st_size, changes.size
             )
