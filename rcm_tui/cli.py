@@ -92,6 +92,13 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--list-sessions", type=int, default=1000, help=argparse.SUPPRESS)
     bench.add_argument("--repetitions", type=int, default=20, help=argparse.SUPPRESS)
     bench.add_argument("--no-first-frame", action="store_true", help=argparse.SUPPRESS)
+    bench.add_argument("--long", action="store_true",
+                       help="cost per turn, save and resume at 20, 200 and 1,000 turns (minutes)")
+    bench.add_argument("--long-sizes", default="20,200,1000", help=argparse.SUPPRESS)
+    bench.add_argument("--needs", type=int, default=0,
+                       help="with --long: the user restates N needs in rotation (the ledger "
+                            "stays N long) instead of a new need every turn")
+    bench.add_argument("--no-resume", action="store_true", help=argparse.SUPPRESS)
     bench.set_defaults(func=_cmd_bench)
 
     config = sub.add_parser("config", help="show, create or locate the config file")

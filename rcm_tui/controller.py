@@ -35,7 +35,7 @@ from .core.models import (
     utc_now,
 )
 from .providers.registry import Choice, build_provider, choose_provider
-from .store import SessionLock, SessionStore
+from .store import SessionLock, SessionStore, StoreError
 
 if TYPE_CHECKING:
     # The pipeline and the ledger (and the heuristics they compile, ~0.1 s) load on first use,
@@ -193,6 +193,11 @@ class Controller:
 
     def release(self) -> None:
         if self._lock is not None:
+            try:
+                # The document on disk holds the whole session once it is closed.
+                self.store.flush(self.session)
+            except StoreError as exc:
+                log.warning("cannot fold the journal into the session: %s", exc)
             self._lock.release()
             self._lock = None
 
@@ -222,8 +227,8 @@ class Controller:
         session = self.session
         message = Message(role="user", content=text, turn=session.turn + 1)
         session.messages.append(message)
-        if len([m for m in session.messages if m.role == "user"]) == 1 and \
-                session.title == "New session":
+        if session.title == "New session" and \
+                not any(m.role == "user" for m in session.messages[:-1]):
             session.title = session_title(text)
         self._emit(StageChanged(message.turn, "saving"))
         self.save()

@@ -8,6 +8,7 @@ removes it.
 
 Layout of the folder (0700):
     <id>.json                       a session document (0600)
+    <id>.journal                    changes since the document was last rewritten (journal.py)
     <id>.lock                       held with flock() by the process that has the session open
     index.json                      a cache of what `list` shows; rebuilt whenever it is unusable
     .<id>.json.tmp-<pid>-<rand>     a save in progress, or the leftover of a crash
@@ -35,7 +36,7 @@ from typing import Any
 
 from pydantic_core import PydanticSerializationError
 
-from . import config
+from . import config, journal
 from .core.models import DocumentError, Session, new_session_id, session_from_data, utc_now
 
 log = logging.getLogger(__name__)
@@ -293,8 +294,16 @@ def _validate(session_id: str, data: Any) -> Session:
 
 
 def _read_session(session_id: str, path: Path) -> tuple[Session, os.stat_result]:
+    session, st, _ = _read_session_and_journal(session_id, path)
+    return session, st
+
+
+def _read_session_and_journal(
+    session_id: str, path: Path
+) -> tuple[Session, os.stat_result, journal.Replayed]:
     raw, st = _read_bounded(path)
-    return _validate(session_id, _parse_json(raw)), st
+    changes = journal.replay_checked(_parse_json(raw), journal.read_journal(path, MAX_FILE_BYTES))
+    return _validate(session_id, changes.data), st, changes
 
 
 # -- the index ------------------------------------------------------------------------------
@@ -453,7 +462,9 @@ class SessionStore:
             raise StoreError(f"cannot use sessions folder {self.root}: {exc.strerror}") from None
         # Files this instance wrote or validated, by signature: saving over them needs no re-read.
         self._verified: dict[str, _Signature] = {}
-        self._search_cache: dict[str, tuple[_Signature, str]] = {}
+        self._search_cache: dict[str, tuple[tuple[_Signature, int], str]] = {}
+        # Sessions this instance wrote, with what it wrote: the next save appends the changes.
+        self._journals: dict[str, journal.SessionJournal] = {}
 
     # -- paths ----------------------------------------------------------------------------
     def path_for(self, session_id: str) -> Path:
@@ -476,7 +487,7 @@ class SessionStore:
         path = self.path_for(session_id)
         try:
             _check_kind(os.lstat(path))
-            session, st = _read_session(session_id, path)
+            session, st, changes = _read_session_and_journal(session_id, path)
         except FileNotFoundError:
             raise SessionNotFound(session_id) from None
         except _Unusable as exc:
@@ -484,12 +495,22 @@ class SessionStore:
         except OSError as exc:
             raise StoreError(f"cannot read session {session_id}: {exc.strerror}") from None
         self._verified[session_id] = _signature(st)
+        if changes.size and changes.clean and changes.base is not None:
+            # Left by a crash: the next save appends to it instead of rewriting the document.
+            self._journals[session_id] = journal.SessionJournal(
+                session, path, changes.base, st.st_size, changes.size
+            )
         return session
 
     def save(self, session: Session) -> None:
         path = self.path_for(session.id)
         self._refuse_broken_target(session.id, path)
         session.updated_at = utc_now()
+        if self._append_to_journal(session, path):
+            return
+        self._rewrite(session, path)
+
+    def _rewrite(self, session: Session, path: Path) -> None:
         try:
             payload = encode_document(session)
         except (RecursionError, ValueError) as exc:
@@ -500,7 +521,46 @@ class SessionStore:
         except OSError as exc:
             raise StoreError(f"cannot save session {session.id}: {exc.strerror or exc}") from None
         self._verified[session.id] = _signature(st)
+        self._start_journal(session, path, st)
         self._update_index({session.id: _record_for(session, st)})
+
+    def flush(self, session: Session) -> None:
+        """Fold the journal into the document (when the session is closed): tools that read
+        the file itself then find everything in it."""
+        held = self._journals.get(session.id)
+        if held is not None and held.tracks(session) and held.journal_bytes:
+            del self._journals[session.id]
+            path = self.path_for(session.id)
+            self._refuse_broken_target(session.id, path)
+            self._rewrite(session, path)  # not a change: updated_at stays
+
+    def _append_to_journal(self, session: Session, path: Path) -> bool:
+        """Save only the changes, when this instance wrote the document the journal extends."""
+        held = self._journals.pop(session.id, None)
+        if held is None or not held.tracks(session) or held.due_for_compaction:
+            return False
+        try:
+            held.append(session)
+            st = os.stat(path, follow_symlinks=False)
+        except (journal.JournalError, OSError) as exc:
+            # A line may be cut short: no more appends after it until a rewrite removes it.
+            log.warning("cannot append to the session journal", extra={"error": str(exc)})
+            return False
+        self._journals[session.id] = held
+        listed = (session.title, session.turn)
+        if listed != held.listed:
+            # Once a turn, not at every save: the browser shows title and turns; the rest of
+            # the record (time, quality) catches up at the next turn or when the file is
+            # rewritten.
+            held.listed = listed
+            self._update_index({session.id: _record_for(session, st)})
+        return True
+
+    def _start_journal(self, session: Session, path: Path, st: os.stat_result) -> None:
+        if not journal.remove_journal(path):
+            return
+        base = session.model_dump(mode="json", include={"updated_at"})["updated_at"]
+        self._journals[session.id] = journal.SessionJournal(session, path, base, st.st_size)
 
     def _refuse_broken_target(self, session_id: str, path: Path) -> None:
         try:
@@ -680,10 +740,12 @@ class SessionStore:
         """Title and message contents, casefolded; cached while the file is unchanged."""
         cached = self._search_cache.get(entry.id)
         try:
-            if cached and cached[0] == _signature(os.lstat(entry.path)):
+            signature = self._search_signature(entry.path)
+            if cached and cached[0] == signature:
                 return cached[1]
-            raw, st = _read_bounded(entry.path)
-            data = _parse_json(raw)
+            raw, _ = _read_bounded(entry.path)
+            changes = journal.read_journal(entry.path, MAX_FILE_BYTES)
+            data = journal.replay(_parse_json(raw), changes)
         except (OSError, _Unusable):
             return entry.title.casefold()
         parts = [str(data.get("title", ""))] if isinstance(data, dict) else []
@@ -692,8 +754,17 @@ class SessionStore:
             if isinstance(message, dict) and isinstance(message.get("content"), str):
                 parts.append(message["content"])
         text = "\n".join(parts).casefold()
-        self._search_cache[entry.id] = (_signature(st), text)
+        self._search_cache[entry.id] = (signature, text)
         return text
+
+    @staticmethod
+    def _search_signature(path: Path) -> tuple[_Signature, int]:
+        """The document's signature and the size of its journal (appended to between saves)."""
+        try:
+            journal_size = os.lstat(journal.journal_path(path)).st_size
+        except OSError:
+            journal_size = -1
+        return _signature(os.lstat(path)), journal_size
 
     # -- changes the user asks for --------------------------------------------------------
     def delete(self, session_id: str) -> None:
@@ -710,9 +781,11 @@ class SessionStore:
                     os.unlink(path)  # a symlink goes, never what it points to
             except OSError as exc:
                 raise StoreError(f"cannot delete {path}: {exc.strerror}") from None
+            journal.remove_journal(path)
             self._fsync_root()
             with contextlib.suppress(OSError):
                 os.unlink(self._lock_path(session_id))
+        self._journals.pop(session_id, None)
         self._verified.pop(session_id, None)
         self._search_cache.pop(session_id, None)
         self._update_index({session_id: None})

@@ -14,6 +14,7 @@ import re
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,11 +22,12 @@ from pathlib import Path
 
 import pytest
 
-from rcm_tui import config
+from rcm_tui import config, journal
 from rcm_tui.config import load_settings
 from rcm_tui.controller import Controller
 from rcm_tui.core.models import Session, session_from_data
-from rcm_tui.store import INDEX_NAME, SessionStore
+from rcm_tui.eval.long_session import build_session, user_turn
+from rcm_tui.store import INDEX_NAME, SessionStore, encode_document
 
 LATENCY_MS = 150
 KILLS = 8
@@ -91,8 +93,11 @@ def session_files() -> dict[str, Path]:
 
 
 def load_file(path: Path) -> Session:
-    """Exactly what a later rcm-tui would do with the file: parse and validate it."""
-    return session_from_data(json.loads(path.read_bytes()))
+    """Exactly what a later rcm-tui would do with the file: parse and validate it, then replay
+    the journal beside it. The document must be a valid session on its own as well."""
+    data = json.loads(path.read_bytes())
+    session_from_data(json.loads(path.read_bytes()))
+    return session_from_data(journal.replay(data, journal.read_journal(path, 1 << 30)))
 
 
 def check_folder() -> dict[str, Session]:
@@ -250,3 +255,78 @@ def test_a_new_replay_after_a_crash_starts_its_own_session(tmp_path: Path) -> No
     (new_id,) = set(sessions) - {crashed_id}
     assert check_transcript(sessions[new_id], SCRIPT[:2]) == (2, 2)
     assert session_files()[crashed_id].read_bytes() == crashed_bytes
+
+
+# -- a 1,000-turn session ---------------------------------------------------------------------
+LONG_TURNS = 1000
+LONG_KILLS = 5
+# Continues a session in the foreground as the TUI would: retry an unanswered question, then
+# one turn after another. The journal is folded into the document every few saves, so that the
+# kills land in rewrites of the 2 MB document as well as in appends to the journal.
+CONTINUE_SCRIPT = textwrap.dedent(
+    """
+    import asyncio, sys
+    from rcm_tui import journal
+    from rcm_tui.config import load_settings
+    from rcm_tui.controller import Controller
+    from rcm_tui.eval.long_session import reply_turn, user_turn
+    from rcm_tui.store import SessionStore
+
+    journal.SessionJournal.due_for_compaction = property(lambda j: j.journal_bytes > 40_000)
+    session_id, last = sys.argv[1], int(sys.argv[2])
+
+    async def main():
+        controller = Controller(load_settings(None, {"provider": "offline"}), SessionStore())
+        controller.open_session(session_id)
+        pending = controller.session.pending_user_turn
+        if pending is not None:
+            assert (await controller.retry()).ok
+            print(f"[{pending.turn}/{last}]", file=sys.stderr, flush=True)
+        for number in range(controller.session.turn + 1, last + 1):
+            outcome = await controller.send(user_turn(number), scripted_reply=reply_turn(number))
+            assert outcome.ok, outcome.error
+            print(f"[{number}/{last}]", file=sys.stderr, flush=True)
+        await controller.aclose()
+
+    asyncio.run(main())
+    """
+)
+
+
+@pytest.mark.timeout(300)
+def test_sigkill_during_a_1000_turn_session_loses_nothing(tmp_path: Path) -> None:
+    store = SessionStore()
+    session = build_session(LONG_TURNS, "long-session")
+    store.save(session)
+    path = store.path_for(session.id)
+    last = LONG_TURNS + 40
+    script = [user_turn(n) for n in range(1, last + 1)]
+    rng = random.Random(SEED)
+    reported = LONG_TURNS
+    for attempt in range(LONG_KILLS):
+        stderr = tmp_path / f"long{attempt}.stderr"
+        with open(stderr, "wb") as err:
+            proc = subprocess.Popen(
+                [sys.executable, "-c", CONTINUE_SCRIPT, session.id, str(last)],
+                stdout=subprocess.DEVNULL, stderr=err, env=replay_env(40), cwd=tmp_path,
+            )
+        run = Run(proc, stderr)
+        # Past start-up and the load of the 2 MB document: kill somewhere in the next turns.
+        wait_until(lambda run=run: run.progress() > 0 or run.proc.poll() is not None, 120,
+                   "a turn")
+        time.sleep(rng.uniform(0.0, 1.5))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=60)
+        reported = max(reported, run.progress())
+
+        sessions = check_folder()  # 0 broken files
+        asked, answered = check_transcript(sessions[session.id], script)
+        assert answered >= reported, "a turn reported as saved is missing"  # 0 lost turns
+        assert asked >= LONG_TURNS
+    assert reported > LONG_TURNS + LONG_KILLS, "the kills did not land in the turns"
+    # What the store loads is what the files say, and the old turns are untouched.
+    loaded = SessionStore().load(session.id)
+    assert encode_document(loaded) == encode_document(load_file(path))
+    assert [m.content for m in loaded.messages[: 2 * LONG_TURNS]] == [
+        m.content for m in session.messages
+    ]

@@ -171,8 +171,9 @@ def test_failed_rename_keeps_the_previous_file(
 
     monkeypatch.setattr(os, "replace", failing_replace)
     session.title = "second version"
+    # A store that has not written this session rewrites the document (nothing to append to).
     with pytest.raises(StoreError, match="No space left on device"):
-        sessions.save(session)
+        SessionStore(sessions.root).save(session)
     monkeypatch.undo()
 
     assert path.read_bytes() == before

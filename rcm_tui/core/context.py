@@ -12,6 +12,8 @@ extend the same prefix, so a llama.cpp KV cache or a provider's prompt cache ser
 
 from __future__ import annotations
 
+import bisect
+import functools
 import math
 import re
 from dataclasses import dataclass, field
@@ -26,8 +28,32 @@ _CJK = re.compile(r"[\u3000-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
 def estimate_tokens(text: str) -> int:
     """A tokenizer-free estimate: ~4 characters per token, one per CJK character."""
-    cjk = len(_CJK.findall(text))
-    return cjk + math.ceil((len(text) - cjk) / 4) + 1
+    return _estimate(len(text), _cjk_count(text))
+
+
+def _estimate(length: int, cjk: int) -> int:
+    return cjk + math.ceil((length - cjk) / 4) + 1
+
+
+def _cjk_count(text: str) -> int:
+    # isascii() is O(1) in CPython: most text never reaches the scan, and the rest is cached,
+    # because every turn re-estimates the same history (a long session counted its whole
+    # history character by character several times a turn).
+    if text.isascii():
+        return 0
+    if len(text) > CACHED_TEXT_CHARS:
+        return len(_CJK.findall(text))  # a prompt or summary, new each time: not worth keeping
+    return _cjk_count_scanned(text)
+
+
+# Messages are re-estimated every turn; prompts and summaries are not. The bound keeps the
+# cache's memory small (at most ~2,048 × 8,192 characters).
+CACHED_TEXT_CHARS = 8192
+
+
+@functools.lru_cache(maxsize=2048)
+def _cjk_count_scanned(text: str) -> int:
+    return len(_CJK.findall(text))
 
 
 def messages_tokens(messages: list[ChatMessage]) -> int:
@@ -147,15 +173,25 @@ def answered_turns(session: Session, before_turn: int) -> list[tuple[Message, Me
     return pairs
 
 
-def heuristic_summary(pairs: list[tuple[Message, Message]]) -> str:
-    """A model-free summary: the first sentence of each side of each turn."""
-    lines = []
-    for user, assistant in pairs:
-        lines.append(
+def heuristic_summary(pairs: list[tuple[Message, Message]], limit: int | None = None) -> str:
+    """A model-free summary: the first sentence of each side of each turn.
+
+    With `limit` (characters), only the newest turns that fit: a prompt keeps the newest part
+    of a summary anyway, and summarising all of a 1,000-turn session every few turns made
+    each consolidation cost more than the turn before it.
+    """
+    lines: list[str] = []
+    size = 0
+    for user, assistant in reversed(pairs):
+        line = (
             f"Turn {user.turn}: user: {first_sentence(user.content)} "
             f"— assistant: {first_sentence(assistant.content)}"
         )
-    return "\n".join(lines)
+        size += len(line) + 1
+        if limit is not None and lines and size > limit:
+            break
+        lines.append(line)
+    return "\n".join(reversed(lines))
 
 
 def first_sentence(text: str, limit: int = 160) -> str:
@@ -163,6 +199,21 @@ def first_sentence(text: str, limit: int = 160) -> str:
     match = re.search(r"(?<=[.!?。！？])\s", flat)
     sentence = flat[: match.start()] if match else flat
     return sentence if len(sentence) <= limit else sentence[: limit - 1].rstrip() + "…"
+
+
+def _pair_tokens(pair: tuple[Message, Message]) -> int:
+    """messages_tokens(_pair_messages(pair)) without building the strings."""
+    user, reply = pair
+    return _texts_tokens(user.ledger_sent or "", user.content, reply.content)
+
+
+@functools.lru_cache(maxsize=16384)
+def _texts_tokens(ledger: str, user: str, reply: str) -> int:
+    # Keyed by the stored strings themselves (their hashes are cached once computed), so each
+    # earlier turn of a long history costs a lookup, not a count.
+    length = len(ledger) + 2 + len(user) if ledger else len(user)
+    cjk = _cjk_count(ledger) + _cjk_count(user)
+    return _estimate(length, cjk) + estimate_tokens(reply) + 8
 
 
 def _pair_messages(pair: tuple[Message, Message]) -> list[ChatMessage]:
@@ -263,10 +314,19 @@ def _summary_for(session: Session, pairs: list[tuple[Message, Message]], through
     """The consolidated summary if it covers `through`, topped up heuristically if stale."""
     covered = session.consolidated_through_turn
     parts = [session.consolidated_context.strip()] if session.consolidated_context else []
-    gap = [p for p in pairs if covered < p[0].turn <= through]
+    # pairs are in turn order: find the gap by bisection (this runs for each cut point tried)
+    gap = pairs[
+        bisect.bisect_right(pairs, covered, key=_pair_turn) : bisect.bisect_right(
+            pairs, through, key=_pair_turn
+        )
+    ]
     if gap:
         parts.append(heuristic_summary(gap))
     return "\n".join(p for p in parts if p)
+
+
+def _pair_turn(pair: tuple[Message, Message]) -> int:
+    return pair[0].turn
 
 
 def _summary_message(text: str, through: int) -> ChatMessage:
@@ -333,24 +393,44 @@ def _assemble_with(
     final = ChatMessage("user", with_ledger(ledger, user_text))
     fixed = messages_tokens([system, final])
     room = budget.prompt - fixed
-    history = [m for p in pairs for m in _pair_messages(p)]
-    if messages_tokens(history) <= room:
+    pair_tokens = [_pair_tokens(p) for p in pairs]
+    history_tokens = sum(pair_tokens)
+    if history_tokens <= room:
+        history = [m for p in pairs for m in _pair_messages(p)]
         prefix = [system, *history]
         return AssembledPrompt(
             [*prefix, final],
             prefix,
             ledger,
-            fixed + messages_tokens(history),
+            fixed + history_tokens,
             verbatim_from_turn=pairs[0][0].turn if pairs else turn,
             summarised_through=0,
             over_budget=fixed > budget.prompt,
         )
-    return _assemble_summarised(session, pairs, system, final, ledger, room, budget, chunk)
+    return _assemble_summarised(
+        session, pairs, pair_tokens, system, final, ledger, room, budget, chunk
+    )
+
+
+def _first_cut(pair_tokens: list[int], room: int, step: int, last: int) -> int:
+    """Where the search for a cut point starts: the cut before the first one (in steps of
+    `step`, up to `last`) whose verbatim turns alone fit. Earlier cuts cannot fit once the
+    summary is added, and trying each of them made every turn of a long session cost O(n²)."""
+    remaining = sum(pair_tokens)
+    cut = 0
+    while cut < last:
+        nxt = min(last, cut + step)
+        remaining -= sum(pair_tokens[cut:nxt])
+        if remaining <= room:
+            return cut
+        cut = nxt
+    return max(0, last - step)
 
 
 def _assemble_summarised(
     session: Session,
     pairs: list[tuple[Message, Message]],
+    pair_tokens: list[int],
     system: ChatMessage,
     final: ChatMessage,
     ledger: str,
@@ -359,10 +439,7 @@ def _assemble_summarised(
     chunk: int,
 ) -> AssembledPrompt:
     keep_min = min(len(pairs), budget.recent_turns)
-    # Token counts per turn, computed once: the search below tries many cut points, and
-    # re-estimating every kept message at each one made long sessions quadratic.
-    pair_tokens = [messages_tokens(_pair_messages(p)) for p in pairs]
-    dropped = 0
+    dropped = _first_cut(pair_tokens, room, max(1, chunk), len(pairs) - keep_min)
     while True:
         dropped = min(len(pairs) - keep_min, dropped + max(1, chunk))
         through = pairs[dropped - 1][0].turn if dropped else 0

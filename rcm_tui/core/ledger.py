@@ -8,6 +8,8 @@ short human-readable line the UI and the inspector show.
 
 from __future__ import annotations
 
+import itertools
+
 from .analysis import Analysis, LedgerView
 from .conclusion import close_decided_questions
 from .heuristics import (
@@ -343,7 +345,10 @@ def apply_analysis(session: Session, analysis: Analysis, turn: int) -> list[str]
 
 def ledger_view(session: Session) -> LedgerView:
     """The snapshot an analyser reads; independent of the session, safe to share."""
-    users = [m.content for m in session.messages if m.role == "user"]
+    # From the end: the view needs the last few messages, not a pass over the whole history.
+    recent = itertools.islice((m.content for m in reversed(session.messages) if m.role == "user"),
+                              RECENT_USER_MESSAGES)
+    users = list(recent)[::-1]
     last_reply = next((m.content for m in reversed(session.messages) if m.role == "assistant"), "")
     reopenable: list[str] = []
     for entry in session.rejected:
@@ -353,6 +358,6 @@ def ledger_view(session: Session) -> LedgerView:
         requirements=[(r.id, r.text, r.status) for r in session.requirements],
         active_rejections=[r.option for r in session.active_rejections()],
         reopenable=reopenable,
-        recent_user_messages=users[-RECENT_USER_MESSAGES:],
+        recent_user_messages=users,
         last_assistant_message=last_reply,
     )

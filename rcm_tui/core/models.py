@@ -238,17 +238,23 @@ class Session(Document):
     @property
     def turn(self) -> int:
         """The number of the last user turn (0 before the first message)."""
-        return max((m.turn for m in self.messages if m.role == "user"), default=0)
+        # Messages are stored in turn order: read from the end, not the whole history (this is
+        # asked many times a turn).
+        last = self._last_user()
+        return last.turn if last is not None else 0
 
     @property
     def pending_user_turn(self) -> Message | None:
         """The last user message when no answer was stored for it (an interrupted turn)."""
-        users = [m for m in self.messages if m.role == "user"]
-        if not users:
-            return None
-        last = users[-1]
-        answered = any(m.role == "assistant" and m.turn == last.turn for m in self.messages)
-        return None if answered else last
+        answered: set[int] = set()
+        for m in reversed(self.messages):
+            if m.role == "user":
+                return None if m.turn in answered else m
+            answered.add(m.turn)
+        return None
+
+    def _last_user(self) -> Message | None:
+        return next((m for m in reversed(self.messages) if m.role == "user"), None)
 
     def active_rejections(self) -> list[RejectedOption]:
         return [r for r in self.rejected if r.active]

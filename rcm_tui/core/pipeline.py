@@ -793,7 +793,10 @@ class Pipeline:
         session.messages.append(
             Message(role="assistant", content=best.text, turn=turn, attempt=best.attempt)
         )
-        session.quality = [q for q in session.quality if q.turn != turn] + [record]
+        if session.quality and session.quality[-1].turn == turn:
+            session.quality[-1] = record  # a regenerated reply: the newest record is replaced
+        else:
+            session.quality = [q for q in session.quality if q.turn != turn] + [record]
         update_length_metrics(session, turn, best.text)
         changed = mark_addressed(session, best.scores.addressed, turn)
         changed += self._apply_markers(session, turn, best.text)
@@ -805,18 +808,18 @@ class Pipeline:
     def _apply_markers(self, session: Session, turn: int, reply: str) -> list[str]:
         markers = parse_markers(reply)
         changes: list[str] = []
-        user_messages = [m.content for m in session.messages if m.role == "user"]
         if markers.pivot and self.settings.reliability and turn not in session.pivots:
             session.pivots.append(turn)
             changes.append("pivot marked by the model")
         proposed = [(o, "") for o in markers.rejected_markers]
         proposed += [option_of(item) for item in markers.rejected]
+        users = [m.content for m in session.messages if m.role == "user"] if proposed else []
         for option, reason in proposed:
             # The model may only record a rejection the user actually voiced (grounding).
             already = any(
                 heuristics.option_matches(option, r.option) for r in session.active_rejections()
             )
-            voiced = any(rejection_grounded(option, text) for text in user_messages)
+            voiced = any(rejection_grounded(option, text) for text in users)
             if option and not already and voiced:
                 reject_option(session, option, reason, turn, origin="model")
                 changes.append(f"rejected {option} (marked by the model)")
@@ -861,7 +864,7 @@ class Pipeline:
         if not pairs:
             return
         if self.lean:
-            self._store_summary(session, turn, heuristic_summary(pairs))
+            self._store_summary(session, turn, heuristic_summary(pairs, self._summary_chars()))
             return
         self.emit(Notice(f"consolidating turns 1–{turn} in the background"))
         instruction = prompts.CONSOLIDATION_INSTRUCTION.format(
@@ -878,7 +881,7 @@ class Pipeline:
             temperature=0.2,
             hints={
                 "turn": turn,
-                "summary_fallback": heuristic_summary(pairs),
+                "summary_fallback": heuristic_summary(pairs, self._summary_chars()),
                 "ledger": ledger_payload(session),
             },
         )
@@ -904,8 +907,12 @@ class Pipeline:
             return
         if fallback:
             session.metrics.fallbacks += 1
-            summary = heuristic_summary(pairs)
+            summary = heuristic_summary(pairs, self._summary_chars())
         self._store_summary(session, turn, summary)
+
+    def _summary_chars(self) -> int:
+        # More than a whole prompt (~4 characters a token) could never be sent.
+        return self.settings.budget.prompt * 4
 
     def _store_summary(self, session: Session, turn: int, summary: str) -> None:
         session.consolidated_context = summary
@@ -963,7 +970,8 @@ def _token_ratio(counted: int, estimated: int) -> float:
 
 
 def _turn_cost(session: Session, turn: int) -> TurnCost:
-    for cost in session.metrics.llm_calls:
+    # From the newest: the running turn's entry is last (this runs for every call).
+    for cost in reversed(session.metrics.llm_calls):
         if cost.turn == turn:
             return cost
     cost = TurnCost(turn=turn)
@@ -987,13 +995,16 @@ def _prefix_note(prompt: AssembledPrompt) -> str:
 
 def _prune_call_text(session: Session) -> None:
     horizon = session.turn - CALL_TEXT_TURNS
-    for record in session.calls:
+    # Every call prunes what crossed the horizon since the last one, so the records behind the
+    # first one without text are pruned already: walk back only that far, not the whole log.
+    for record in reversed(session.calls):
         if record.turn > horizon:
+            continue
+        if not (record.prompt or record.response):
             break
-        if record.prompt or record.response:
-            record.prompt = []
-            record.response = ""
-            record.note = (record.note + " · text pruned (old turn)").strip(" ·")
+        record.prompt = []
+        record.response = ""
+        record.note = (record.note + " · text pruned (old turn)").strip(" ·")
 
 
 def _plain_prompt(session: Session, user_text: str, turn: int) -> AssembledPrompt:

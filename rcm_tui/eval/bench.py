@@ -1028,6 +1028,10 @@ def _real_provider(args: argparse.Namespace, loaded: LoadedSettings) -> str | No
 
 
 def run_bench_command(args: argparse.Namespace, loaded: LoadedSettings) -> int:
+    if getattr(args, "long", False):
+        from .bench_long import run_long_command
+
+        return run_long_command(args, loaded)
     try:
         options = options_from(args)
         real = _real_provider(args, loaded)

@@ -164,7 +164,7 @@ def _affirmed_ids(sentences: list[_Sentence], view: LedgerView, choices: list[st
         asked = " ".join(
             s for s in _split_sentences(view.last_assistant_message) if s.rstrip().endswith("?")
         )
-        said = _content_tokens(asked)
+        said = set(_content_tokens(asked))
         targets = [(rid, _content_tokens(t)) for rid, t in live]
     for rid, text in live:
         # "Yes, 7-day retention is confirmed" confirms "消息必须保留7天": across languages

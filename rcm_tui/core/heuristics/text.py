@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 
@@ -60,8 +61,23 @@ def _tokens(text: str) -> list[str]:
     return [_norm_token(m.group()) for m in _TOKEN_RE.finditer(text)]
 
 
-def _content_tokens(text: str) -> set[str]:
-    """Latin content words (no stopwords) plus CJK character bigrams."""
+def _content_tokens(text: str) -> frozenset[str]:
+    """Latin content words (no stopwords) plus CJK character bigrams.
+
+    Cached: every new requirement is compared with every requirement in the ledger, whose
+    texts do not change; a ledger of 1,000 needs was re-tokenised for each of them."""
+    return _content_tokens_of(text) if len(text) <= _CACHED_CHARS else _scan_tokens(text)
+
+
+_CACHED_CHARS = 2000
+
+
+@functools.lru_cache(maxsize=8192)
+def _content_tokens_of(text: str) -> frozenset[str]:
+    return _scan_tokens(text)
+
+
+def _scan_tokens(text: str) -> frozenset[str]:
     out: set[str] = set()
     cjk_run: list[str] = []
 
@@ -82,7 +98,7 @@ def _content_tokens(text: str) -> set[str]:
         if token not in _STOPWORDS:
             out.add(token)
     flush()
-    return out
+    return frozenset(out)
 
 
 def _squash(text: str) -> str:
@@ -97,8 +113,10 @@ def text_similarity(a: str, b: str) -> float:
     return _dice(ta, tb)
 
 
-def _numbers(tokens: set[str]) -> set[str]:
-    return {t for t in tokens if t[0].isdigit()}
+@functools.lru_cache(maxsize=8192)
+def _numbers(tokens: frozenset[str]) -> frozenset[str]:
+    # Cached with the tokens: a new requirement is compared with every one in the ledger.
+    return frozenset(t for t in tokens if t[0].isdigit())
 
 
 def restates(text: str, existing: str) -> bool:
@@ -118,7 +136,7 @@ def restates(text: str, existing: str) -> bool:
     return len(new & old) >= 2 and len(new - old) <= 1
 
 
-def _dice(a: set[str], b: set[str]) -> float:
+def _dice(a: frozenset[str], b: frozenset[str]) -> float:
     return 2 * len(a & b) / (len(a) + len(b)) if a and b else 0.0
 
 
@@ -128,7 +146,10 @@ def requirement_similarity(a: str, b: str) -> float:
     Like `text_similarity`, plus: a text whose content words all appear in the other (two or
     more of them) scores at least 0.6; and when the two carry different numbers, the rest must
     match closely — "30 minutes" → "60 minutes" is the same rule changed, but "files over
-    20 MB" / "images over 5 MB" are two rules.
+    20 MB" / "images over 5 MB" are two rules. Two subjects are two rules whatever else they
+    share: "the Kafka part must handle 101 requests per second" and "the Celery part must
+    handle 299 requests per second" (a word on each side that the other lacks, with a changed
+    number; or a name on each side — a capitalised word — that the other lacks).
     """
     ta, tb = _content_tokens(a), _content_tokens(b)
     if not ta or not tb:
@@ -137,9 +158,14 @@ def requirement_similarity(a: str, b: str) -> float:
         return _across_languages(a, b)
     na, nb = _numbers(ta), _numbers(tb)
     if na and nb and na != nb:
-        rest = _dice(ta - na, tb - nb)
+        wa, wb = ta - na, tb - nb
+        rest = _dice(wa, wb)
+        if wa - wb and wb - wa:
+            return min(rest, 0.5)
         return rest if rest >= 0.8 else min(rest, 0.5)
     score = _dice(ta, tb)
+    if (ta - tb) & _names(a) and (tb - ta) & _names(b):
+        return min(score, 0.5)
     small, large = sorted((ta, tb), key=len)
     if len(small) >= 2 and small <= large:
         score = max(score, 0.6)
@@ -156,6 +182,15 @@ def _across_languages(a: str, b: str) -> float:
     return 0.5 * _dice(_content_tokens(a), _content_tokens(b))
 
 
+def _names(text: str) -> frozenset[str]:
+    """Capitalised words after the first: the names of things ("Kafka", "PostgreSQL")."""
+    return frozenset(
+        _norm_token(m.group())
+        for m in _TOKEN_RE.finditer(text)
+        if m.start() > 0 and m.group()[0].isupper()
+    )
+
+
 def more_specific(new: str, old: str) -> bool:
     """Does `new` say more than `old` (more content words, or a number `old` lacks)?"""
     new_tokens, old_tokens = _content_tokens(new), _content_tokens(old)
@@ -164,7 +199,7 @@ def more_specific(new: str, old: str) -> bool:
     return bool(new_tokens - old_tokens) and len(new_tokens) > len(old_tokens)
 
 
-def _overlap_of(part: set[str], whole: set[str]) -> float:
+def _overlap_of(part: frozenset[str] | set[str], whole: frozenset[str] | set[str]) -> float:
     return len(part & whole) / len(part) if part else 0.0
 
 

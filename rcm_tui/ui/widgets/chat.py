@@ -23,8 +23,13 @@ if TYPE_CHECKING:
 
 EntryKind = Literal["user", "assistant", "note", "recap", "error", "notice"]
 
-# A resumed 200-turn session should open instantly; older turns stay in the file and export.
-SHOWN_MESSAGES = 80
+# A resumed session shows its last few messages at once (a screenful, and a little more), and
+# mounts older ones a batch at a time as the user scrolls up to them: opening a 1,000-turn
+# session costs what opening a short one does, and memory grows only with what was viewed.
+INITIAL_MESSAGES = 10
+OLDER_BATCH = 10
+# Lines from the top at which the next older batch is mounted.
+REVEAL_MARGIN = 3
 
 
 def unfence(markdown: str) -> str:
@@ -142,6 +147,22 @@ class NoticeLine(Static):
         self.text = text
 
 
+class EarlierMessages(Static):
+    """Stands above the oldest mounted message while older ones are not mounted yet."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(self._text(count), classes="entry -notice -info -earlier", markup=False)
+        self.count = count
+
+    @staticmethod
+    def _text(count: int) -> Text:
+        return Text(f"↑ {count} earlier message(s): scroll up to show them")
+
+    def set_count(self, count: int) -> None:
+        self.count = count
+        self.update(self._text(count))
+
+
 class DraftReply(ChatEntry):
     """The reply being streamed; becomes the stored reply once the turn has shown it."""
 
@@ -189,8 +210,45 @@ class ChatLog(VerticalScroll):
     # Named in the welcome note; the screen sets it from the configured keys.
     solidify_key = "ctrl+s"
 
+    _session: Session | None = None
+    # Index in session.messages of the oldest message mounted.
+    _first_shown = 0
+    _revealing = False
+
     def on_mount(self) -> None:
         self.anchor()
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        if new_value <= REVEAL_MARGIN and self._first_shown > 0 and not self._revealing:
+            self._revealing = True
+            self.call_later(self.reveal_older)
+
+    async def reveal_older(self) -> None:
+        """Mount the next batch of older messages above the oldest one shown, keeping the
+        lines the user is reading where they are."""
+        try:
+            session = self._session
+            markers = self.query(EarlierMessages)
+            if session is None or self._first_shown <= 0 or not markers:
+                return
+            start = max(0, self._first_shown - OLDER_BATCH)
+            batch = [self._entry_for(session, m) for m in session.messages[start:self._first_shown]]
+            height, offset = self.virtual_size.height, self.scroll_y
+            await self.mount_all(batch, after=markers.first())
+            self._first_shown = start
+            if start:
+                markers.first().set_count(start)
+            else:
+                await markers.first().remove()
+            self.call_after_refresh(self._keep_reading_position, height, offset)
+        finally:
+            self._revealing = False
+
+    def _keep_reading_position(self, height: int, offset: float) -> None:
+        grown = self.virtual_size.height - height
+        if grown > 0:
+            self.scroll_to(y=offset + grown, animate=False)
 
     @property
     def draft(self) -> DraftReply | None:
@@ -200,13 +258,12 @@ class ChatLog(VerticalScroll):
     async def show_session(self, session: Session) -> None:
         """Render a session from its document (opening, resuming, a new session)."""
         await self.remove_children()
-        messages = session.messages[-SHOWN_MESSAGES:]
-        entries: list[ChatEntry | NoticeLine | WelcomeNote] = []
-        hidden = len(session.messages) - len(messages)
-        if hidden:
-            entries.append(
-                NoticeLine(f"{hidden} earlier message(s) are in the session file and its export")
-            )
+        self._session = session
+        self._first_shown = max(0, len(session.messages) - INITIAL_MESSAGES)
+        messages = session.messages[self._first_shown :]
+        entries: list[ChatEntry | NoticeLine | WelcomeNote | EarlierMessages] = []
+        if self._first_shown:
+            entries.append(EarlierMessages(self._first_shown))
         for message in messages:
             entries.append(self._entry_for(session, message))
         if not session.messages:

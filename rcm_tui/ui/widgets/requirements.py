@@ -92,8 +92,13 @@ class RequirementsTable(DataTable[Text]):
         # since (a relayout before on_resize), so fill what the columns are, not what the
         # width says.
         shown = len(self.columns)
+        console = self.app.console
         for req in requirements:
-            self.add_row(*self._cells(req)[:shown], key=req.id, height=None)
+            cells = self._cells(req)
+            # The row's height from wrapping its text alone: letting the table find it renders
+            # every cell of every row, seconds for a ledger of a few hundred requirements.
+            height = max(1, len(cells[1].wrap(console, self._text_width)))
+            self.add_row(*cells[:shown], key=req.id, height=height)
         if requirements:
             self.move_cursor(row=min(cursor, len(requirements) - 1), animate=False)
 

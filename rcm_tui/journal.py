@@ -1,0 +1,347 @@
+"""An append-only journal beside each session document, so that a save costs what changed.
+
+Rewriting a whole session document several times a turn made a 1,000-turn conversation spend
+most of each turn re-encoding and re-writing megabytes it had already written. Instead, a save
+appends one JSON line to `<id>.journal` holding only what changed since the last write, and
+the document is rewritten (compacted, atomically, as before) only when the journal has grown
+to the size of the document, when the session is closed, or when this process has not written
+the session before. Loading reads the document and replays its journal.
+
+Crash safety stays what it was:
+- a line is appended with one write() and fsync'd before the save returns; a line cut short by
+  a crash (no newline, or not JSON) and everything after it are ignored, exactly like the
+  temp file of an interrupted atomic save;
+- every line names the document it extends (the `updated_at` the document was written with),
+  so a journal left behind by a crash between a compaction and the journal's removal is
+  ignored rather than replayed over the newer document;
+- the document itself is only ever replaced atomically, so it is always valid JSON on its own.
+
+What a line holds: `set` (top-level keys whose value changed, encoded whole; `metrics` without
+its `llm_calls`) and `lists` (for the long lists, whose items carry a `turn`: the list's new
+length and the items that are new or changed, by index). Items of those lists older than
+`WINDOW_TURNS` turns are taken as unchanged unless the list itself was rearranged (checked by
+identity, which costs a pointer comparison per item); the pipeline changes only recent items,
+the oldest of them when it prunes the text of calls `CALL_TEXT_TURNS` (30) turns old.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import stat
+import weakref
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .core.models import Session
+
+JOURNAL_SUFFIX = ".journal"
+JOURNAL_VERSION = 1
+# Items whose turn is this recent are compared field by field on every save; older ones are
+# unchanged unless replaced. Must exceed the pipeline's CALL_TEXT_TURNS (a test checks).
+WINDOW_TURNS = 40
+# Compact once the journal is as large as the document (but not for tiny sessions): the
+# amortised cost of rewriting the document then stays proportional to what was appended.
+MIN_COMPACT_BYTES = 1024 * 1024
+# The long, append-mostly lists: (parent key or None, key).
+TRACKED: tuple[tuple[str | None, str], ...] = (
+    (None, "messages"),
+    (None, "calls"),
+    (None, "quality"),
+    (None, "status_blocks"),
+    ("metrics", "llm_calls"),
+)
+_EXCLUDE: dict[str, Any] = {"messages": True, "calls": True, "quality": True,
+                            "status_blocks": True, "metrics": {"llm_calls"}}
+
+
+class JournalError(Exception):
+    """The journal cannot be used (a symlink, not a regular file, ...): compact instead."""
+
+
+def journal_path(document: Path) -> Path:
+    return document.with_suffix(JOURNAL_SUFFIX)
+
+
+# -- writing --------------------------------------------------------------------------------
+
+
+def _snapshot(item: Any) -> tuple[Any, ...]:
+    """The item's field values, by reference: the pipeline reassigns a field to change it (it
+    never grows a list inside an item of these lists in place), and comparing references
+    costs a pointer comparison per field where re-encoding cost a serialisation."""
+    values = tuple(item.__dict__.values())
+    extra = item.__pydantic_extra__
+    return (values, tuple(extra.items())) if extra else values
+
+
+@dataclass
+class _ListState:
+    items: list[Any]
+    # index -> snapshot, for the items inside the window at the last write
+    snapshots: dict[int, tuple[Any, ...]] = field(default_factory=dict)
+
+
+def _tracked_list(session: Session, parent: str | None, key: str) -> list[Any]:
+    owner = getattr(session, parent) if parent else session
+    value: list[Any] = getattr(owner, key)
+    return value
+
+
+def _window_start(items: list[Any], horizon: int) -> int:
+    start = len(items)
+    while start > 0 and getattr(items[start - 1], "turn", horizon) >= horizon:
+        start -= 1
+    return start
+
+
+def _first_difference(now: list[Any], before: list[Any], limit: int) -> int:
+    """The first index below `limit` where the two lists hold different objects."""
+    limit = min(limit, len(before))
+    if now[:limit] == before[:limit]:  # identical objects compare by pointer, without __eq__
+        return limit
+    return next(i for i in range(limit) if now[i] is not before[i])
+
+
+class SessionJournal:
+    """What one session looked like when this process last wrote it, and its journal file."""
+
+    def __init__(
+        self,
+        session: Session,
+        document: Path,
+        base: str,
+        document_bytes: int,
+        journal_bytes: int = 0,
+    ) -> None:
+        self._session = weakref.ref(session)
+        self.path = journal_path(document)
+        self.base = base
+        self.document_bytes = document_bytes
+        self.journal_bytes = journal_bytes
+        # What the sessions index last showed for it (the store refreshes it when this changes).
+        self.listed: tuple[str, int] = (session.title, session.turn)
+        self._rest = session.model_dump(mode="json", exclude=_EXCLUDE)
+        self._lists = {
+            (parent, key): self._state_of(_tracked_list(session, parent, key), session.turn)
+            for parent, key in TRACKED
+        }
+
+    def tracks(self, session: Session) -> bool:
+        return self._session() is session
+
+    @property
+    def due_for_compaction(self) -> bool:
+        return self.journal_bytes > max(MIN_COMPACT_BYTES, self.document_bytes)
+
+    @staticmethod
+    def _state_of(items: list[Any], turn: int) -> _ListState:
+        start = _window_start(items, turn - WINDOW_TURNS)
+        return _ListState(
+            list(items), {i: _snapshot(items[i]) for i in range(start, len(items))}
+        )
+
+    def append(self, session: Session) -> None:
+        """Append what changed since the last write (nothing at all: no line)."""
+        entry, states = self._changes(session)
+        if entry is None:
+            return
+        line = _encode_line(entry)
+        self._write(line)
+        self.journal_bytes += len(line)
+        self._rest.update(entry.get("set", {}))
+        for key in entry.get("unset", []):
+            self._rest.pop(key, None)
+        self._lists.update(states)
+
+    def _changes(
+        self, session: Session
+    ) -> tuple[dict[str, Any] | None, dict[tuple[str | None, str], _ListState]]:
+        rest = session.model_dump(mode="json", exclude=_EXCLUDE)
+        changed = {k: v for k, v in rest.items() if self._rest.get(k, _MISSING) != v}
+        removed = [k for k in self._rest if k not in rest]
+        turn = session.turn
+        lists: dict[str, Any] = {}
+        states: dict[tuple[str | None, str], _ListState] = {}
+        for parent, key in TRACKED:
+            items = _tracked_list(session, parent, key)
+            delta, state = self._list_changes(self._lists[(parent, key)], items, turn)
+            states[(parent, key)] = state
+            if delta is not None:
+                lists[f"{parent}.{key}" if parent else key] = delta
+        if not (changed or removed or lists):
+            return None, states
+        entry: dict[str, Any] = {"v": JOURNAL_VERSION, "base": self.base}
+        if changed:
+            entry["set"] = changed
+        if removed:
+            entry["unset"] = removed
+        if lists:
+            entry["lists"] = lists
+        return entry, states
+
+    def _list_changes(
+        self, before: _ListState, items: list[Any], turn: int
+    ) -> tuple[dict[str, Any] | None, _ListState]:
+        state = self._state_of(items, turn)
+        window = min(_window_start(items, turn - WINDOW_TURNS), len(items))
+        start = _first_difference(items, before.items, window)
+        at: dict[str, Any] = {}
+        for index in range(start, len(items)):
+            item = items[index]
+            unchanged = (
+                index < len(before.items)
+                and item is before.items[index]
+                and before.snapshots.get(index) == state.snapshots.get(index, _MISSING)
+            )
+            if not unchanged:
+                at[str(index)] = item.model_dump(mode="json")
+        if not at and len(items) == len(before.items):
+            return None, state
+        return {"len": len(items), "at": at}, state
+
+    def _write(self, line: bytes) -> None:
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
+        try:
+            fd = os.open(self.path, flags, 0o600)
+        except OSError as exc:
+            raise JournalError(f"cannot open the journal: {exc.strerror}") from None
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                raise JournalError("the journal is not a regular file")
+            created = st.st_size == 0
+            view = memoryview(line)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        if created:
+            _fsync_folder(self.path.parent)
+
+
+class _Missing:
+    pass
+
+
+_MISSING = _Missing()
+
+
+def _encode_line(entry: dict[str, Any]) -> bytes:
+    try:
+        text = json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
+        return (text + "\n").encode("utf-8")
+    except UnicodeEncodeError:
+        # A lone surrogate (from a broken paste): \u escapes keep it loadable, as in the document.
+        return (json.dumps(entry, ensure_ascii=True, separators=(",", ":")) + "\n").encode()
+
+
+def _fsync_folder(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def remove_journal(document: Path) -> bool:
+    """After a compaction (or a delete): the document holds everything the journal held.
+    False when a journal is left (appending after a line torn by a crash would hide the new
+    lines, so the caller then rewrites the document on every save)."""
+    try:
+        os.unlink(journal_path(document))
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return False
+    return True
+
+
+# -- reading --------------------------------------------------------------------------------
+
+
+def read_journal(document: Path, limit: int) -> bytes:
+    """The journal's bytes (b"" when there is none or it is unusable: it is never followed
+    through a symlink, and a journal larger than `limit` is ignored rather than read)."""
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    try:
+        fd = os.open(journal_path(document), flags)
+    except OSError:
+        return b""
+    with os.fdopen(fd, "rb") as handle:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > limit:
+            return b""
+        return handle.read(limit + 1)[:limit]
+
+
+@dataclass
+class Replayed:
+    data: Any
+    # The document's `updated_at` as written: what new lines must name to extend it.
+    base: str | None
+    # Every line was complete and applied: new lines may follow them (otherwise the next save
+    # rewrites the document, because a line after a torn one would never be read).
+    clean: bool
+    size: int
+
+
+def replay(data: Any, raw: bytes) -> Any:
+    """The document data with the journal's complete lines for this document applied."""
+    return replay_checked(data, raw).data
+
+
+def replay_checked(data: Any, raw: bytes) -> Replayed:
+    base = data.get("updated_at") if isinstance(data, dict) else None
+    if not raw or not isinstance(data, dict):
+        return Replayed(data, base if isinstance(base, str) else None, True, len(raw))
+    clean = raw.endswith(b"\n")  # the part after the last newline was never finished
+    for line in raw.split(b"\n")[:-1]:
+        try:
+            entry = json.loads(line)
+        except (ValueError, RecursionError):
+            clean = False  # torn by a crash: nothing after it was ever acknowledged
+            break
+        if not isinstance(entry, dict) or entry.get("v") != JOURNAL_VERSION:
+            clean = False
+            break
+        if entry.get("base") != base:
+            clean = False  # left from before the document was last rewritten
+            continue
+        try:
+            _apply(data, entry)
+        except (ValueError, TypeError, AttributeError, KeyError):
+            clean = False  # not a line this program wrote; the document validates the rest
+            break
+    return Replayed(data, base if isinstance(base, str) else None, clean, len(raw))
+
+
+def _apply(data: dict[str, Any], entry: dict[str, Any]) -> None:
+    for key, value in (entry.get("set") or {}).items():
+        kept = {child: data[key][child] for parent, child in TRACKED
+                if parent == key and isinstance(data.get(key), dict) and child in data[key]}
+        data[key] = {**value, **kept} if isinstance(value, dict) and kept else value
+    for key in entry.get("unset") or []:
+        data.pop(key, None)
+    for name, delta in (entry.get("lists") or {}).items():
+        parent, _, key = name.rpartition(".")
+        owner = data.get(parent) if parent else data
+        if not isinstance(owner, dict) or not isinstance(delta, dict):
+            continue
+        items = owner.get(key)
+        if not isinstance(items, list):
+            items = owner[key] = []
+        length = delta.get("len")
+        if isinstance(length, int) and length < len(items):
+            del items[length:]
+        for index, item in sorted(
+            ((int(i), v) for i, v in (delta.get("at") or {}).items()), key=lambda p: p[0]
+        ):
+            if index < len(items):
+                items[index] = item
+            else:
+                items.append(item)
