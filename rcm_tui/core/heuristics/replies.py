@@ -7,7 +7,13 @@ from dataclasses import dataclass
 
 from .categories import guard_spans
 from .options import option_matches, same_option
-from .sentences import _CODE_BLOCK_RE, _CODE_COMMENT_RE, _FENCED_CODE_RE, _split_sentences
+from .sentences import (
+    _BULLET_RE,
+    _CODE_BLOCK_RE,
+    _CODE_COMMENT_RE,
+    _FENCED_CODE_RE,
+    _SENTENCE_SPLIT_RE,
+)
 from .text import _CJK_CHAR_RE, REPLY_HEAD, REPLY_TAIL, _bounded
 
 # Cues right before a mention, nearest wins; a longer cue ending at the same place beats a
@@ -268,6 +274,17 @@ def _excludes_below(line: str) -> bool:
     return short and lead_in and bool(_EXCLUSION_HEADER_RE.search(body))
 
 
+def _reply_sentences(text: str) -> list[str]:
+    """The sentences of a reply's line as the model wrote them.
+
+    Not the ledger's splitter: that one reads a user's message, so it drops bold-only lines
+    and strips emphasis as formatting. In a reply the formatting is what offers: "**Redis**"
+    on its own line, "a **charcoal** sofa".
+    """
+    body = _BULLET_RE.sub("", text)
+    return [s.strip() for s in _SENTENCE_SPLIT_RE.split(body) if s and s.strip()]
+
+
 def _proposes_option(reply: str, option: str) -> bool:
     """Does the reply propose the option?"""
     return _proposal(reply, option, _reply_lines(_FENCED_CODE_RE.sub("\n", reply))) is not None
@@ -280,7 +297,7 @@ def _proposal(reply: str, option: str, lines: list[_Line]) -> str | None:
     for line in lines:
         if not guard_spans(option, line.text):
             continue
-        for sentence in _split_sentences(line.text):
+        for sentence in _reply_sentences(line.text):
             if guard_spans(option, sentence):
                 found = _sentence_proposal(sentence, option, line)
                 if found is not None:
