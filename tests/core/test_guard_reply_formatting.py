@@ -22,3 +22,19 @@ from rcm_tui.core.heuristics import find_readvocacy
 def test_a_bold_offer_in_a_reply_is_flagged(reply: str, option: str) -> None:
     assert find_readvocacy(reply, [option]) == [option]
 
+
+@pytest.mark.parametrize(
+    ("reply", "option"),
+    [
+        # The lexicon knows "coach"; the user said "coaches" ("coache" as a crude token key).
+        ("Take one of the **shuttle buses** from the airport.", "coaches"),
+        # The lexicon lists the members in the singular; the reply offers them in the plural,
+        # which the crude token keys do not bring back ("budgy", "cappuccinos").
+        ("A pair of **budgies** would suit a small flat.", "birds"),
+        ("Start the day with two **cappuccinos** at Caffè Reale.", "caffeine"),
+    ],
+)
+def test_a_category_is_found_whichever_number_the_user_and_the_reply_use(
+    reply: str, option: str
+) -> None:
+    assert find_readvocacy(reply, [option]) == [option]

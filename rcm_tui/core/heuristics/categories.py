@@ -14,7 +14,7 @@ import json
 import re
 from importlib import resources
 
-from .hierarchy import hyponym_spans, option_senses
+from .hierarchy import _base_forms, hyponym_spans, option_senses
 from .options import _option_variants, _strip_option_noise, _token_spans
 from .text import _tokens
 
@@ -42,10 +42,36 @@ def _names_modifier(tokens: tuple[str, ...], name: tuple[str, ...]) -> bool:
     )
 
 
-def _conjuncts(option: str) -> list[tuple[str, ...]]:
-    """"taxis and buses" → two options; each is looked up on its own."""
+def _conjuncts(option: str) -> list[list[tuple[str, ...]]]:
+    """"taxis and buses" → two options; each is looked up on its own, under each of its
+    forms."""
     parts = _CONJUNCTION_RE.split(_strip_option_noise(option))
-    return [tuple(_tokens(p)) for p in parts if _tokens(p)]
+    return [_number_forms(p) for p in parts if _tokens(p)]
+
+
+def _number_forms(phrase: str, *, singulars: bool = True) -> list[tuple[str, ...]]:
+    """The phrase as said, and in the other number: "coaches" is the lexicon's "coach",
+    "dish" its "dishes". Token keys singularise crudely ("coaches" → "coache"), so a plural's
+    singular is tried as WordNet's morphy would, and a singular's plural as people write it."""
+    *head, last = phrase.split()
+    word = last.lower()
+    forms = _base_forms(word) if singulars and word.endswith("s") else [word, _plural(word)]
+    out: list[tuple[str, ...]] = []
+    for form in forms:
+        tokens = tuple(_tokens(" ".join([*head, form])))
+        if tokens and tokens not in out:
+            out.append(tokens)
+    return out
+
+
+def _plural(word: str) -> str:
+    if not word.isascii() or not word.isalpha():
+        return word
+    if word.endswith(("s", "x", "z", "ch", "sh")):
+        return word + "es"
+    if word.endswith("y") and word[-2:-1] not in ("a", "e", "i", "o", "u"):
+        return word[:-1] + "ies"
+    return word + "s"
 
 
 _CONJUNCTION_RE = re.compile(r"\s*(?:\band\b|\bor\b|&|/|,|、|和|或者?|及)\s*", re.I)
@@ -56,9 +82,11 @@ def category_members(option: str) -> tuple[str, ...]:
     """The members of the categories the option is, or names as its defining modifier:
     "flat foods", "sugary snacks" (sweets), "有屏幕的玩具" (screens). Empty for anything else."""
     members: list[str] = []
-    for tokens in _conjuncts(option):
-        exact = [c for names, c in _lexicon() if tokens in names]
-        modified = [c for names, c in _lexicon() if any(_names_modifier(tokens, n) for n in names)]
+    for forms in _conjuncts(option):
+        exact = [c for names, c in _lexicon() if any(f in names for f in forms)]
+        modified = [
+            c for names, c in _lexicon() if any(_names_modifier(f, n) for f in forms for n in names)
+        ]
         for category in exact or modified:
             members += [m for m in category if m not in members]
     return tuple(members)
@@ -83,8 +111,9 @@ def _matcher(option: str) -> tuple[frozenset[str], frozenset[str], tuple[re.Patt
     for member in category_members(option):
         if len(member) <= 3 and member.isupper():
             exact.append(_exact(member))
-        elif key := "".join(_tokens(member)):
-            keys.add(key)
+        else:
+            # A reply names members in either number: "sandwiches" for the member "sandwich".
+            keys.update("".join(f) for f in _number_forms(member, singulars=False))
     prefixes = {key[:i] for key in keys for i in range(1, len(key))}
     return frozenset(keys), frozenset(prefixes), tuple(exact)
 
