@@ -303,3 +303,24 @@ def test_an_acknowledgement_before_the_substance_still_counts() -> None:
     substance = "Understood: ACID across accounts points to a relational engine such as PostgreSQL."
     assert addressed_requirements(substance, pending) == ["R1"]
     assert addressed_requirements("Understood: strict ACID transactions.", pending) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "rejected", "required"),
+    [
+        ("**No Kafka.**", "Kafka", None),
+        ("**Must be idempotent**", None, "Must be idempotent"),
+        ("**Budget**\nUnder $50 please.", None, "Under $50"),
+    ],
+)
+def test_a_stressed_sentence_is_read_and_a_bold_title_is_not(
+    text: str, rejected: str | None, required: str | None
+) -> None:
+    found = analyse_message(text, 1, LedgerView())
+    options = [r.option for r in found.rejections]
+    texts = [r.text for r in found.requirements]
+    if rejected:
+        assert options == [rejected]
+    if required:
+        assert any(required in t for t in texts), texts
+    assert not any("Budget" == t for t in texts)

@@ -54,7 +54,7 @@ _NOT_A_LABEL_RE = re.compile(
 # Pasted material that states nothing: Markdown headings and bold-only lines, mail headers,
 # sign-offs. Markdown emphasis and paste labels ("Paragraph 1:") are formatting, not words.
 _HEADING_LINE_RE = re.compile(
-    r"^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\s*[:：]?\s*$|__[^_]+__\s*$)"
+    r"^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\s*[:：]\s*$|__[^_]+__\s*[:：]\s*$)"
     r"|^\s*(?:from|to|cc|subject|date|sent|re|fwd?)\s*:\s"
     r"|^\s*(?:thanks|thank\s+you|cheers|regards|best|kind\s+regards|best\s+regards|"
     r"sincerely)\s*,?\s*[A-Z]?[a-z]*\s*$",
@@ -71,11 +71,17 @@ def _plain(line: str) -> str:
     return _PASTE_LABEL_RE.sub("", _EMPHASIS_RE.sub("", line).strip())
 
 
+# A bold-only line is a heading when it reads like a title ("**Budget**", "**Open Questions**");
+# one with a lowercase word or sentence punctuation is a sentence the user stressed
+# ("**Must be idempotent**", "**No Kafka.**") and is read like any other.
+_BOLD_TITLE_RE = re.compile(r"^\s*(?:\*\*|__)\s*[A-Z0-9][\w&/-]*(?:\s+[A-Z0-9][\w&/-]*)*\s*(?:\*\*|__)\s*$")
+
+
 def _split_lines(text: str) -> list[tuple[str, bool]]:
     """(sentence, is a list item) for every sentence, list markers and formatting removed."""
     out: list[tuple[str, bool]] = []
     for line in text.splitlines():
-        if _HEADING_LINE_RE.match(line):
+        if _HEADING_LINE_RE.match(line) or _BOLD_TITLE_RE.match(line):
             continue
         body = _plain(_BULLET_RE.sub("", line))
         bullet = _BULLET_RE.match(line) is not None
