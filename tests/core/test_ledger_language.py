@@ -323,4 +323,4 @@ def test_a_stressed_sentence_is_read_and_a_bold_title_is_not(
         assert options == [rejected]
     if required:
         assert any(required in t for t in texts), texts
-    assert not any("Budget" == t for t in texts)
+    assert not any(t == "Budget" for t in texts)

@@ -74,7 +74,9 @@ def _plain(line: str) -> str:
 # A bold-only line is a heading when it reads like a title ("**Budget**", "**Open Questions**");
 # one with a lowercase word or sentence punctuation is a sentence the user stressed
 # ("**Must be idempotent**", "**No Kafka.**") and is read like any other.
-_BOLD_TITLE_RE = re.compile(r"^\s*(?:\*\*|__)\s*[A-Z0-9][\w&/-]*(?:\s+[A-Z0-9][\w&/-]*)*\s*(?:\*\*|__)\s*$")
+_BOLD_TITLE_RE = re.compile(
+    r"^\s*(?:\*\*|__)\s*[A-Z0-9][\w&/-]*(?:\s+[A-Z0-9][\w&/-]*)*\s*(?:\*\*|__)\s*$"
+)
 
 
 def _split_lines(text: str) -> list[tuple[str, bool]]:
