@@ -18,6 +18,7 @@ from typing import Any
 
 from . import export
 from .core.models import Session
+from .core.text_safety import visible_controls, visible_line
 from .store import SessionEntry, SessionStore, StoreError, printable
 
 Handler = Callable[[argparse.Namespace], int]
@@ -26,7 +27,7 @@ Handler = Callable[[argparse.Namespace], int]
 
 
 def _fail(message: str) -> int:
-    print(f"rcm-tui: {message}", file=sys.stderr)
+    print(f"rcm-tui: {visible_line(message)}", file=sys.stderr)
     return 1
 
 
@@ -67,11 +68,10 @@ def _needs_escape(ch: str) -> bool:
 
 
 def _terminal_safe(text: str) -> str:
-    """Encodable text; on a TTY also without control characters other than newline and tab."""
-    text = text.encode("utf-8", "replace").decode("utf-8")  # lone surrogates become "?"
-    if not sys.stdout.isatty():
-        return text
-    return "".join(ch if ch in "\n\t" or ch.isprintable() else "?" for ch in text)
+    """Encodable text; on a TTY also with every control character made visible."""
+    if sys.stdout.isatty():
+        return visible_controls(text)
+    return text.encode("utf-8", "replace").decode("utf-8")  # lone surrogates become "?"
 
 
 def _when(value: datetime | None) -> str:

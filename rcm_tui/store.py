@@ -37,6 +37,7 @@ from pydantic_core import PydanticSerializationError
 
 from . import config
 from .core.models import DocumentError, Session, new_session_id, session_from_data, utc_now
+from .core.text_safety import visible_line
 
 log = logging.getLogger(__name__)
 
@@ -99,7 +100,7 @@ class SessionLocked(StoreError):
 
 def printable(text: str, limit: int = 80) -> str:
     """Text from a file or the command line, safe to put in a one-line terminal message."""
-    cleaned = "".join(ch if ch.isprintable() else "?" for ch in text)
+    cleaned = visible_line(text)
     return cleaned if len(cleaned) <= limit else cleaned[: limit - 1] + "…"
 
 

@@ -32,6 +32,7 @@ from ..core.llm import (
     TextDelta,
     context_overflow_in,
 )
+from ..core.text_safety import visible_line
 
 # Stands in for a missing key when talking to local OpenAI/Anthropic-compatible servers, which
 # ignore it; the SDKs refuse to build a client without one. Obviously not a real key.
@@ -170,7 +171,8 @@ def one_line(text: str, *, secret: str = "", limit: int = MESSAGE_LIMIT) -> str:
         # A proxy's error page: its title says it ("502 Bad Gateway"), the markup does not.
         title = _TITLE.search(text)
         text = title.group(1) if title else _TAG.sub(" ", text)
-    text = re.sub(r"\s+", " ", text).strip()
+    # A server's words end up on screen and in the session's error field: no controls.
+    text = visible_line(re.sub(r"\s+", " ", text).strip())
     if len(text) > limit:
         text = text[: limit - 1].rstrip() + "…"
     return text

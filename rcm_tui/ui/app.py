@@ -14,10 +14,13 @@ from typing import TYPE_CHECKING, ClassVar
 from textual.app import App
 from textual.binding import Binding, BindingType
 
+from ..core.text_safety import visible_controls, visible_line
 from .palette import RcmCommands
 from .screens.main import MainScreen
 
 if TYPE_CHECKING:
+    from textual.notifications import SeverityLevel
+
     from ..commands import CommandResult
     from ..config import LoadedSettings
     from ..controller import Controller
@@ -48,6 +51,25 @@ class RcmApp(App[int]):
 
     def get_default_screen(self) -> MainScreen:
         return self.main
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Every toast of every screen comes here. Toasts quote error messages, titles and
+        file names, so they are plain text (no markup) with their controls made visible."""
+        super().notify(
+            visible_controls(message),
+            title=visible_line(title),
+            severity=severity,
+            timeout=timeout,
+            markup=markup,
+        )
 
     def on_mount(self) -> None:
         from ..config import KeySettings
@@ -215,7 +237,7 @@ def run_app(loaded: LoadedSettings, resume: str | None = None) -> int:
         try:
             controller.open_session(resume)
         except StoreError as exc:
-            print(f"rcm-tui: {exc}", file=sys.stderr)
+            print(f"rcm-tui: {visible_line(str(exc))}", file=sys.stderr)
             return 1
         recap = controller.recap()
     app = RcmApp(controller, recap=recap)
@@ -226,5 +248,6 @@ def run_app(loaded: LoadedSettings, resume: str | None = None) -> int:
     session = controller.session
     if session.messages:
         settings = loaded.settings
-        print(exit_summary(session, settings.bloat_moderate, settings.bloat_significant))
+        summary = exit_summary(session, settings.bloat_moderate, settings.bloat_significant)
+        print(visible_controls(summary))
     return app.return_code or 0

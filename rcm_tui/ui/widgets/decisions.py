@@ -3,6 +3,7 @@ their reasons and turns (reopened ones dimmed), open questions, facts and topics
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -13,6 +14,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from ...core.models import Session
+from ...core.text_safety import visible_controls, visible_line
 
 
 def solidified_text(session: Session, solidify_key: str = "ctrl+s") -> Text:
@@ -21,7 +23,7 @@ def solidified_text(session: Session, solidify_key: str = "ctrl+s") -> Text:
         return Text(
             f"No SOLIDIFIED block yet — {solidify_key} writes one from the conversation.", "dim"
         )
-    return Text(block.text)
+    return Text(visible_controls(block.text))
 
 
 def solidified_caption(session: Session) -> str:
@@ -37,6 +39,11 @@ def solidified_caption(session: Session) -> str:
 
 
 def decision_log_text(session: Session) -> Text:
+    return _decision_log(session, visible_line)
+
+
+def _decision_log(session: Session, v: Callable[[str], str]) -> Text:
+    """The log; every piece of the ledger passes through `v` (it came from a model or a user)."""
     out = Text()
 
     def heading(title: str) -> None:
@@ -49,21 +56,21 @@ def decision_log_text(session: Session) -> Text:
     if direction or status:
         heading("Current conclusion")
         if direction:
-            out.append(f"{direction}\n")
+            out.append(f"{v(direction)}\n")
         if status and status.conclusion and status.conclusion != direction:
             out.append(f"STATUS turn {status.turn}: ", "dim")
-            out.append(f"{status.conclusion}\n")
+            out.append(f"{v(status.conclusion)}\n")
     if session.rejected:
         heading("Rejected")
         for option in session.rejected:
             if option.active:
                 out.append("✗ ", "bold red")
-                out.append(option.option, "strike bold")
+                out.append(v(option.option), "strike bold")
                 if option.reason:
-                    out.append(f" — {option.reason}")
+                    out.append(f" — {v(option.reason)}")
                 out.append(f"  t{option.turn}\n", "dim")
             else:
-                out.append(f"↺ {option.option}", "dim strike")
+                out.append(f"↺ {v(option.option)}", "dim strike")
                 out.append(
                     f" — reopened at turn {option.reopened_turn} (rejected t{option.turn})\n",
                     "dim",
@@ -71,18 +78,18 @@ def decision_log_text(session: Session) -> Text:
     if session.memory.open_questions:
         heading("Open questions")
         for question in session.memory.open_questions[-6:]:
-            out.append(f"? {question}\n")
+            out.append(f"? {v(question)}\n")
     if session.memory.facts:
         heading("Facts")
         for fact in session.memory.facts[-8:]:
-            out.append(f"• {fact}\n")
+            out.append(f"• {v(fact)}\n")
     if session.topics:
         heading("Topics")
         for topic in session.topics:
             out.append(f"t{topic.turn} ", "dim")
-            out.append(topic.title, "bold")
+            out.append(v(topic.title), "bold")
             if topic.summary:
-                out.append(f" — {topic.summary}", "dim")
+                out.append(f" — {v(topic.summary)}", "dim")
             out.append("\n")
     if not out:
         out.append(
