@@ -33,6 +33,7 @@ from ..core.llm import (
     context_overflow_in,
 )
 from ..core.text_safety import visible_line
+from .bounds import StreamBounds, bounded
 
 # Stands in for a missing key when talking to local OpenAI/Anthropic-compatible servers, which
 # ignore it; the SDKs refuse to build a client without one. Obviously not a real key.
@@ -312,6 +313,8 @@ class SDKSettings(Protocol):
     timeout: float
     max_retries: int
     max_tokens: int
+    call_deadline: float
+    max_reply_chars: int
 
 
 SettingsT = TypeVar("SettingsT", bound=SDKSettings)
@@ -359,8 +362,16 @@ class SDKProvider(Generic[SettingsT]):
         raise NotImplementedError
 
     def stream(self, request: LLMRequest) -> AsyncGenerator[StreamEvent, None]:
-        return stream_with_retries(
-            self.name, lambda: self._attempt(request), self._classify, self._retry, self._secret
+        cfg = self._cfg
+        limits = StreamBounds.of(
+            request.max_tokens or cfg.max_tokens, cfg.max_reply_chars, cfg.call_deadline
+        )
+        return bounded(
+            self.name,
+            stream_with_retries(
+                self.name, lambda: self._attempt(request), self._classify, self._retry, self._secret
+            ),
+            limits,
         )
 
     async def aclose(self) -> None:
