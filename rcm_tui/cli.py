@@ -181,17 +181,20 @@ def _cmd_config_init(args: argparse.Namespace) -> int:
     import tomli_w
 
     from .config import default_config_path, default_settings_document
+    from .safe_files import write_file
 
     target = args.config or default_config_path()
+    if target.is_symlink():
+        raise UsageError(f"{target} is a symbolic link; rcm-tui does not write through links "
+                         "(pass --config with the file it points to)")
     if target.exists() and not args.force:
         raise UsageError(f"{target} exists; use --force to overwrite it")
     target.parent.mkdir(parents=True, exist_ok=True)
     data = default_settings_document()
-    target.write_text(
-        "# rcm-tui configuration — every key is documented in config.example.toml\n"
-        + tomli_w.dumps(data), encoding="utf-8",
-    )
-    target.chmod(0o600)
+    text = ("# rcm-tui configuration — every key is documented in config.example.toml\n"
+            + tomli_w.dumps(data))
+    # 0600 from the start, and a link planted after the check above is replaced, not followed.
+    write_file(target, text.encode("utf-8"), overwrite=args.force)
     print(visible_line(f"wrote {target}"))
     return 0
 

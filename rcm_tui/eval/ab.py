@@ -54,6 +54,7 @@ from ..core.models import Requirement, Session
 from ..core.quality import addressed_requirements
 from ..core.text_safety import visible_controls, visible_line
 from ..providers.registry import choose_provider
+from ..safe_files import write_file
 from ..store import SessionStore
 from .progress import Progress
 from .replay import ScriptError, ScriptLine, load_script, replay
@@ -603,6 +604,7 @@ def run_eval_command(args: argparse.Namespace, loaded: LoadedSettings) -> int:
     # The table quotes scenario names and errors; JSON escapes every control already.
     print(json.dumps(report, indent=2) if args.json else visible_controls(format_table(report)))
     if args.report:
-        args.report.write_text(format_markdown(report, _command_line(args)), encoding="utf-8")
+        markdown = format_markdown(report, _command_line(args))
+        write_file(args.report, markdown.encode("utf-8"), overwrite=True)  # a link is replaced
         print(visible_line(f"rcm-tui: eval: report written to {args.report}"), file=sys.stderr)
     return 1 if report["errors"] else 0

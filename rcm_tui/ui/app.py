@@ -7,7 +7,9 @@ frame; the controller builds its providers on the first turn.
 from __future__ import annotations
 
 import logging
+import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
@@ -112,6 +114,29 @@ class RcmApp(App[int]):
             self.open_sessions()
         elif result.action == "exit":
             await self.action_quit()
+        elif result.action == "confirm_export" and result.path is not None:
+            self._confirm_overwrite(result.path, self._export_current)
+
+    def _confirm_overwrite(self, target: Path, write: Callable[[Path], None]) -> None:
+        """An export never replaces an existing file unless the user says so here."""
+        from .screens.dialogs import ConfirmDialog
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                write(target)
+
+        question = f"{target} already exists. Overwrite it with this export?"
+        self.push_screen(ConfirmDialog(question, "Overwrite"), answered)
+
+    def _export_current(self, target: Path) -> None:
+        from ..commands import write_export
+
+        try:
+            write_export(self.controller, target, overwrite=True)
+        except OSError as exc:
+            self.notify(f"Export failed: {exc.strerror or exc} ({target})", severity="error")
+            return
+        self.notify(f"Exported to {target}", timeout=8)
 
     # -- sessions browser ---------------------------------------------------------------
     def open_sessions(self) -> None:
@@ -202,7 +227,15 @@ class RcmApp(App[int]):
     def _export(self, entry: SessionEntry, suffix: str | None) -> None:
         if not suffix:
             return
-        from ..config import data_dir
+        from ..commands import exports_dir
+
+        target = exports_dir() / f"{entry.id}.{suffix}"
+        if os.path.lexists(target):
+            self._confirm_overwrite(target, lambda path: self._export_entry(entry, path, True))
+        else:
+            self._export_entry(entry, target, False)
+
+    def _export_entry(self, entry: SessionEntry, target: Path, overwrite: bool) -> None:
         from ..export import to_json, to_markdown, write_private
 
         try:
@@ -210,9 +243,8 @@ class RcmApp(App[int]):
                 session = self.controller.session
             else:
                 session = self.controller.store.load(entry.id)
-            target = Path(data_dir()) / "exports" / f"{entry.id}.{suffix}"
-            text = to_json(session) if suffix == "json" else to_markdown(session)
-            write_private(target, text)
+            text = to_json(session) if target.suffix == ".json" else to_markdown(session)
+            write_private(target, text, overwrite=overwrite)
         except Exception as exc:
             self.notify(f"Export failed: {exc}", severity="error")
             return
