@@ -114,7 +114,7 @@ class InspectorScreen(Screen[None]):
                 str(index),
                 call.purpose,
                 str(call.attempt),
-                visible_line(call.model),
+                Text(visible_line(call.model)),  # a Text: a str cell would be read as markup
                 str(call.prompt_tokens),
                 str(call.completion_tokens),
                 f"{call.ms:.0f}",
