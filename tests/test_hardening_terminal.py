@@ -213,3 +213,28 @@ def test_replay_stderr_shows_script_lines_and_server_errors_visibly(
     errors = [call["error"] for call in doc["calls"] if call.get("error")]
     assert errors and all("\x1b" not in e and "\x07" not in e for e in errors)
     assert any("␛]0;pwn␇" in e for e in errors)
+
+
+def test_the_sessions_browser_and_its_dialogs_show_hostile_titles_and_names() -> None:
+    from rcm_tui.core.models import Message, Session
+    from rcm_tui.store import SessionStore
+
+    store = SessionStore()
+    session = Session(id="20250301-090000-aaaaaa", title=f"Title {TITLE} {CLIPBOARD} {C1_CSI}")
+    session.messages.append(Message(role="user", content=f"Hi {CLEAR}", turn=1))
+    store.save(session)
+    (store.root / f"evil{TITLE}.json").write_text("{not json", encoding="utf-8")
+    term = Terminal("--provider", "offline")
+    assert term.read_until(b"Enter sends")
+    term.type(b"\x0f")  # ctrl+o: the browser
+    assert term.read_until(b"BROKEN"), term.out[-3000:]
+    term.type(b"\x1b[B")  # down into the table
+    time.sleep(0.5)
+    term.type(b"d")  # delete asks first, naming the session by its title
+    assert term.read_until(b"Cancel (n)"), term.out[-3000:]
+    term.type(b"n")
+    time.sleep(0.5)
+    term.type(b"\x1b")
+    out = term.quit()
+    assert_no_raw(out)
+    assert SHOWN in out
