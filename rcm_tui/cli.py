@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .core.text_safety import visible_line
+from .core.text_safety import visible_json, visible_line
 
 log = logging.getLogger("rcm_tui.cli")
 PROVIDER_CHOICES = ("auto", "openai", "anthropic", "local", "offline")
@@ -154,8 +154,8 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     if args.json:
         from .export import to_json
 
-        # The session file's own encoding: it escapes lone surrogates that stdout cannot encode.
-        sys.stdout.write(to_json(controller.session))
+        # The session file's own encoding, with C1 controls escaped too (the same JSON).
+        sys.stdout.write(visible_json(to_json(controller.session)))
     else:
         print(f"session {controller.session.id}: {result.turns} turn(s) saved")
     if not result.ok:

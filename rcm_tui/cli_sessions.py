@@ -18,7 +18,7 @@ from typing import Any
 
 from . import export
 from .core.models import Session
-from .core.text_safety import visible_controls, visible_line
+from .core.text_safety import visible_controls, visible_json, visible_line
 from .store import SessionEntry, SessionStore, StoreError, printable
 
 Handler = Callable[[argparse.Namespace], int]
@@ -55,16 +55,9 @@ def _json_out(data: Any) -> None:
 
 
 def _safe_json(data: Any) -> str:
-    text = json.dumps(data, ensure_ascii=False, indent=2)
     # json leaves C1 controls, line separators and lone surrogates raw; escaped they are the
-    # same JSON string but can neither steer a terminal nor fail to encode. They only occur
-    # inside strings, so escaping them cannot change the structure.
-    return "".join(f"\\u{ord(ch):04x}" if _needs_escape(ch) else ch for ch in text)
-
-
-def _needs_escape(ch: str) -> bool:
-    code = ord(ch)
-    return 0x7F <= code <= 0x9F or 0xD800 <= code <= 0xDFFF or ch in "\u2028\u2029"
+    # same JSON string but can neither steer a terminal nor fail to encode.
+    return visible_json(json.dumps(data, ensure_ascii=False, indent=2))
 
 
 def _terminal_safe(text: str) -> str:

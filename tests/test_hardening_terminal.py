@@ -120,8 +120,9 @@ def hostile_session(tmp_path: Path) -> str:
     proc = rcm("replay", str(script), "--provider", "offline", "--json")
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
-    # The document keeps what was said, bytes and all.
+    # The document keeps what was said, bytes and all; printed, its C1 bytes are \u escapes.
     assert doc["messages"][0]["content"].endswith(HOSTILE)
+    assert b"\xc2\x9b" not in proc.stdout and b"\\u009b31m" in proc.stdout
     return str(doc["id"])
 
 
@@ -238,3 +239,17 @@ def test_the_sessions_browser_and_its_dialogs_show_hostile_titles_and_names() ->
     out = term.quit()
     assert_no_raw(out)
     assert SHOWN in out
+
+
+async def test_toasts_are_plain_visible_text() -> None:
+    from rcm_tui.ui.app import RcmApp
+
+    from .ui.conftest import make_controller
+
+    app = RcmApp(make_controller())
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.notify(f"could not save: [b]{TITLE}[/b]", title=f"x{CLEAR}")
+        await pilot.pause()
+        [toast] = list(app._notifications)
+        assert toast.message == "could not save: [b]␛]0;pwn␇[/b]" and not toast.markup
+        assert toast.title == "x␛[2J"

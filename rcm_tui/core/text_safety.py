@@ -20,6 +20,8 @@ import re
 # a strict stdout), and the bidirectional overrides that reorder what a line appears to say.
 _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069]")
 _UNSAFE_LINE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff\u202a-\u202e\u2066-\u2069]")
+# What a JSON encoder may leave raw inside strings (it must escape only C0 and quotes).
+_JSON_RAW = re.compile("[\x7f-\x9f\ud800-\udfff\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 _CONTROL_PICTURES = 0x2400  # U+2400 + code is the picture of C0 control `code`; ESC is "␛"
 _DEL_PICTURE = "\u2421"
 
@@ -45,3 +47,10 @@ def visible_line(text: str) -> str:
     """Text for one line (a status line, a toast, a CLI message, a table cell): the same
     stand-ins, and line breaks and tabs become visible too, so one line stays one line."""
     return _UNSAFE_LINE.sub(_stand_in, text)
+
+
+def visible_json(text: str) -> str:
+    """A JSON text for a terminal: the same JSON (DEL, C1 controls, line separators, lone
+    surrogates and bidi overrides become \\u escapes, which can only occur inside strings),
+    so a machine reads the same values and the terminal obeys nothing."""
+    return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
