@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
+from .core.text_safety import visible_json, visible_line
 
 log = logging.getLogger("rcm_tui.cli")
 PROVIDER_CHOICES = ("auto", "openai", "anthropic", "local", "offline")
@@ -139,7 +140,7 @@ def load(args: argparse.Namespace):  # type: ignore[no-untyped-def]
         if key:
             register_secret(key)
     for warning in loaded.warnings:
-        print(f"rcm-tui: warning: {warning}", file=sys.stderr)
+        print(f"rcm-tui: warning: {visible_line(warning)}", file=sys.stderr)
     return loaded
 
 
@@ -152,12 +153,16 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     script = load_script(args.script)
     loaded = load(args)
     controller = Controller(loaded, SessionStore(), reliability=not args.no_reliability)
-    print(f"rcm-tui: replaying {len(script)} line(s) of {args.script} with "
-          f"{controller.choice.name} ({controller.choice.reason})", file=sys.stderr)
+    print(visible_line(f"rcm-tui: replaying {len(script)} line(s) of {args.script} with "
+                       f"{controller.choice.name} ({controller.choice.reason})"), file=sys.stderr)
+
+    def progress(line: str) -> None:
+        # Progress quotes script lines (a command's argument, its answer) and server errors.
+        print(visible_line(line), file=sys.stderr)
 
     async def run() -> Any:
         try:
-            return await replay(controller, script, lambda line: print(line, file=sys.stderr))
+            return await replay(controller, script, progress)
         finally:
             await controller.aclose()
 
@@ -165,13 +170,13 @@ def _cmd_replay(args: argparse.Namespace) -> int:
     if args.json:
         from .export import to_json
 
-        # The session file's own encoding: it escapes lone surrogates that stdout cannot encode.
-        sys.stdout.write(to_json(controller.session))
+        # The session file's own encoding, with C1 controls escaped too (the same JSON).
+        sys.stdout.write(visible_json(to_json(controller.session)))
     else:
         print(f"session {controller.session.id}: {result.turns} turn(s) saved")
     if not result.ok:
-        print(f"rcm-tui: {result.error} (session {controller.session.id} keeps the message)",
-              file=sys.stderr)
+        print(visible_line(f"rcm-tui: {result.error} (session {controller.session.id} keeps "
+                           "the message)"), file=sys.stderr)
         return 1
     return 0
 
@@ -198,18 +203,21 @@ def _cmd_config_init(args: argparse.Namespace) -> int:
     import tomli_w
 
     from .config import default_config_path, default_settings_document
+    from .safe_files import write_file
 
     target = args.config or default_config_path()
+    if target.is_symlink():
+        raise UsageError(f"{target} is a symbolic link; rcm-tui does not write through links "
+                         "(pass --config with the file it points to)")
     if target.exists() and not args.force:
         raise UsageError(f"{target} exists; use --force to overwrite it")
     target.parent.mkdir(parents=True, exist_ok=True)
     data = default_settings_document()
-    target.write_text(
-        "# rcm-tui configuration — every key is documented in config.example.toml\n"
-        + tomli_w.dumps(data), encoding="utf-8",
-    )
-    target.chmod(0o600)
-    print(f"wrote {target}")
+    text = ("# rcm-tui configuration — every key is documented in config.example.toml\n"
+            + tomli_w.dumps(data))
+    # 0600 from the start, and a link planted after the check above is replaced, not followed.
+    write_file(target, text.encode("utf-8"), overwrite=args.force)
+    print(visible_line(f"wrote {target}"))
     return 0
 
 
@@ -226,18 +234,18 @@ def _cmd_config_show(args: argparse.Namespace) -> int:
                           "settings": {k: {"value": v, "source": s} for k, v, s in rows}},
                          indent=2))
         return 0
-    print(f"# file: {loaded.path}")
-    print(f"# provider: {choice.name} ({choice.reason})")
+    print(visible_line(f"# file: {loaded.path}"))
+    print(visible_line(f"# provider: {choice.name} ({choice.reason})"))
     width = max(len(k) for k, _v, _s in rows)
     for key, value, source in rows:
-        print(f"{key:<{width}}  {value!r:<32}  {source}")
+        print(visible_line(f"{key:<{width}}  {value!r:<32}  {source}"))
     return 0
 
 
 def _cmd_config_path(_args: argparse.Namespace) -> int:
     from .config import default_config_path
 
-    print(default_config_path())
+    print(visible_line(str(default_config_path())))
     return 0
 
 
@@ -264,20 +272,23 @@ def _report(exc: Exception) -> int:
     from .config import ConfigError
     from .core.llm import ProviderError
 
+    def say(message: str) -> None:
+        # Messages quote paths, script lines and servers' words: one visible line each.
+        print(f"rcm-tui: {visible_line(message)}", file=sys.stderr)
+
     if isinstance(exc, ConfigError | UsageError):
-        print(f"rcm-tui: {exc}", file=sys.stderr)
+        say(str(exc))
         return 2
     if isinstance(exc, ProviderError):
-        print(f"rcm-tui: {exc.message}", file=sys.stderr)
+        say(exc.message)
         return 1
     known = _known_errors()
     if isinstance(exc, known):
-        print(f"rcm-tui: {exc}", file=sys.stderr)
+        say(str(exc))
         return 1
     if logging.getLogger().handlers:  # before setup, logging's last resort prints to stderr
         log.exception("unexpected error")
-    print(f"rcm-tui: unexpected error: {type(exc).__name__}: {exc} (details in the log)",
-          file=sys.stderr)
+    say(f"unexpected error: {type(exc).__name__}: {exc} (details in the log)")
     return 1
 
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from . import export
 from .core.models import Session
+from .core.text_safety import visible_controls, visible_json, visible_line
 from .store import SessionEntry, SessionStore, StoreError, printable
 
 Handler = Callable[[argparse.Namespace], int]
@@ -26,7 +27,7 @@ Handler = Callable[[argparse.Namespace], int]
 
 
 def _fail(message: str) -> int:
-    print(f"rcm-tui: {message}", file=sys.stderr)
+    print(f"rcm-tui: {visible_line(message)}", file=sys.stderr)
     return 1
 
 
@@ -54,24 +55,16 @@ def _json_out(data: Any) -> None:
 
 
 def _safe_json(data: Any) -> str:
-    text = json.dumps(data, ensure_ascii=False, indent=2)
     # json leaves C1 controls, line separators and lone surrogates raw; escaped they are the
-    # same JSON string but can neither steer a terminal nor fail to encode. They only occur
-    # inside strings, so escaping them cannot change the structure.
-    return "".join(f"\\u{ord(ch):04x}" if _needs_escape(ch) else ch for ch in text)
-
-
-def _needs_escape(ch: str) -> bool:
-    code = ord(ch)
-    return 0x7F <= code <= 0x9F or 0xD800 <= code <= 0xDFFF or ch in "\u2028\u2029"
+    # same JSON string but can neither steer a terminal nor fail to encode.
+    return visible_json(json.dumps(data, ensure_ascii=False, indent=2))
 
 
 def _terminal_safe(text: str) -> str:
-    """Encodable text; on a TTY also without control characters other than newline and tab."""
-    text = text.encode("utf-8", "replace").decode("utf-8")  # lone surrogates become "?"
-    if not sys.stdout.isatty():
-        return text
-    return "".join(ch if ch in "\n\t" or ch.isprintable() else "?" for ch in text)
+    """Encodable text; on a TTY also with every control character made visible."""
+    if sys.stdout.isatty():
+        return visible_controls(text)
+    return text.encode("utf-8", "replace").decode("utf-8")  # lone surrogates become "?"
 
 
 def _when(value: datetime | None) -> str:

@@ -4,6 +4,7 @@ actions). Unknown commands get a clear message and are never sent to the model."
 from __future__ import annotations
 
 import difflib
+import os
 import re
 import shlex
 from collections.abc import Awaitable, Callable
@@ -15,7 +16,9 @@ from .config import data_dir, effective_values
 from .controller import Controller
 from .core.llm import ProviderError
 
-Action = Literal["new_session", "open_sessions", "exit", "export", "refresh", "copy"]
+Action = Literal[
+    "new_session", "open_sessions", "exit", "export", "refresh", "copy", "confirm_export"
+]
 
 
 @dataclass
@@ -26,6 +29,8 @@ class CommandResult:
     action: Action | None = None
     # The text the action works on (what to copy).
     payload: str | None = None
+    # The file an export would overwrite ("confirm_export": the TUI asks first).
+    path: Path | None = None
 
 
 Handler = Callable[[Controller, str], Awaitable[CommandResult]]
@@ -83,7 +88,10 @@ async def dispatch(controller: Controller, text: str) -> CommandResult:
         return await command.handler(controller, args.strip())
     except ProviderError as exc:
         return CommandResult(f"/{command.name} failed: {exc.message}", ok=False)
-    except (KeyError, ValueError, OSError) as exc:
+    except OSError as exc:  # names what failed and where: "No space left on device (path)"
+        where = f" ({exc.filename})" if exc.filename else ""
+        return CommandResult(f"/{command.name}: {exc.strerror or exc}{where}", ok=False)
+    except (KeyError, ValueError) as exc:
         reason = exc.args[0] if exc.args else str(exc)
         return CommandResult(f"/{command.name}: {reason}", ok=False)
 
@@ -210,16 +218,54 @@ async def _unreject(c: Controller, args: str) -> CommandResult:
                          action="refresh")
 
 
+def exports_dir() -> Path:
+    return data_dir() / "exports"
+
+
 def default_export_path(c: Controller, suffix: str = "md") -> Path:
-    return data_dir() / "exports" / f"{c.session.id}.{suffix}"
+    return exports_dir() / f"{c.session.id}.{suffix}"
+
+
+def write_export(c: Controller, target: Path, *, overwrite: bool) -> None:
+    from .export import to_json, to_markdown, write_private
+
+    text = to_json(c.session) if target.suffix == ".json" else to_markdown(c.session)
+    write_private(target, text, overwrite=overwrite, make_parents=target.parent == exports_dir())
+
+
+def _inside_exports(raw: str) -> Path | None:
+    """Where a script's /export may write: inside the exports folder, or nowhere."""
+    folder = exports_dir()
+    candidate = Path(raw).expanduser()
+    if not candidate.is_absolute():
+        candidate = folder / candidate
+    if candidate.name in ("", ".", ".."):
+        return None
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    # Resolved, so that neither "../" nor a symlinked folder inside leads out.
+    parent, root = candidate.parent.resolve(), folder.resolve()
+    return candidate if parent == root or root in parent.parents else None
 
 
 async def _export(c: Controller, args: str) -> CommandResult:
-    from .export import to_json, to_markdown, write_private
-
-    target = Path(shlex.split(args)[0]).expanduser() if args else default_export_path(c)
-    text = to_json(c.session) if target.suffix == ".json" else to_markdown(c.session)
-    write_private(target, text)
+    raw = shlex.split(args)[0] if args else ""
+    if c.exports_confined:
+        # A replay script or eval scenario is not the user at the keyboard: it may not choose
+        # where to write. Its exports stay in the exports folder, where replacing is fine.
+        target = _inside_exports(raw) if raw else default_export_path(c)
+        if target is None:
+            return CommandResult(
+                f"/export refused: a script may only write inside {exports_dir()}", ok=False
+            )
+        write_export(c, target, overwrite=True)
+        return CommandResult(f"Exported to `{target}`", action="export")
+    target = Path(raw).expanduser() if raw else default_export_path(c)
+    if os.path.lexists(target):
+        return CommandResult(
+            f"`{target}` already exists; not overwritten without a confirmation.",
+            ok=False, action="confirm_export", path=target,
+        )
+    write_export(c, target, overwrite=False)
     return CommandResult(f"Exported to `{target}`", action="export")
 
 

@@ -8,7 +8,9 @@ typed is lost; then the pipeline runs; every change is saved atomically by the s
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -110,6 +112,8 @@ class Controller:
         self._partial: tuple[int, int, list[str]] | None = None
         self.session = session or self._new_session()
         self.session.reliability = reliability
+        # Set for replay scripts and eval scenarios: /export may not leave the exports folder.
+        self.exports_confined = False
 
     # -- providers (built lazily: SDK imports stay off the first frame) ----------------------
     def _new_session(self) -> Session:
@@ -187,9 +191,22 @@ class Controller:
         session = session or self.session
         if session is not self.session:
             return  # a background task of a session that is no longer open
+        fresh = self._lock is None
         if self._lock is None:
             self._lock = self.store.lock(session.id)
-        self.store.save(session)
+        try:
+            self.store.save(session)
+        except StoreError:
+            if fresh and not self.store.path_for(session.id).exists():
+                self._discard_lock()  # a disk-full first save leaves no lock file behind
+            raise
+
+    def _discard_lock(self) -> None:
+        lock, self._lock = self._lock, None
+        if lock is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(lock.path)  # we still hold the flock: no one else uses the file
+            lock.release()
 
     def release(self) -> None:
         if self._lock is not None:

@@ -6,13 +6,13 @@ from `config`: whatever a user shares must not be able to pick up an API key on 
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from datetime import datetime
 from pathlib import Path
 
 from .core.models import Message, QualityRecord, Session
 from .core.stats import bloat_assessment
+from .safe_files import write_file
 from .store import encode_document
 
 
@@ -232,10 +232,8 @@ def write_private(
 
     A lone surrogate (a broken paste) becomes "?" rather than failing the whole export.
     Without `overwrite`, O_EXCL closes the gap between a caller's exists() check and the write.
+    A symlink at `target` is never written through (see `safe_files`).
     """
     if make_parents:  # the default exports folder; a path the user typed must exist
         target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    flags = os.O_WRONLY | os.O_CREAT | os.O_CLOEXEC | (os.O_TRUNC if overwrite else os.O_EXCL)
-    fd = os.open(target, flags, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8", errors="replace") as handle:
-        handle.write(text)
+    write_file(target, text.encode("utf-8", "replace"), overwrite=overwrite)

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from . import config
+from . import config, safe_files
 
 LOG_NAME = "rcm-tui.log"
 MAX_BYTES = 1024 * 1024
@@ -105,7 +105,8 @@ class JsonLinesFormatter(logging.Formatter):
 
 
 class PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
-    """Creates every log file (the first and each one after a rollover) with mode 0600."""
+    """Creates every log file (the first and each one after a rollover) with mode 0600, and
+    never appends through a symlink planted at the log path."""
 
     def _open(self):  # type: ignore[no-untyped-def]
         # The handler owns the stream and closes it.
@@ -114,7 +115,7 @@ class PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
             self.mode,
             encoding=self.encoding,
             errors=self.errors,
-            opener=lambda path, flags: os.open(path, flags, 0o600),
+            opener=lambda path, _flags: safe_files.open_for_append(Path(path)),
         )
 
 
@@ -133,8 +134,7 @@ def setup_logging(level: str = "info") -> Path:
     """Log to `log_dir()/rcm-tui.log`; calling it again only changes the level."""
     number = _level_number(level)
     folder = config.log_dir()
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    os.chmod(folder, 0o700)
+    safe_files.private_folder(folder)
     path = folder / LOG_NAME
     root = logging.getLogger()
     handler = _our_handler(root)
@@ -149,7 +149,6 @@ def setup_logging(level: str = "info") -> Path:
         handler.addFilter(SecretRedactor())
         handler.setFormatter(JsonLinesFormatter())
         root.addHandler(handler)
-    os.chmod(path, 0o600)  # a file left by an older version may be wider
     handler.setLevel(number)
     root.setLevel(number)
     # A failing handler (disk full) would otherwise print a traceback over the TUI.

@@ -23,7 +23,6 @@ import json
 import logging
 import os
 import re
-import secrets
 import stat
 import tempfile
 import time
@@ -36,8 +35,9 @@ from typing import Any
 
 from pydantic_core import PydanticSerializationError
 
-from . import config, journal
+from . import config, journal, safe_files
 from .core.models import DocumentError, Session, new_session_id, session_from_data, utc_now
+from .core.text_safety import visible_line
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +100,7 @@ class SessionLocked(StoreError):
 
 def printable(text: str, limit: int = 80) -> str:
     """Text from a file or the command line, safe to put in a one-line terminal message."""
-    cleaned = "".join(ch if ch.isprintable() else "?" for ch in text)
+    cleaned = visible_line(text)
     return cleaned if len(cleaned) <= limit else cleaned[: limit - 1] + "…"
 
 
@@ -455,9 +455,9 @@ class SessionStore:
     def __init__(self, root: Path | None = None) -> None:
         self.root = Path(root) if root is not None else config.sessions_dir()
         try:
-            self.root.mkdir(parents=True, exist_ok=True, mode=0o700)
-            # Conversations are private; tighten a folder created by an older version or by hand.
-            os.chmod(self.root, 0o700)
+            # Conversations are private; a folder made by an older version or by hand is
+            # tightened when it may be, and a read-only one stays readable.
+            safe_files.private_folder(self.root)
         except OSError as exc:
             raise StoreError(f"cannot use sessions folder {self.root}: {exc.strerror}") from None
         # Files this instance wrote or validated, by signature: saving over them needs no re-read.
@@ -519,7 +519,9 @@ class SessionStore:
         try:
             st = self._write_atomically(path, payload)
         except OSError as exc:
-            raise StoreError(f"cannot save session {session.id}: {exc.strerror or exc}") from None
+            raise StoreError(
+                f"cannot save session {session.id} to {path}: {exc.strerror or exc}"
+            ) from None
         self._verified[session.id] = _signature(st)
         self._start_journal(session, path, st)
         self._update_index({session.id: _record_for(session, st)})
@@ -588,35 +590,10 @@ class SessionStore:
         A crash at any point leaves either the old file or the new one, plus at most a temp
         file that `list` ignores and a later save removes.
         """
-        temp = self.root / f".{path.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}"
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
-        fd = os.open(temp, flags, 0o600)
-        try:
-            try:
-                view = memoryview(payload)
-                while view:
-                    view = view[os.write(fd, view) :]
-                if durable:
-                    os.fsync(fd)
-            finally:
-                os.close(fd)
-            os.replace(temp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temp)
-            raise
-        if durable:
-            self._fsync_root()
-        return os.stat(path, follow_symlinks=False)
+        return safe_files.write_atomically(path, payload, durable=durable)
 
     def _fsync_root(self) -> None:
-        # Makes the rename itself durable; some filesystems cannot fsync a folder.
-        with contextlib.suppress(OSError):
-            fd = os.open(self.root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+        safe_files.fsync_folder(self.root)
 
     def _remove_stale_temps(self) -> None:
         now = time.time()
@@ -708,7 +685,8 @@ class SessionStore:
             # No fsync: the index is a cache. If a power cut leaves it empty, it is rebuilt.
             self._write_atomically(self.index_path, payload.encode("ascii"), durable=False)
         except OSError as exc:
-            log.warning("cannot write the session index", extra={"error": str(exc)})
+            log.warning("cannot write the session index %s: %s", self.index_path,
+                        exc.strerror or exc)
 
     def _update_index(self, changes: dict[str, dict[str, Any] | None]) -> None:
         # Read-modify-write without a lock: a concurrent writer may drop our change, which the
@@ -849,8 +827,16 @@ class SessionStore:
             os.close(fd)
             raise StoreError(f"cannot lock session {session_id}: {exc.strerror}") from None
         # The pid is only for the message the next instance shows; the flock is the lock.
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        except OSError as exc:
+            # A full disk: we hold the flock, so no one else uses the file; leave none behind.
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+            os.close(fd)
+            raise StoreError(f"cannot lock session {session_id}: cannot write {path}: "
+                             f"{exc.strerror or exc}") from None
         held = SessionLock(session_id, path, fd)
         _HELD_LOCKS[path] = held
         return held

@@ -52,7 +52,9 @@ from ..controller import Controller
 from ..core.events import PipelineEvent, TurnFailed, TurnFinished
 from ..core.models import Requirement, Session
 from ..core.quality import addressed_requirements
+from ..core.text_safety import visible_controls, visible_line
 from ..providers.registry import choose_provider
+from ..safe_files import write_file
 from ..store import SessionStore
 from .progress import Progress
 from .replay import ScriptError, ScriptLine, load_script, replay
@@ -584,7 +586,7 @@ def run_eval_command(args: argparse.Namespace, loaded: LoadedSettings) -> int:
             raise EvalError(f"--jobs must be between 1 and {MAX_JOBS}")
         scenarios, errors = find_scenarios(args.dir)
     except EvalError as exc:
-        print(f"rcm-tui: eval: {exc}", file=sys.stderr)
+        print(visible_line(f"rcm-tui: eval: {exc}"), file=sys.stderr)
         return 2
     progress = Progress(2 * sum(s.user_turns for s in scenarios), "eval")
     with _store(getattr(args, "keep_sessions", False)) as (store, where):
@@ -599,8 +601,10 @@ def run_eval_command(args: argparse.Namespace, loaded: LoadedSettings) -> int:
         "sessions": where,
     }
     report = build_report(runs, errors, meta)
-    print(json.dumps(report, indent=2) if args.json else format_table(report))
+    # The table quotes scenario names and errors; JSON escapes every control already.
+    print(json.dumps(report, indent=2) if args.json else visible_controls(format_table(report)))
     if args.report:
-        args.report.write_text(format_markdown(report, _command_line(args)), encoding="utf-8")
-        print(f"rcm-tui: eval: report written to {args.report}", file=sys.stderr)
+        markdown = format_markdown(report, _command_line(args))
+        write_file(args.report, markdown.encode("utf-8"), overwrite=True)  # a link is replaced
+        print(visible_line(f"rcm-tui: eval: report written to {args.report}"), file=sys.stderr)
     return 1 if report["errors"] else 0

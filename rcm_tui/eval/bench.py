@@ -60,6 +60,7 @@ from ..core.llm_analysis import parse_analysis
 from ..core.models import Message, Session
 from ..core.pipeline import Pipeline
 from ..core.quality import StructuredOutputError, parse_judge
+from ..core.text_safety import visible_controls, visible_line
 from ..providers.offline import OfflineProvider
 from ..providers.registry import build_provider, choose_provider
 from ..store import SessionStore, encode_document
@@ -1047,10 +1048,10 @@ def run_bench_command(args: argparse.Namespace, loaded: LoadedSettings) -> int:
         progress.close()
     except (BenchError, ProviderError) as exc:
         message = exc.message if isinstance(exc, ProviderError) else str(exc)
-        print(f"rcm-tui: bench: {message}", file=sys.stderr)
+        print(visible_line(f"rcm-tui: bench: {message}"), file=sys.stderr)
         return 2 if isinstance(exc, BenchError) and message.startswith("--") else 1
     if args.json:
         print(json.dumps(result, indent=2))
     else:
-        print(format_table(result))
+        print(visible_controls(format_table(result)))
     return 0

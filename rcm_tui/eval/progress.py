@@ -11,6 +11,8 @@ import sys
 import time
 from typing import TextIO
 
+from ..core.text_safety import visible_line
+
 BAR_WIDTH = 24
 
 
@@ -56,7 +58,7 @@ class Progress:
         filled = round(BAR_WIDTH * self.done / self.total)
         bar = "#" * filled + "." * (BAR_WIDTH - filled)
         percent = 100 * self.done // self.total
-        text = f"{self.title} [{bar}] {percent:3d}% {phase} {detail}".rstrip()
+        text = visible_line(f"{self.title} [{bar}] {percent:3d}% {phase} {detail}".rstrip())
         pad = max(self._width - len(text), 0)
         self.stream.write("\r" + text + " " * pad)
         self.stream.flush()
@@ -69,7 +71,8 @@ class Progress:
             self._width = 0
 
     def _line(self, text: str) -> None:
-        self.stream.write(text + "\n")
+        # Notes quote scenario names and server errors: one visible line each.
+        self.stream.write(visible_line(text) + "\n")
         self.stream.flush()
 
 

@@ -88,6 +88,7 @@ async def replay(
 ) -> ReplayResult:
     report = progress or (lambda _line: None)
     result = ReplayResult()
+    controller.exports_confined = True  # a script does not choose where files are written
     total = sum(1 for line in script if not is_command(line.user))
     for line in script:
         if is_command(line.user):

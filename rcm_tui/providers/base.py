@@ -32,6 +32,8 @@ from ..core.llm import (
     TextDelta,
     context_overflow_in,
 )
+from ..core.text_safety import visible_line
+from .bounds import StreamBounds, bounded
 
 # Stands in for a missing key when talking to local OpenAI/Anthropic-compatible servers, which
 # ignore it; the SDKs refuse to build a client without one. Obviously not a real key.
@@ -170,7 +172,8 @@ def one_line(text: str, *, secret: str = "", limit: int = MESSAGE_LIMIT) -> str:
         # A proxy's error page: its title says it ("502 Bad Gateway"), the markup does not.
         title = _TITLE.search(text)
         text = title.group(1) if title else _TAG.sub(" ", text)
-    text = re.sub(r"\s+", " ", text).strip()
+    # A server's words end up on screen and in the session's error field: no controls.
+    text = visible_line(re.sub(r"\s+", " ", text).strip())
     if len(text) > limit:
         text = text[: limit - 1].rstrip() + "…"
     return text
@@ -310,6 +313,8 @@ class SDKSettings(Protocol):
     timeout: float
     max_retries: int
     max_tokens: int
+    call_deadline: float
+    max_reply_chars: int
 
 
 SettingsT = TypeVar("SettingsT", bound=SDKSettings)
@@ -357,8 +362,16 @@ class SDKProvider(Generic[SettingsT]):
         raise NotImplementedError
 
     def stream(self, request: LLMRequest) -> AsyncGenerator[StreamEvent, None]:
-        return stream_with_retries(
-            self.name, lambda: self._attempt(request), self._classify, self._retry, self._secret
+        cfg = self._cfg
+        limits = StreamBounds.of(
+            request.max_tokens or cfg.max_tokens, cfg.max_reply_chars, cfg.call_deadline
+        )
+        return bounded(
+            self.name,
+            stream_with_retries(
+                self.name, lambda: self._attempt(request), self._classify, self._retry, self._secret
+            ),
+            limits,
         )
 
     async def aclose(self) -> None:

@@ -8,17 +8,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
 from textual.app import App
 from textual.binding import Binding, BindingType
 
+from ..core.text_safety import visible_controls, visible_line
 from .palette import RcmCommands
 from .screens.main import MainScreen
 
 if TYPE_CHECKING:
+    from textual.notifications import SeverityLevel
+
     from ..commands import CommandResult
     from ..config import LoadedSettings
     from ..controller import Controller
@@ -54,6 +59,25 @@ class RcmApp(App[int]):
 
     def get_default_screen(self) -> MainScreen:
         return self.main
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Every toast of every screen comes here. Toasts quote error messages, titles and
+        file names, so they are plain text (no markup) with their controls made visible."""
+        super().notify(
+            visible_controls(message),
+            title=visible_line(title),
+            severity=severity,
+            timeout=timeout,
+            markup=markup,
+        )
 
     def on_mount(self) -> None:
         from ..config import KeySettings
@@ -154,6 +178,29 @@ class RcmApp(App[int]):
         elif result.action == "copy" and result.payload is not None:
             self.copy_to_clipboard(result.payload)
             self.notify(f"{result.text} (via the terminal's clipboard support)", timeout=4)
+        elif result.action == "confirm_export" and result.path is not None:
+            self._confirm_overwrite(result.path, self._export_current)
+
+    def _confirm_overwrite(self, target: Path, write: Callable[[Path], None]) -> None:
+        """An export never replaces an existing file unless the user says so here."""
+        from .screens.dialogs import ConfirmDialog
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                write(target)
+
+        question = f"{target} already exists. Overwrite it with this export?"
+        self.push_screen(ConfirmDialog(question, "Overwrite"), answered)
+
+    def _export_current(self, target: Path) -> None:
+        from ..commands import write_export
+
+        try:
+            write_export(self.controller, target, overwrite=True)
+        except OSError as exc:
+            self.notify(f"Export failed: {exc.strerror or exc} ({target})", severity="error")
+            return
+        self.notify(f"Exported to {target}", timeout=8)
 
     # -- sessions browser ---------------------------------------------------------------
     def open_sessions(self) -> None:
@@ -244,7 +291,15 @@ class RcmApp(App[int]):
     def _export(self, entry: SessionEntry, suffix: str | None) -> None:
         if not suffix:
             return
-        from ..config import data_dir
+        from ..commands import exports_dir
+
+        target = exports_dir() / f"{entry.id}.{suffix}"
+        if os.path.lexists(target):
+            self._confirm_overwrite(target, lambda path: self._export_entry(entry, path, True))
+        else:
+            self._export_entry(entry, target, False)
+
+    def _export_entry(self, entry: SessionEntry, target: Path, overwrite: bool) -> None:
         from ..export import to_json, to_markdown, write_private
 
         try:
@@ -252,9 +307,8 @@ class RcmApp(App[int]):
                 session = self.controller.session
             else:
                 session = self.controller.store.load(entry.id)
-            target = Path(data_dir()) / "exports" / f"{entry.id}.{suffix}"
-            text = to_json(session) if suffix == "json" else to_markdown(session)
-            write_private(target, text)
+            text = to_json(session) if target.suffix == ".json" else to_markdown(session)
+            write_private(target, text, overwrite=overwrite)
         except Exception as exc:
             self.notify(f"Export failed: {exc}", severity="error")
             return
@@ -279,7 +333,7 @@ def run_app(loaded: LoadedSettings, resume: str | None = None) -> int:
         try:
             controller.open_session(resume)
         except StoreError as exc:
-            print(f"rcm-tui: {exc}", file=sys.stderr)
+            print(f"rcm-tui: {visible_line(str(exc))}", file=sys.stderr)
             return 1
         recap = controller.recap()
     app = RcmApp(controller, recap=recap)
@@ -290,5 +344,6 @@ def run_app(loaded: LoadedSettings, resume: str | None = None) -> int:
     session = controller.session
     if session.messages:
         settings = loaded.settings
-        print(exit_summary(session, settings.bloat_moderate, settings.bloat_significant))
+        summary = exit_summary(session, settings.bloat_moderate, settings.bloat_significant)
+        print(visible_controls(summary))
     return app.return_code or 0

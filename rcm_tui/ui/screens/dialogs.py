@@ -11,6 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static, TextArea
 
+from ...core.text_safety import visible_controls, visible_line
 from .base import follow_app_cursor_blink
 
 
@@ -22,7 +23,8 @@ class ConfirmDialog(ModalScreen[bool]):
 
     def __init__(self, question: str, confirm_label: str = "Delete") -> None:
         super().__init__(classes="dialog-screen")
-        self.question = question
+        # Questions name sessions by their titles: text from a file.
+        self.question = visible_controls(question)
         self.confirm_label = confirm_label
 
     def compose(self) -> ComposeResult:
@@ -50,8 +52,9 @@ class TextDialog(ModalScreen[str | None]):
 
     def __init__(self, title: str, value: str = "", placeholder: str = "") -> None:
         super().__init__(classes="dialog-screen")
-        self.title_text = title
-        self.value = value
+        self.title_text = visible_line(title)
+        # The value shown for editing is what gets saved: an edit keeps the visible stand-ins.
+        self.value = visible_line(value)
         self.placeholder = placeholder
 
     def compose(self) -> ComposeResult:
@@ -82,8 +85,8 @@ class EditDialog(ModalScreen[str | None]):
 
     def __init__(self, title: str, text: str) -> None:
         super().__init__(classes="dialog-screen")
-        self.title_text = title
-        self.text = text
+        self.title_text = visible_line(title)
+        self.text = visible_controls(text)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog -wide"):
@@ -114,7 +117,7 @@ class ExportDialog(ModalScreen[str | None]):
 
     def __init__(self, title: str) -> None:
         super().__init__(classes="dialog-screen")
-        self.title_text = title
+        self.title_text = visible_line(title)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):

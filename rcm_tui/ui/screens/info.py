@@ -11,6 +11,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Markdown
 
+from ...core.text_safety import visible_controls
+
 UI_KEYS_HELP = """
 ## In the panels
 - **Tab** / **shift+tab** move the focus: transcript → composer → requirements → decisions.
@@ -39,7 +41,8 @@ class MarkdownScreen(ModalScreen[None]):
     def __init__(self, title: str, markdown: str) -> None:
         super().__init__(classes="info-screen")
         self.title_text = title
-        self.markdown = markdown
+        # Stats quote the ledger: text from a model or a file.
+        self.markdown = visible_controls(markdown)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(classes="info") as scroll:

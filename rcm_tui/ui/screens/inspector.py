@@ -14,21 +14,24 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from ...core.models import CallRecord, Session
+from ...core.text_safety import visible_controls, visible_line
 
 PROMPT_CHARS = 4000
 
 
 def call_status(call: CallRecord) -> Text:
-    if call.error and not call.fallback:
-        return Text(f"error: {call.error}", "bold red")
+    error = visible_line(call.error or "")
+    if error and not call.fallback:
+        return Text(f"error: {error}", "bold red")
     if call.fallback:
-        return Text("fallback" + (f": {call.error}" if call.error else ""), "yellow")
+        return Text("fallback" + (f": {error}" if error else ""), "yellow")
     return Text("ok", "green")
 
 
 def call_detail(call: CallRecord) -> Text:
     out = Text()
-    out.append(f"{call.purpose} · attempt {call.attempt} · {call.model or 'model?'}\n", "bold")
+    model = visible_line(call.model) or "model?"
+    out.append(f"{call.purpose} · attempt {call.attempt} · {model}\n", "bold")
     timing = f"{call.ms:.0f} ms"
     if call.ttft_ms is not None:
         timing += f" (first token {call.ttft_ms:.0f} ms)"
@@ -38,7 +41,7 @@ def call_detail(call: CallRecord) -> Text:
         "dim",
     )
     if call.note:
-        out.append(f"{call.note}\n", "italic dim")
+        out.append(f"{visible_controls(call.note)}\n", "italic dim")
     out.append_text(call_status(call))
     out.append("\n\n── prompt (tail) ──\n", "bold")
     if not call.prompt:
@@ -47,10 +50,10 @@ def call_detail(call: CallRecord) -> Text:
         content = message.get("content", "")
         if len(content) > PROMPT_CHARS:
             content = content[:PROMPT_CHARS] + f"… ({len(content) - PROMPT_CHARS} more chars)"
-        out.append(f"[{message.get('role', '?')}] ", "bold cyan")
-        out.append(content + "\n")
+        out.append(f"[{visible_line(message.get('role', '?'))}] ", "bold cyan")
+        out.append(visible_controls(content) + "\n")
     out.append("\n── response ──\n", "bold")
-    out.append(call.response or "(empty)")
+    out.append(visible_controls(call.response) or "(empty)")
     return out
 
 
@@ -111,7 +114,7 @@ class InspectorScreen(Screen[None]):
                 str(index),
                 call.purpose,
                 str(call.attempt),
-                call.model,
+                Text(visible_line(call.model)),  # a Text: a str cell would be read as markup
                 str(call.prompt_tokens),
                 str(call.completion_tokens),
                 f"{call.ms:.0f}",

@@ -15,6 +15,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
+from ...core.text_safety import visible_line
 from ...store import SessionEntry
 from .base import follow_app_cursor_blink
 
@@ -116,7 +117,7 @@ class SessionsScreen(Screen[None]):
         self.app.call_from_thread(self._show, entries, query)
 
     def _show_error(self, message: str) -> None:
-        self.query_one("#sessions-status", Static).update(Text(message, "bold red"))
+        self.query_one("#sessions-status", Static).update(Text(visible_line(message), "bold red"))
 
     def _show(self, entries: list[SessionEntry], query: str) -> None:
         # Broken files last, so they never sit between sessions a user moves through.
@@ -137,7 +138,7 @@ class SessionsScreen(Screen[None]):
         broken = sum(1 for e in entries if e.broken)
         summary = f"{len(entries)} session(s)"
         if query.strip():
-            summary += f" matching “{query.strip()}”"
+            summary += f" matching “{visible_line(query.strip())}”"
         if broken:
             summary += f" · {broken} broken"
         self._summary = Text.assemble(
@@ -146,15 +147,18 @@ class SessionsScreen(Screen[None]):
         self.query_one("#sessions-status", Static).update(self._summary)
 
     def _cells(self, entry: SessionEntry) -> tuple[Text, ...]:
+        # Titles, reasons and even ids (a file's name) come from the sessions folder.
+        shown_id = Text(visible_line(entry.id), "dim")
         if entry.broken:
+            broken = visible_line(entry.broken)
             return (
-                Text(f"⚠ BROKEN: {entry.broken}", "bold red", overflow="ellipsis", no_wrap=True),
+                Text(f"⚠ BROKEN: {broken}", "bold red", overflow="ellipsis", no_wrap=True),
                 Text(updated_text(entry.updated_at), "dim"),
                 Text("—", "dim"),
                 Text("—", "dim"),
-                Text(entry.id, "dim"),
+                shown_id,
             )
-        title = Text(entry.title, overflow="ellipsis", no_wrap=True)
+        title = Text(visible_line(entry.title), overflow="ellipsis", no_wrap=True)
         if entry.id == self.current_id:
             title.append("  (open)", "italic dim")
         quality = "—" if entry.average_quality is None else f"{entry.average_quality:.2f}"
@@ -163,7 +167,7 @@ class SessionsScreen(Screen[None]):
             Text(updated_text(entry.updated_at)),
             Text(str(entry.turns), justify="right"),
             Text(quality, justify="right"),
-            Text(entry.id, "dim"),
+            shown_id,
         )
 
     def selected(self) -> SessionEntry | None:
@@ -187,7 +191,7 @@ class SessionsScreen(Screen[None]):
         if entry is not None and entry.broken:
             status.update(
                 Text.assemble(
-                    (f"{entry.path.name} is broken: {entry.broken}", "bold red"),
+                    (visible_line(f"{entry.path.name} is broken: {entry.broken}"), "bold red"),
                     ("   it cannot be opened; d deletes it", "dim"),
                 )
             )

@@ -15,6 +15,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
 from ...core.models import Message, QualityRecord, Session
+from ...core.text_safety import visible_controls, visible_line
 from .reply_format import display_reply
 
 if TYPE_CHECKING:
@@ -91,7 +92,12 @@ def reply_meta(turn: int, record: QualityRecord | None, attempt: int | None = No
             parts.append("re-advocacy caught: " + ", ".join(record.readvocated))
     elif attempt and attempt > 1:
         parts.append(f"attempt {attempt} shown")
-    return Text(" · ".join(parts))
+    return Text(visible_line(" · ".join(parts)))
+
+
+def _safe_meta(meta: str | Text) -> str | Text:
+    # Captions built here from stored text are Text already made visible (reply_meta).
+    return visible_line(meta) if isinstance(meta, str) else meta
 
 
 class ChatEntry(Vertical):
@@ -101,8 +107,9 @@ class ChatEntry(Vertical):
         super().__init__(classes=f"entry -{kind}")
         self.kind = kind
         self.turn = turn
-        self._meta = meta
-        self._body = body
+        # Messages and notes are text from a model or a file: no terminal control gets through.
+        self._meta = _safe_meta(meta)
+        self._body = visible_controls(body)
 
     def compose(self):  # type: ignore[no-untyped-def]
         yield Static(self._meta, classes="meta", markup=False)
@@ -119,8 +126,8 @@ class ChatEntry(Vertical):
         return self.query_one(".body", Markdown)
 
     def set_meta(self, meta: str | Text) -> None:
-        self._meta = meta
-        self.query_one(".meta", Static).update(meta)
+        self._meta = _safe_meta(meta)
+        self.query_one(".meta", Static).update(self._meta)
 
 
 class WelcomeNote(Static):
@@ -143,7 +150,8 @@ class NoticeLine(Static):
     """A one-line, dim remark of the layer (a fallback, a consolidation, a cancellation)."""
 
     def __init__(self, text: str, level: str = "info") -> None:
-        super().__init__(Text(text), classes=f"entry -notice -{level}", markup=False)
+        shown = Text(visible_controls(text))
+        super().__init__(shown, classes=f"entry -notice -{level}", markup=False)
         self.text = text
 
 
@@ -189,7 +197,7 @@ class DraftReply(ChatEntry):
             from textual.widgets import Markdown
 
             self._stream = Markdown.get_stream(self.body)
-        await self._stream.write(fragment)
+        await self._stream.write(visible_controls(fragment))
 
     async def stop(self) -> None:
         if self._stream is not None:
@@ -199,7 +207,7 @@ class DraftReply(ChatEntry):
     async def settle(self, text: str, meta: str | Text) -> None:
         """Show the reply that stays (the best attempt) and stop streaming."""
         await self.stop()
-        await self.body.update(text)
+        await self.body.update(visible_controls(text))
         self.set_meta(meta)
         self.remove_class("-streaming")
 

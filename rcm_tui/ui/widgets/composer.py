@@ -14,6 +14,8 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import TextArea
 
+from ...core.text_safety import visible_controls
+
 # The app's keys (solidify, export, ...) must reach the screen from the composer; TextArea's
 # emacs-style ctrl+e (line end; `end` still works) would swallow the export key.
 APP_KEYS = frozenset({"ctrl+e"})
@@ -69,7 +71,8 @@ class Composer(TextArea, inherit_bindings=False):
         self._unsent = ""
 
     def set_history(self, entries: list[str]) -> None:
-        self.input_history = [e for e in entries if e.strip()]
+        # Recalled messages come from the session file: shown with their controls visible.
+        self.input_history = [visible_controls(e) for e in entries if e.strip()]
         self._history_index = len(self.input_history)
         self._unsent = ""
 

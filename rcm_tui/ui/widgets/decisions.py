@@ -3,6 +3,7 @@ their reasons and turns (reopened ones dimmed), open questions, facts and topics
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -14,6 +15,7 @@ from textual.widgets import Static
 
 from ...core.conclusion import current_conclusion
 from ...core.models import Session
+from ...core.text_safety import visible_controls, visible_line
 
 
 def solidified_text(session: Session, solidify_key: str = "ctrl+s") -> Text:
@@ -22,7 +24,7 @@ def solidified_text(session: Session, solidify_key: str = "ctrl+s") -> Text:
         return Text(
             f"No SOLIDIFIED block yet — {solidify_key} writes one from the conversation.", "dim"
         )
-    return Text(block.text)
+    return Text(visible_controls(block.text))
 
 
 def solidified_caption(session: Session) -> str:
@@ -38,6 +40,11 @@ def solidified_caption(session: Session) -> str:
 
 
 def decision_log_text(session: Session) -> Text:
+    return _decision_log(session, visible_line)
+
+
+def _decision_log(session: Session, v: Callable[[str], str]) -> Text:
+    """The log; every piece of the ledger passes through `v` (it came from a model or a user)."""
     out = Text()
 
     def heading(title: str) -> None:
@@ -48,19 +55,19 @@ def decision_log_text(session: Session) -> Text:
     conclusion = current_conclusion(session)  # one conclusion, the newest of its sources
     if conclusion:
         heading("Current conclusion")
-        out.append(f"{conclusion.text}\n")
+        out.append(f"{v(conclusion.text)}\n")
         out.append(f"{conclusion.source}, turn {conclusion.turn}\n", "dim")
     if session.rejected:
         heading("Rejected")
         for option in session.rejected:
             if option.active:
                 out.append("✗ ", "bold red")
-                out.append(option.option, "strike bold")
+                out.append(v(option.option), "strike bold")
                 if option.reason:
-                    out.append(f" — {option.reason}")
+                    out.append(f" — {v(option.reason)}")
                 out.append(f"  t{option.turn}\n", "dim")
             else:
-                out.append(f"↺ {option.option}", "dim strike")
+                out.append(f"↺ {v(option.option)}", "dim strike")
                 out.append(
                     f" — reopened at turn {option.reopened_turn} (rejected t{option.turn})\n",
                     "dim",
@@ -68,18 +75,18 @@ def decision_log_text(session: Session) -> Text:
     if session.memory.open_questions:
         heading("Open questions")
         for question in session.memory.open_questions[-6:]:
-            out.append(f"? {question}\n")
+            out.append(f"? {v(question)}\n")
     if session.memory.facts:
         heading("Facts")
         for fact in session.memory.facts[-8:]:
-            out.append(f"• {fact}\n")
+            out.append(f"• {v(fact)}\n")
     if session.topics:
         heading("Topics")
         for topic in session.topics:
             out.append(f"t{topic.turn} ", "dim")
-            out.append(topic.title, "bold")
+            out.append(v(topic.title), "bold")
             if topic.summary:
-                out.append(f" — {topic.summary}", "dim")
+                out.append(f" — {v(topic.summary)}", "dim")
             out.append("\n")
     if not out:
         out.append(

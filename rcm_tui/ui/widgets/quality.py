@@ -13,6 +13,7 @@ from textual.widgets import Static
 
 from ...core.models import QualityRecord, Session
 from ...core.stats import bloat_assessment
+from ...core.text_safety import visible_line
 from .status import duration
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
@@ -120,7 +121,8 @@ def summary_text(
         out.append(f"{'re-advocacy':<13}", "dim")
         if record.readvocated:
             shown = "and shown!" if record.readvocated_final else "refined away"
-            out.append(f"caught {', '.join(record.readvocated)} ({shown})", "bold yellow")
+            caught_now = visible_line(", ".join(record.readvocated))
+            out.append(f"caught {caught_now} ({shown})", "bold yellow")
         elif caught:
             out.append(f"none this turn ({len(caught)} caught before)", "green")
         else:

@@ -12,6 +12,7 @@ from textual.reactive import reactive
 from textual.widgets import DataTable
 
 from ...core.models import Requirement, Session
+from ...core.text_safety import visible_line
 
 STATUS_STYLE = {
     "pending": "bold yellow",
@@ -116,9 +117,9 @@ class RequirementsTable(DataTable[Text]):
         dropped = req.status == "dropped"
         text_style = "dim strike" if dropped else ""
         return (
-            Text(req.id, "bold" if not dropped else "dim"),
-            Text(req.text, text_style, overflow="fold"),
-            Text(req.status, STATUS_STYLE.get(req.status, "")),
+            Text(visible_line(req.id), "bold" if not dropped else "dim"),
+            Text(visible_line(req.text), text_style, overflow="fold"),
+            Text(visible_line(req.status), STATUS_STYLE.get(req.status, "")),
             Text(str(req.source_turn), "dim", justify="right"),
             Text(f"{req.confidence:.2f}", "dim", justify="right"),
         )

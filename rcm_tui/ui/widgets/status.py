@@ -7,6 +7,8 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from ...core.text_safety import visible_line
+
 STEPS = ("analysing", "generating", "evaluating")
 BUSY_STAGES = ("saving", "analysing", "generating", "evaluating", "refining", "solidifying")
 
@@ -34,10 +36,12 @@ class SessionHeader(Widget):
     dialog_state: reactive[str] = reactive("greeting")
 
     def render(self) -> Text:
-        left = Text.assemble(("rcm-tui ", "bold"), ("│ ", "dim"), (self.session_title, "bold"))
+        # The title comes from the user's first message or a file; the provider from config.
+        title, provider = visible_line(self.session_title), visible_line(self.provider)
+        left = Text.assemble(("rcm-tui ", "bold"), ("│ ", "dim"), (title, "bold"))
         right = Text.assemble(
-            (self.provider, "bold"),
-            (f" ({self.reason})" if self.reason else "", "dim"),
+            (provider, "bold"),
+            (f" ({visible_line(self.reason)})" if self.reason else "", "dim"),
             ("  turn ", "dim"),
             (str(self.turn), "bold"),
             ("  ", ""),
@@ -47,7 +51,7 @@ class SessionHeader(Widget):
         # The provider reason is the first thing to go when the line is short.
         if left.cell_len + right.cell_len + 2 > width and self.reason:
             right = Text.assemble(
-                (self.provider, "bold"),
+                (provider, "bold"),
                 ("  turn ", "dim"),
                 (str(self.turn), "bold"),
                 ("  ", ""),
@@ -98,10 +102,11 @@ class StageLine(Widget):
         self.running = stage in BUSY_STAGES
 
     def render(self) -> Text:
+        detail = visible_line(self.detail)
         if not self.running:
             line = Text()
-            if self.detail:
-                line.append(self.detail + "   ")
+            if detail:
+                line.append(detail + "   ")
             line.append(fit_hint(self.hint, self.size.width - 2 - line.cell_len), "dim")
             return line
         if self.stage == "solidifying":
@@ -114,12 +119,13 @@ class StageLine(Widget):
         for index, step in enumerate(steps):
             if index:
                 line.append(" · ", "dim")
+            step = visible_line(step)
             if index == position:
                 line.append(f" {step} ", "reverse bold")
             elif index < position:
                 line.append(step)
             else:
                 line.append(step, "dim")
-        if self.detail:
-            line.append(f"   {self.detail}", "italic")
+        if detail:
+            line.append(f"   {detail}", "italic")
         return line
