@@ -89,6 +89,7 @@ class KeySettings(Section):
     cancel: str = "escape"
     retry: str = "ctrl+r"
     copy_reply: str = "f4"
+    fork: str = "f5"
     newline: str = "shift+enter"
     quit: str = "ctrl+q"
 

@@ -117,6 +117,8 @@ class SessionEntry:
     path: Path
     broken: str | None
     size: int
+    # A branch: (parent id, the last turn it shares with the parent).
+    parent: tuple[str, int] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -128,6 +130,7 @@ class SessionEntry:
             "average_quality": self.average_quality,
             "path": str(self.path),
             "broken": self.broken,
+            "parent": {"id": self.parent[0], "turn": self.parent[1]} if self.parent else None,
         }
 
 
@@ -312,6 +315,7 @@ def _record_for(session: Session, st: os.stat_result) -> dict[str, Any]:
         "size": size,
         "ino": ino,
         "broken": None,
+        "parent": [session.parent.id, session.parent.turn] if session.parent else None,
     }
 
 
@@ -368,7 +372,16 @@ def _entry_from_record(session_id: str, record: dict[str, Any], path: Path) -> S
         path=path,
         broken=record["broken"],
         size=record["size"],
+        parent=_parent_from_record(record.get("parent")),
     )
+
+
+def _parent_from_record(value: Any) -> tuple[str, int] | None:
+    # Optional (older index records lack it) and only as trusted as the rest of the index.
+    if (isinstance(value, list) and len(value) == 2 and isinstance(value[0], str)
+            and isinstance(value[1], int) and not isinstance(value[1], bool)):
+        return (value[0], value[1])
+    return None
 
 
 def _sort_key(session_id: str, record: dict[str, Any]) -> tuple[float, str]:
