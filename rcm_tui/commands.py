@@ -103,7 +103,8 @@ async def _help(c: Controller, _args: str) -> CommandResult:
         f"`{keys.inspector}` inspector · `{keys.export}` export · "
         f"`{keys.toggle_panels}` toggle panels · `{keys.cancel}` cancel · "
         f"`{keys.retry}` retry · `{keys.copy_reply}` copy the last reply · "
-        f"`{keys.fork}` fork at a turn · `{keys.quit}` quit",
+        f"`{keys.fork}` fork at a turn · `{keys.search}` search the chat · "
+        f"`{keys.quit}` quit",
         f"- Enter sends; `{keys.newline}` (or ctrl+j) adds a newline; ctrl+p opens the palette.",
         f"- A message that starts with `/` is a command; begin it with `{ESCAPE}` to send it "
         "as a message (`//etc/hosts is wrong` sends “/etc/hosts is wrong”).",

@@ -90,6 +90,7 @@ class KeySettings(Section):
     retry: str = "ctrl+r"
     copy_reply: str = "f4"
     fork: str = "f5"
+    search: str = "ctrl+f"
     newline: str = "shift+enter"
     quit: str = "ctrl+q"
 

@@ -24,6 +24,7 @@ KEY_ACTIONS = (
     ("Retry", "retry", "retry", "run the last unanswered message again (same as /retry)"),
     ("Copy the last reply", "copy_reply", "copy_reply", "to the system clipboard (same as /copy)"),
     ("Fork", "fork", "fork", "branch this session at a turn into a new session (same as /fork)"),
+    ("Search the chat", "search", "search", "highlight and jump between matches"),
     ("Cancel turn", "cancel", "cancel", "cancel the running turn; the message stays saved"),
 )
 APP_ACTIONS = (

@@ -126,6 +126,9 @@ class MainScreen(Screen[None]):
         Binding("f4", "copy_reply", "Copy", id="copy_reply"),
         # Not in the footer (it is full at 120 columns): in the help, the palette and /help.
         Binding("f5", "fork", "Fork", id="fork", show=False),
+        # Priority: the composer's TextArea binds ctrl+f too (delete a word to the right;
+        # ctrl+delete still does that).
+        Binding("ctrl+f", "search", "Search", id="search", priority=True, show=False),
     ]
 
     busy: reactive[bool] = reactive(False, bindings=True)
@@ -308,6 +311,11 @@ class MainScreen(Screen[None]):
         from .fork import ask_fork_turn
 
         ask_fork_turn(self)
+
+    def action_search(self) -> None:
+        from ..widgets.chat_search import open_chat_search
+
+        open_chat_search(self)
 
     def action_new_session(self) -> None:
         self.run_command("/new")
