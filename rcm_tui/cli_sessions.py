@@ -151,6 +151,8 @@ def _summary(session: Session) -> str:
         f"Quality:   {_quality(average)}{rated}",
         f"Bloat:     {export.bloat_label(session.metrics.bloat_ratio)}",
     ]
+    if session.parent:
+        lines.append(f"Fork of:   {printable(session.parent.id)} at turn {session.parent.turn}")
     if session.solidified:
         first = session.solidified.text.strip().splitlines()[:1] or [""]
         lines.append(f"Solidified (turn {session.solidified.turn}): {printable(first[0], 100)}")

@@ -331,6 +331,7 @@ def _broken_record(reason: str, st: os.stat_result) -> dict[str, Any]:
         "size": size,
         "ino": ino,
         "broken": reason,
+        "parent": None,
     }
 
 
@@ -344,14 +345,17 @@ _RECORD_TYPES: dict[str, tuple[type, ...]] = {
     "size": (int,),
     "ino": (int,),
     "broken": (str, type(None)),
+    "parent": (list, type(None)),
 }
 
 
 def _record_is_sane(record: Any) -> bool:
     # The index is just another file in the folder: a record of the wrong shape is re-derived
     # from the session file rather than trusted.
+    # Every key must be there: a record from a version that did not know one is re-derived.
     return isinstance(record, dict) and all(
-        isinstance(record.get(key), types) and not isinstance(record.get(key), bool)
+        key in record
+        and isinstance(record.get(key), types) and not isinstance(record.get(key), bool)
         for key, types in _RECORD_TYPES.items()
     )
 

@@ -103,6 +103,9 @@ def test_sessions_fork_cli_writes_a_branch_and_lists_it_with_its_parent(
     assert branch.turn == 3 and branch.rejected == []
     assert SessionStore().load(parent.id).turn == 6
 
+    code, out, _ = run_cli(capsys, "show", made["id"])
+    assert f"Fork of:   {parent.id} at turn 3" in out
+
     code, out, _ = run_cli(capsys, "list", "--json")
     listed = {e["id"]: e for e in json.loads(out)}
     assert listed[made["id"]]["parent"] == {"id": parent.id, "turn": 3}
@@ -118,3 +121,14 @@ def test_sessions_fork_cli_refuses_a_missing_turn_in_one_line(
     assert code == 1 and out == ""
     assert err.startswith("rcm-tui: cannot fork") and "no turn 7" in err
     assert len(SessionStore().list()) == 1
+
+
+def test_an_index_record_written_before_parent_existed_is_re_derived() -> None:
+    store = SessionStore()
+    branch = fork_session(conversation(3), 2)
+    store.save(branch)
+    index = json.loads(store.index_path.read_text())
+    del index["sessions"][branch.id]["parent"]  # as an older rcm-tui wrote it
+    store.index_path.write_text(json.dumps(index))
+    listed = {e.id: e for e in SessionStore().list()}
+    assert listed[branch.id].parent == (branch.parent.id, 2)  # type: ignore[union-attr]
