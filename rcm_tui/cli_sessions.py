@@ -1,4 +1,4 @@
-"""`rcm-tui sessions ...`: list, show, search, export, delete and rename saved sessions.
+"""`rcm-tui sessions ...`: list, show, search, export, delete, rename and fork saved sessions.
 
 Every handler returns an exit code. Failures are one line on stderr starting with "rcm-tui: "
 (exit 1), never a traceback. Text that came from session files is made printable before it
@@ -144,6 +144,8 @@ def _summary(session: Session) -> str:
         f"Quality:   {_quality(average)}{rated}",
         f"Bloat:     {export.bloat_label(session.metrics.bloat_ratio)}",
     ]
+    if session.parent:
+        lines.append(f"Fork of:   {printable(session.parent.id)} at turn {session.parent.turn}")
     if session.solidified:
         first = session.solidified.text.strip().splitlines()[:1] or [""]
         lines.append(f"Solidified (turn {session.solidified.turn}): {printable(first[0], 100)}")
@@ -223,6 +225,29 @@ def run_rename(args: argparse.Namespace) -> int:
     return 0
 
 
+@_guarded
+def run_fork(args: argparse.Namespace) -> int:
+    """A new session with the history and the ledger of ID as of turn N; ID is unchanged."""
+    from .core.branch import fork_session
+
+    store = SessionStore()
+    parent = _load(store, args.id)
+    try:
+        branch = fork_session(parent, args.turn if args.turn is not None else parent.turn)
+    except ValueError as exc:
+        return _fail(f"cannot fork {parent.id}: {exc}")
+    with store.lock(branch.id):
+        store.save(branch)
+    if args.json:
+        _json_out({"id": branch.id, "title": branch.title,
+                   "parent": branch.parent.model_dump() if branch.parent else None})
+    else:
+        at = branch.parent.turn if branch.parent else parent.turn
+        print(f"Forked {parent.id} at turn {at} into {branch.id}: "
+              f"{printable(branch.title, 200)}")
+    return 0
+
+
 # -- argparse -------------------------------------------------------------------------------
 
 ID_HELP = "session id, a unique prefix of one, or 'latest'"
@@ -232,7 +257,7 @@ def add_parser(subparsers: Any) -> None:
     """Register `sessions` and its subcommands on the main parser's subparsers."""
     sessions = subparsers.add_parser(
         "sessions",
-        help="list, show, search, export, delete or rename saved sessions",
+        help="list, show, search, export, delete, rename or fork saved sessions",
         description="Manage saved sessions. Without a subcommand, lists them.",
     )
     sessions.set_defaults(func=run_list, json=False)
@@ -270,3 +295,10 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("id", metavar="ID", help=ID_HELP)
     p.add_argument("title", metavar="TITLE", nargs="+", help="the new title")
     p.set_defaults(func=run_rename)
+
+    p = sub.add_parser("fork", help="branch a session at a turn into a new session")
+    p.add_argument("id", metavar="ID", help=ID_HELP)
+    p.add_argument("--turn", "-t", type=int, metavar="N", help="the last turn the branch keeps "
+                   "(default: the last turn)")
+    p.add_argument("--json", action="store_true", help="print the new id and its parent")
+    p.set_defaults(func=run_fork)

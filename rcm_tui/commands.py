@@ -17,7 +17,8 @@ from .controller import Controller
 from .core.llm import ProviderError
 
 Action = Literal[
-    "new_session", "open_sessions", "exit", "export", "refresh", "copy", "confirm_export"
+    "new_session", "open_sessions", "exit", "export", "refresh", "copy", "confirm_export",
+    "forked",
 ]
 
 
@@ -108,7 +109,9 @@ async def _help(c: Controller, _args: str) -> CommandResult:
         f"`{keys.sessions}` sessions · `{keys.help}` help · `{keys.stats}` stats · "
         f"`{keys.inspector}` inspector · `{keys.export}` export · "
         f"`{keys.toggle_panels}` toggle panels · `{keys.cancel}` cancel · "
-        f"`{keys.retry}` retry · `{keys.copy_reply}` copy the last reply · `{keys.quit}` quit",
+        f"`{keys.retry}` retry · `{keys.copy_reply}` copy the last reply · "
+        f"`{keys.fork}` fork at a turn · `{keys.search}` search the chat · "
+        f"`{keys.quit}` quit",
         f"- Enter sends; `{keys.newline}` (or ctrl+j) adds a newline; ctrl+p opens the palette.",
         f"- A message that starts with `/` is a command; begin it with `{ESCAPE}` to send it "
         "as a message (`//etc/hosts is wrong` sends “/etc/hosts is wrong”).",
@@ -313,6 +316,18 @@ async def _copy(c: Controller, args: str) -> CommandResult:
                          payload=reply)
 
 
+async def _fork(c: Controller, args: str) -> CommandResult:
+    turn: int | None = None
+    if args:
+        if not args.isdigit():
+            return CommandResult("Usage: /fork [turn]", ok=False)
+        turn = int(args)
+    parent = c.session.title
+    branch = c.fork(turn)
+    at = branch.parent.turn if branch.parent else c.session.turn
+    return CommandResult(f"Forked “{parent}” at turn {at}: this is the branch.", action="forked")
+
+
 COMMANDS: dict[str, Command] = {
     c.name: c
     for c in (
@@ -327,6 +342,8 @@ COMMANDS: dict[str, Command] = {
         Command("unreject", "/unreject <option>", "reopen a rejected option", _unreject),
         Command("retry", "/retry", "run the last unanswered message again", _retry),
         Command("copy", "/copy [code]", "copy the last reply (or its last code block)", _copy),
+        Command("fork", "/fork [turn]", "branch this session at a turn (default: the last)",
+                _fork),
         Command("export", "/export [path]", "export as Markdown (or .json)", _export),
         Command("new", "/new", "start a new session", _new),
         Command("sessions", "/sessions", "browse saved sessions", _sessions),

@@ -93,6 +93,8 @@ class KeySettings(Section):
     cancel: str = "escape"
     retry: str = "ctrl+r"
     copy_reply: str = "f4"
+    fork: str = "f5"
+    search: str = "ctrl+f"
     newline: str = "shift+enter"
     quit: str = "ctrl+q"
 

@@ -232,6 +232,23 @@ class Controller:
         self.session = session
         return session
 
+    def fork(self, turn: int | None = None) -> Session:
+        """Fork the open session at `turn` (default: the last) into a new saved session, and
+        switch to it; the parent is left as it was."""
+        from .core.branch import fork_session
+
+        branch = fork_session(self.session, self.session.turn if turn is None else turn)
+        lock = self.store.lock(branch.id)
+        try:
+            self.store.save(branch)
+        except Exception:
+            lock.release()
+            raise
+        self.release()
+        self._lock = lock
+        self.session = branch
+        return branch
+
     def new_session(self) -> Session:
         self.release()
         self.session = self._new_session()

@@ -118,6 +118,8 @@ class SessionEntry:
     path: Path
     broken: str | None
     size: int
+    # A branch: (parent id, the last turn it shares with the parent).
+    parent: tuple[str, int] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -129,6 +131,7 @@ class SessionEntry:
             "average_quality": self.average_quality,
             "path": str(self.path),
             "broken": self.broken,
+            "parent": {"id": self.parent[0], "turn": self.parent[1]} if self.parent else None,
         }
 
 
@@ -321,6 +324,7 @@ def _record_for(session: Session, st: os.stat_result) -> dict[str, Any]:
         "size": size,
         "ino": ino,
         "broken": None,
+        "parent": [session.parent.id, session.parent.turn] if session.parent else None,
     }
 
 
@@ -336,6 +340,7 @@ def _broken_record(reason: str, st: os.stat_result) -> dict[str, Any]:
         "size": size,
         "ino": ino,
         "broken": reason,
+        "parent": None,
     }
 
 
@@ -349,14 +354,17 @@ _RECORD_TYPES: dict[str, tuple[type, ...]] = {
     "size": (int,),
     "ino": (int,),
     "broken": (str, type(None)),
+    "parent": (list, type(None)),
 }
 
 
 def _record_is_sane(record: Any) -> bool:
     # The index is just another file in the folder: a record of the wrong shape is re-derived
     # from the session file rather than trusted.
+    # Every key must be there: a record from a version that did not know one is re-derived.
     return isinstance(record, dict) and all(
-        isinstance(record.get(key), types) and not isinstance(record.get(key), bool)
+        key in record
+        and isinstance(record.get(key), types) and not isinstance(record.get(key), bool)
         for key, types in _RECORD_TYPES.items()
     )
 
@@ -377,7 +385,16 @@ def _entry_from_record(session_id: str, record: dict[str, Any], path: Path) -> S
         path=path,
         broken=record["broken"],
         size=record["size"],
+        parent=_parent_from_record(record.get("parent")),
     )
+
+
+def _parent_from_record(value: Any) -> tuple[str, int] | None:
+    # Optional (older index records lack it) and only as trusted as the rest of the index.
+    if (isinstance(value, list) and len(value) == 2 and isinstance(value[0], str)
+            and isinstance(value[1], int) and not isinstance(value[1], bool)):
+        return (value[0], value[1])
+    return None
 
 
 def _sort_key(session_id: str, record: dict[str, Any]) -> tuple[float, str]:

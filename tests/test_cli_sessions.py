@@ -70,6 +70,7 @@ def test_list_json(saved: SessionStore, capsys: pytest.CaptureFixture[str]) -> N
         "average_quality",
         "path",
         "broken",
+        "parent",
     }
     assert entries[0]["title"] == "Postgres vacuum tuning"
     assert entries[0]["turns"] == 3

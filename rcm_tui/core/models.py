@@ -210,6 +210,13 @@ class CancelledReply(Document):
     created_at: datetime = Field(default_factory=utc_now)
 
 
+class ParentRef(Document):
+    """Where a branch was forked: the parent session and the last turn it shares with it."""
+
+    id: str
+    turn: int
+
+
 class Session(Document):
     schema_version: int = SCHEMA_VERSION
     id: str = Field(default_factory=new_session_id)
@@ -233,6 +240,8 @@ class Session(Document):
     calls: list[CallRecord] = Field(default_factory=list)
     reliability: bool = True
     cancelled_replies: list[CancelledReply] = Field(default_factory=list)
+    # Set on a branch (`sessions fork`, /fork): an optional key, so no migration is needed.
+    parent: ParentRef | None = None
 
     # -- derived views, never stored twice ------------------------------------------------
     @property

@@ -175,6 +175,9 @@ class RcmApp(App[int]):
             self.open_sessions()
         elif result.action == "exit":
             await self.action_quit()
+        elif result.action == "forked":
+            await self.main.show_session()
+            self.notify(result.text, timeout=6)
         elif result.action == "copy" and result.payload is not None:
             self.copy_to_clipboard(result.payload)
             self.notify(f"{result.text} (via the terminal's clipboard support)", timeout=4)

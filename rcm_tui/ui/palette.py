@@ -23,6 +23,8 @@ KEY_ACTIONS = (
     ("Export", "export", "export", "export this session as Markdown (same as /export)"),
     ("Retry", "retry", "retry", "run the last unanswered message again (same as /retry)"),
     ("Copy the last reply", "copy_reply", "copy_reply", "to the system clipboard (same as /copy)"),
+    ("Fork", "fork", "fork", "branch this session at a turn into a new session (same as /fork)"),
+    ("Search the chat", "search", "search", "highlight and jump between matches"),
     ("Cancel turn", "cancel", "cancel", "cancel the running turn; the message stays saved"),
 )
 APP_ACTIONS = (
@@ -43,6 +45,7 @@ NOT_LISTED = frozenset(
         "help",
         "stats",
         "copy",
+        "fork",
     }
 )
 

@@ -60,7 +60,9 @@ if TYPE_CHECKING:
     from ...core.pipeline import TurnOutcome
 
 # Commands that change the session or call the model: one at a time, never during a turn.
-EXCLUSIVE_COMMANDS = frozenset({"solidify", "new", "sessions", "exit", "reject", "unreject"})
+EXCLUSIVE_COMMANDS = frozenset(
+    {"solidify", "new", "sessions", "exit", "reject", "unreject", "fork"}
+)
 # Footer entries that leave a narrow footer first (the palette entry takes the last cells).
 FOOTER_DROP_ORDER = (
     "copy_reply", "export", "inspector", "stats", "new_session", "toggle_panels", "sessions"
@@ -122,6 +124,11 @@ class MainScreen(Screen[None]):
         Binding("f3", "inspector", "Inspector", id="inspector"),
         Binding("ctrl+e", "export", "Export", id="export", priority=True),
         Binding("f4", "copy_reply", "Copy", id="copy_reply"),
+        # Not in the footer (it is full at 120 columns): in the help, the palette and /help.
+        Binding("f5", "fork", "Fork", id="fork", show=False),
+        # Priority: the composer's TextArea binds ctrl+f too (delete a word to the right;
+        # ctrl+delete still does that).
+        Binding("ctrl+f", "search", "Search", id="search", priority=True, show=False),
     ]
 
     busy: reactive[bool] = reactive(False, bindings=True)
@@ -300,6 +307,16 @@ class MainScreen(Screen[None]):
     def action_copy_reply(self) -> None:
         self.run_command("/copy")
 
+    def action_fork(self) -> None:
+        from .fork import ask_fork_turn
+
+        ask_fork_turn(self)
+
+    def action_search(self) -> None:
+        from ..widgets.chat_search import open_chat_search
+
+        open_chat_search(self)
+
     def action_new_session(self) -> None:
         self.run_command("/new")
 
@@ -444,7 +461,7 @@ class MainScreen(Screen[None]):
         if not result.ok:
             # One line, not a boxed note: a mistyped command is not an event of the session.
             await self.chat.add_notice(f"/{name}: {result.text}", "warning")
-        elif result.action not in ("open_sessions", "copy"):
+        elif result.action not in ("open_sessions", "copy", "forked"):
             await self.chat.add_note(result.text, f"/{name}")
         await self.app.apply_command_action(result)  # type: ignore[attr-defined]
         self.refresh_views()

@@ -18,6 +18,7 @@ from textual.widgets import DataTable, Footer, Input, Static
 from ...core.text_safety import visible_line
 from ...store import SessionEntry
 from .base import follow_app_cursor_blink
+from .branches import branches_under_parents
 
 UPDATED_FORMAT = "%Y-%m-%d %H:%M"
 
@@ -65,6 +66,9 @@ class SessionsScreen(Screen[None]):
         self.entries: list[SessionEntry] = []
         self._title_column = 0
         self._summary = Text()
+        # Nesting depth of each listed branch, and every listed title (for "fork of …").
+        self._depth: dict[str, int] = {}
+        self._titles: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
         yield Static("Sessions", id="sessions-title", markup=False)
@@ -120,8 +124,10 @@ class SessionsScreen(Screen[None]):
         self.query_one("#sessions-status", Static).update(Text(visible_line(message), "bold red"))
 
     def _show(self, entries: list[SessionEntry], query: str) -> None:
-        # Broken files last, so they never sit between sessions a user moves through.
-        entries = sorted(entries, key=lambda e: bool(e.broken))
+        # Broken files last, so they never sit between sessions a user moves through; each
+        # branch right under its parent.
+        entries, self._depth = branches_under_parents(sorted(entries, key=lambda e: bool(e.broken)))
+        self._titles = {e.id: e.title for e in entries}
         selected = self.selected()
         self.entries = entries
         table = self.query_one(SessionsTable)
@@ -159,6 +165,17 @@ class SessionsScreen(Screen[None]):
                 shown_id,
             )
         title = Text(visible_line(entry.title), overflow="ellipsis", no_wrap=True)
+        if entry.parent is not None:
+            # Under its parent the turn says enough; elsewhere (filtered, parent deleted)
+            # the parent is named.
+            depth = self._depth.get(entry.id, 0)
+            parent = self._titles.get(entry.parent[0], entry.parent[0])
+            where = "" if depth else f" of {visible_line(parent)}"
+            title = Text.assemble(
+                "  " * max(depth - 1, 0), ("↳ ", "bold"), (f"fork{where} @ turn {entry.parent[1]}",
+                                                          "dim"),
+                " · ", title, overflow="ellipsis", no_wrap=True,
+            )
         if entry.id == self.current_id:
             title.append("  (open)", "italic dim")
         quality = "—" if entry.average_quality is None else f"{entry.average_quality:.2f}"
@@ -195,6 +212,11 @@ class SessionsScreen(Screen[None]):
                     ("   it cannot be opened; d deletes it", "dim"),
                 )
             )
+        elif entry is not None and entry.parent is not None:
+            parent = self._titles.get(entry.parent[0], f"{entry.parent[0]} (not listed)")
+            status.update(Text.assemble(
+                (f"↳ fork of {parent} @ turn {entry.parent[1]}", "bold"), "   ", self._summary
+            ))
         else:
             status.update(self._summary)
 

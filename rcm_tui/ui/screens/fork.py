@@ -1,0 +1,37 @@
+"""The fork key: ask at which turn to branch the session, then run `/fork N` (the same
+command the composer and the palette use)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...core.branch import fork_turns
+from .dialogs import TextDialog
+
+if TYPE_CHECKING:
+    from .main import MainScreen
+
+
+def ask_fork_turn(main: MainScreen) -> None:
+    if main.busy:
+        main.notify("A turn is running; fork when it is done or press escape.",
+                    severity="warning")
+        return
+    turns = fork_turns(main.controller.session)
+    if not turns:
+        main.notify("Nothing to fork yet: the conversation is empty.", severity="warning")
+        return
+
+    def fork_at(answer: str | None) -> None:
+        if answer is None:
+            return
+        if not answer.isdigit() or int(answer) not in turns:
+            main.notify(f"No turn “{answer}”: pick one of 1–{turns[-1]}.", severity="warning")
+            return
+        main.run_command(f"/fork {answer}")
+
+    main.app.push_screen(
+        TextDialog(f"Fork this session at turn (1–{turns[-1]}); the branch keeps the history "
+                   "and the ledger as of that turn", str(turns[-1])),
+        fork_at,
+    )
