@@ -193,6 +193,13 @@ class ProviderInfo(Document):
     model: str = ""
 
 
+class SerialCalls(Document):
+    """The server was found to serve one request at a time: when, and what it did."""
+
+    turn: int
+    reason: str
+
+
 class Session(Document):
     schema_version: int = SCHEMA_VERSION
     id: str = Field(default_factory=new_session_id)
@@ -215,6 +222,9 @@ class Session(Document):
     dialog_state: DialogState = "greeting"
     calls: list[CallRecord] = Field(default_factory=list)
     reliability: bool = True
+    # Set once the server cut off or refused a call because another one ran; from then on,
+    # and when the session is resumed, the layer sends one call at a time.
+    one_call_at_a_time: SerialCalls | None = None
 
     # -- derived views, never stored twice ------------------------------------------------
     @property
