@@ -120,6 +120,16 @@ class Controller:
             return OfflineProvider.label
         return f"{self.choice.name} · {self._model_name()}"
 
+    @property
+    def header_reason(self) -> str:
+        """Why this provider; once a turn has run, also which profile runs and why."""
+        reason = self.choice.reason
+        # The offline demo has no model whose calls a profile could spend.
+        if self._pipeline is None or not self.reliability or self.choice.name == "offline":
+            return reason
+        profile = self._pipeline.profile
+        return f"{reason}; {profile.name} profile: {profile.reason}"
+
     def providers(self) -> ProviderPair:
         if self._providers is None:
             generator = build_provider(self.choice.name, self.settings)

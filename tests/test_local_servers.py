@@ -13,7 +13,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from rcm_tui.config import AnthropicSettings, OpenAISettings
+from rcm_tui.config import AnthropicSettings, OpenAISettings, load_settings
+from rcm_tui.controller import Controller
 from rcm_tui.core.events import Notice, PipelineEvent, ReplyDelta, ReplyShown, ReplyStarted
 from rcm_tui.core.llm import LLMProvider
 from rcm_tui.core.models import Message, Session
@@ -21,6 +22,7 @@ from rcm_tui.core.pipeline import Pipeline, PipelineSettings, TurnOutcome
 from rcm_tui.providers.anthropic import AnthropicProvider
 from rcm_tui.providers.model_size import parameter_size, parameters_in_show
 from rcm_tui.providers.openai import OpenAIProvider
+from rcm_tui.store import SessionStore
 
 from .fake_local_server import LocalServer, Mode
 
@@ -235,3 +237,17 @@ def test_ollama_parameter_sizes_read_as_numbers() -> None:
     assert parameter_size("large") is None
     assert parameters_in_show({"details": {"parameter_size": "70B"}}) == 70_000_000_000
     assert parameters_in_show({"model_info": {}}) is None
+
+
+async def test_the_header_says_which_profile_runs_and_why() -> None:
+    flags = {"provider": "openai", "model": "smollm2"}
+    with LocalServer("interrupt", models=LLAMA_SERVER_MODELS) as server:
+        flags["base_url"] = f"{server.url}/v1"
+        controller = Controller(load_settings(None, flags), SessionStore())
+        assert controller.header_reason == "chosen by flag --provider"  # no turn, nothing known
+        assert (await controller.send(TURNS[0])).ok
+        await controller.aclose()
+    assert controller.header_reason == (
+        "chosen by flag --provider; lean profile: 135M parameters, reported by the server's "
+        "/v1/models"
+    )
