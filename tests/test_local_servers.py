@@ -8,11 +8,14 @@ providers and the real pipeline.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from rcm_tui.cli import main
 from rcm_tui.config import AnthropicSettings, OpenAISettings, load_settings
 from rcm_tui.controller import Controller
 from rcm_tui.core.events import Notice, PipelineEvent, ReplyDelta, ReplyShown, ReplyStarted
@@ -251,3 +254,24 @@ async def test_the_header_says_which_profile_runs_and_why() -> None:
         "chosen by flag --provider; lean profile: 135M parameters, reported by the server's "
         "/v1/models"
     )
+
+
+def test_bench_runs_against_a_local_server_plain_and_with_the_layer(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No silent retry of a call cut before its first token: the cut is then always seen.
+    monkeypatch.setenv("RCM_TUI_PROVIDERS__OPENAI__MAX_RETRIES", "0")
+    script = tmp_path / "two.jsonl"
+    script.write_text("".join(json.dumps({"user": t}) + "\n" for t in TURNS), encoding="utf-8")
+    with LocalServer("interrupt") as server:
+        code = main(["bench", "--provider", "openai", "--base-url", f"{server.url}/v1",
+                     "--model", "smollm2", "--scenario", str(script), "--turns", "2", "--json"])
+    assert code == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["provider"] == "openai" and result["turns"] == 2
+    plain, layer = result["modes"]["plain"], result["modes"]["rcm_tui"]
+    assert plain["calls_per_turn"]["max"] == 1 and plain["one_call_at_a_time"] == ""
+    assert layer["calls_per_turn"]["mean"] > 1
+    assert layer["one_call_at_a_time"].startswith("learnt on turn 1: openai: ")
+    assert layer["profile"] == "full profile: the model's size is not reported"
+    assert result["turn_ratio"] is not None and result["ttft_ratio"] is not None
