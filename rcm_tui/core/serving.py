@@ -7,9 +7,9 @@ cache") when concurrent calls fill it; Ollama answers 503 "server busy" past its
 pipeline runs its analysis beside the reply, so on such a server a turn fails for no fault of
 the user's.
 
-`CallGate` runs every model call of one pipeline. While parallel it lets calls overlap and
-remembers which did; when an overlapped call fails the way such servers fail, it turns serial
-for good and tells the caller to send that call again, alone. As with the context window
+`CallGate` runs every model call of one pipeline. While parallel it lets calls overlap; when a
+call fails the way such servers fail while another call is running, it turns serial for good
+and tells the caller to send that call again, alone. As with the context window
 (`llm.context_overflow_in`), the server's behaviour teaches the layer instead of a setting;
 `[providers.openai] parallel_calls = false` still starts the gate serial.
 """
@@ -20,7 +20,6 @@ import asyncio
 import contextlib
 import re
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
 
 from .events import Notice, PipelineEvent
 from .llm import Completion, LLMProvider, LLMRequest, ProviderError
@@ -45,8 +44,8 @@ _CUT_WORDING = re.compile(
 def one_at_a_time_failure(error: ProviderError) -> bool:
     """Does this failure look like a server refusing or cutting a call because of another?
 
-    Only meaningful for a call that overlapped another one: alone, the same words mean a
-    broken server, and resending would not help.
+    Only meaningful while another call runs: alone, the same words mean a broken server or
+    network, and resending would not help.
     """
     if error.kind == "connection":
         return bool(_CUT_WORDING.search(error.message))
@@ -55,11 +54,8 @@ def one_at_a_time_failure(error: ProviderError) -> bool:
     return False
 
 
-@dataclass
 class GatedCall:
-    """One call through the gate: did another call run while it did?"""
-
-    overlapped: bool = False
+    """One call through the gate (the gate knows which calls are running)."""
 
 
 class CallGate:
@@ -82,9 +78,7 @@ class CallGate:
                 # Calls that started before the gate turned serial finish first: a resent call
                 # must not cut them off in turn.
                 await self._idle.wait()
-            call = GatedCall(overlapped=bool(self._live))
-            for other in self._live:
-                other.overlapped = True
+            call = GatedCall()
             self._live.append(call)
             self._idle.clear()
             try:
@@ -97,10 +91,11 @@ class CallGate:
     def resend_alone(self, error: ProviderError, call: GatedCall) -> bool:
         """After `call` failed with `error`: turn serial if it is a one-at-a-time failure.
 
-        True means: send the call again (it will run alone). A call that already ran alone
-        is never resent, so this cannot loop.
+        Asked while `call` is still in the gate. True means: send the call again (it will
+        run alone). A call that ran alone is never resent, so this cannot loop.
         """
-        if not call.overlapped or not one_at_a_time_failure(error):
+        running_beside = any(other is not call for other in self._live)
+        if not running_beside or not one_at_a_time_failure(error):
             return False
         if not self.serial:
             self.serial = True
