@@ -22,7 +22,6 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
 
-
 # Where the providers ask for the model's size (providers/model_size.py).
 MODEL_INFO_PATHS = ("/v1/models", "/api/show")
 
