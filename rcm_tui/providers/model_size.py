@@ -105,7 +105,13 @@ class ModelSizeProbe:
     _secret: str
 
     async def probe_model_size(self) -> int | None:
-        found = await reported_parameters(str(self._client.base_url), self.model, self._secret)
+        try:
+            found = await reported_parameters(
+                str(self._client.base_url), self.model, self._secret
+            )
+        except Exception as exc:  # a size nobody reports must never cost the user a turn
+            log.debug("model size probe failed: %s", exc)
+            found = None
         if found is not None:
             self.parameter_count, self.parameter_source = found
         return self.parameter_count
