@@ -254,6 +254,7 @@ async def test_the_header_says_which_profile_runs_and_why() -> None:
         "chosen by flag --provider; lean profile: 135M parameters, reported by the server's "
         "/v1/models"
     )
+    assert controller.profile_label == "lean profile"
 
 
 def test_bench_runs_against_a_local_server_plain_and_with_the_layer(

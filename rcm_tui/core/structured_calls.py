@@ -19,7 +19,6 @@ from .llm import (
     Finished,
     LLMProvider,
     LLMRequest,
-    TextDelta,
     Usage,
     complete,
     estimated_usage,
@@ -34,6 +33,9 @@ UNBOUNDED_STRING_CHARS = 120
 UNBOUNDED_ITEMS = 4
 # Room for a Markdown fence or a few words before the object.
 PREAMBLE_TOKENS = 16
+# Whitespace after the closing brace that is still read, in the hope of the usage that ends a
+# stream; text after it is not read at all.
+TRAILING_LAYOUT_CHARS = 8
 
 
 def schema_max_tokens(schema: dict[str, Any]) -> int:
@@ -158,12 +160,17 @@ async def complete_structured(provider: LLMProvider, request: LLMRequest) -> Com
         async for event in events:
             if isinstance(event, Finished):
                 usage = event.usage
-                continue
-            if not isinstance(event, TextDelta):
-                continue
+                break
             if first is None:
                 first = time.perf_counter()
-            if end.feed(event.text):
+            if end.closed_at is not None:
+                # Past the JSON: only a little layout may still come before the end (whose
+                # usage is worth the wait); anything more is the model rambling on.
+                trailing = end.text[end.closed_at :] + event.text
+                end.text += event.text
+                if trailing.strip() or len(trailing) > TRAILING_LAYOUT_CHARS:
+                    break
+            elif end.feed(event.text) and end.text[end.closed_at :].strip():
                 break
     finally:
         close = getattr(events, "aclose", None)

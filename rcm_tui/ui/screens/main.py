@@ -216,6 +216,7 @@ class MainScreen(Screen[None]):
         header.session_title = session.title
         header.provider = self.controller.provider_label
         header.reason = self.controller.header_reason
+        header.profile = self.controller.profile_label
         header.turn = session.turn
         header.dialog_state = session.dialog_state
         if isinstance(self.app.screen, InspectorScreen):

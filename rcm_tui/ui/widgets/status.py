@@ -22,14 +22,18 @@ class SessionHeader(Widget):
     session_title: reactive[str] = reactive("New session")
     provider: reactive[str] = reactive("")
     reason: reactive[str] = reactive("")
+    # "lean profile" / "full profile" once a turn has run; it outlives the reason when short.
+    profile: reactive[str] = reactive("")
     turn: reactive[int] = reactive(0)
     dialog_state: reactive[str] = reactive("greeting")
 
     def render(self) -> Text:
         left = Text.assemble(("rcm-tui ", "bold"), ("│ ", "dim"), (self.session_title, "bold"))
+        profile = (f"  {self.profile}", "italic") if self.profile else ("", "")
         right = Text.assemble(
             (self.provider, "bold"),
             (f" ({self.reason})" if self.reason else "", "dim"),
+            profile,
             ("  turn ", "dim"),
             (str(self.turn), "bold"),
             ("  ", ""),
@@ -40,6 +44,7 @@ class SessionHeader(Widget):
         if left.cell_len + right.cell_len + 2 > width and self.reason:
             right = Text.assemble(
                 (self.provider, "bold"),
+                profile,
                 ("  turn ", "dim"),
                 (str(self.turn), "bold"),
                 ("  ", ""),
