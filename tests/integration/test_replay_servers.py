@@ -21,6 +21,9 @@ from .conftest import FAKE_API_KEY, ServerProcess, files_containing
 pytestmark = pytest.mark.integration
 
 ROOT = Path(__file__).resolve().parents[2]
+# Servers run with their own default threads (llama-server: one per core), and SmolLM2 writes
+# up to max_tokens per reply: on a busy 2-core machine four turns can take minutes.
+REPLAY_TIMEOUT_S = 900
 FILE_UPLOAD = ROOT.parent / "shared" / "scenarios" / "file-upload.jsonl"
 # The first four user turns, with no scripted replies: the model answers every one.
 FALLBACK_TURNS = [
@@ -47,7 +50,7 @@ def replay(script: Path, provider: str, base_url: str, key_var: str, **env_extra
     proc = subprocess.run(
         [sys.executable, "-m", "rcm_tui", "replay", str(script), "--provider", provider,
          "--base-url", base_url, "--model", "smollm2", "--json"],
-        capture_output=True, text=True, env=env, timeout=420,
+        capture_output=True, text=True, env=env, timeout=REPLAY_TIMEOUT_S,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert FAKE_API_KEY not in proc.stdout + proc.stderr
