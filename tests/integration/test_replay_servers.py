@@ -83,6 +83,7 @@ def documented_openai_server(request: pytest.FixtureRequest) -> ServerProcess:
     return cast(ServerProcess, request.getfixturevalue(fixture[request.param]))
 
 
+@pytest.mark.timeout(REPLAY_TIMEOUT_S + 120)
 def test_replay_with_openai_against_a_server_started_as_documented(
     documented_openai_server: ServerProcess, tmp_path: Path, isolated_env: Path
 ) -> None:
@@ -94,6 +95,7 @@ def test_replay_with_openai_against_a_server_started_as_documented(
     assert_key_nowhere(isolated_env)
 
 
+@pytest.mark.timeout(REPLAY_TIMEOUT_S + 120)
 def test_replay_with_anthropic_against_llama_server_started_as_documented(
     llama_server_as_documented: ServerProcess, tmp_path: Path, isolated_env: Path
 ) -> None:
