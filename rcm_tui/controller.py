@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     # The pipeline and the ledger (and the heuristics they compile, ~0.1 s) load on first use,
     # not on the way to the TUI's first frame.
     from .core.pipeline import Pipeline, PipelineSettings, TurnOutcome
+    from .core.profile import ProfileChoice
 
 log = logging.getLogger("rcm_tui.controller")
 TITLE_WORDS = 8
@@ -140,6 +141,26 @@ class Controller:
 
             return OfflineProvider.label
         return f"{self.choice.name} · {self._model_name()}"
+
+    def _profile(self) -> ProfileChoice | None:
+        # The offline demo has no model whose calls a profile could spend.
+        if self._pipeline is None or not self.reliability or self.choice.name == "offline":
+            return None
+        return self._pipeline.profile
+
+    @property
+    def header_reason(self) -> str:
+        """Why this provider; once a turn has run, also why its profile runs."""
+        profile = self._profile()
+        if profile is None:
+            return self.choice.reason
+        return f"{self.choice.reason}; {profile.name} profile: {profile.reason}"
+
+    @property
+    def profile_label(self) -> str:
+        """Which profile runs ("lean profile"), once a turn has run; "" before."""
+        profile = self._profile()
+        return "" if profile is None else f"{profile.name} profile"
 
     def providers(self) -> ProviderPair:
         if self._providers is None:

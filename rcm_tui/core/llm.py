@@ -140,8 +140,11 @@ class LLMProvider(Protocol):
     model: str
     # Shown in the header; the offline provider says plainly that it is a demo.
     label: str
-    # Optional attribute `parallel_calls: bool` (default True): False for a backend that
-    # serves one call at a time, so the pipeline does not queue analysis before generation.
+    # Optional attribute `parallel_calls: bool` (default True): False for a backend known to
+    # serve one call at a time, so the pipeline does not queue analysis before generation
+    # (one that says nothing is found out by how it fails: core/serving.py). Optional
+    # `parameter_count` (and `parameter_source`), and `async probe_model_size()` to learn
+    # them, feed the "auto" profile (core/profile.py).
 
     def stream(self, request: LLMRequest) -> AsyncIterator[StreamEvent]:
         """Stream the answer. Cancelling the consuming task cancels the call."""

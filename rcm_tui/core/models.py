@@ -217,6 +217,13 @@ class ParentRef(Document):
     turn: int
 
 
+class SerialCalls(Document):
+    """The server was found to serve one request at a time: when, and what it did."""
+
+    turn: int
+    reason: str
+
+
 class Session(Document):
     schema_version: int = SCHEMA_VERSION
     id: str = Field(default_factory=new_session_id)
@@ -242,6 +249,9 @@ class Session(Document):
     cancelled_replies: list[CancelledReply] = Field(default_factory=list)
     # Set on a branch (`sessions fork`, /fork): an optional key, so no migration is needed.
     parent: ParentRef | None = None
+    # Set once the server cut off or refused a call because another one ran; from then on,
+    # and when the session is resumed, the layer sends one call at a time.
+    one_call_at_a_time: SerialCalls | None = None
 
     # -- derived views, never stored twice ------------------------------------------------
     @property

@@ -11,7 +11,6 @@ text is ever stored as the model's reply that the model did not write.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -57,7 +56,6 @@ from .llm import (
     Purpose,
     TextDelta,
     Usage,
-    complete,
 )
 from .llm_analysis import parse_analysis, rejection_grounded
 from .markers import option_of, parse_markers
@@ -71,6 +69,7 @@ from .models import (
     Topic,
     TurnCost,
 )
+from .profile import ProfileChoice, ProfileTracker
 from .quality import (
     ReplyContext,
     Scores,
@@ -83,6 +82,7 @@ from .quality import (
     to_record,
     update_length_metrics,
 )
+from .serving import BackendFacts, CallGate
 
 log = logging.getLogger("rcm_tui.pipeline")
 
@@ -174,19 +174,22 @@ class Pipeline:
         # A backend that serves one request at a time must never see two: not even the
         # background consolidation beside the next turn's reply (a llama-cpp-python server
         # cuts the running stream off for the newcomer).
+        # A server that does so without saying it (the setting left at its default) is found
+        # out by how it fails, and the gate turns serial then (see core/serving.py).
         parallel = all(getattr(p, "parallel_calls", True) for p in (generator, analyst))
-        self._serial: asyncio.Lock | None = None if parallel else asyncio.Lock()
-        self._one_call = not parallel
+        self._gate = CallGate(serial=not parallel)
+        self._backend = BackendFacts(self._gate, self.emit)
         self._noticed: set[tuple[str, int, str]] = set()
-        self._profile_announced = False
+        self._profile = ProfileTracker(settings.profile, settings.small_model_params)
 
     # -- plumbing --------------------------------------------------------------------------
     def emit(self, event: PipelineEvent) -> None:
         if self._emit_cb is not None:
             self._emit_cb(event)
 
-    def _one_call_at_a_time(self) -> contextlib.AbstractAsyncContextManager[Any]:
-        return self._serial if self._serial is not None else contextlib.nullcontext()
+    @property
+    def _one_call(self) -> bool:
+        return self._gate.serial
 
     def save(self, session: Session) -> None:
         if self._save_cb is not None:
@@ -248,8 +251,7 @@ class Pipeline:
         )
         started = time.perf_counter()
         try:
-            async with self._one_call_at_a_time():
-                result = await complete(provider, request)
+            result = await self._backend.complete(session, provider, request, record)
         except ProviderError as exc:
             record.ms = (time.perf_counter() - started) * 1000
             record.error = exc.message
@@ -270,6 +272,7 @@ class Pipeline:
         turn = session.turn
         started = time.perf_counter()
         _turn_cost(session, turn)
+        await self._backend.prepare(session, self.generator)
         self.emit(StageChanged(turn, "analysing"))
         self._analyse_heuristically(session, user_text, turn)
         status_requested = self._status_due(turn)
@@ -288,7 +291,7 @@ class Pipeline:
         # reply. One that runs one call at a time (the in-process model) gets it after the
         # reply, as an extension of the reply's own prompt, so it never delays the first
         # token and finds the whole prompt in the KV cache.
-        parallel = getattr(self.analyst, "parallel_calls", True)
+        parallel = not self._gate.serial
         if parallel:
             start_analysis()
         try:
@@ -316,6 +319,8 @@ class Pipeline:
             if analysis_task is not None and not analysis_task.done():
                 analysis_task.cancel()
         self._finish_turn(session, turn, best.draft, best.record)
+        self._profile.observe(session, turn)
+        self._announce_profile()
         seconds = time.perf_counter() - started
         _turn_cost(session, turn).seconds = round(seconds, 3)
         self.save(session)
@@ -390,26 +395,18 @@ class Pipeline:
     @property
     def lean(self) -> bool:
         """Spend model calls on the reply only? (See PipelineSettings.profile.)"""
-        profile = self.settings.profile
-        if profile != "auto":
-            return profile == "lean"
-        # Known once a local model has loaded (at the first reply); remote models say nothing.
-        params = getattr(self.generator, "parameter_count", None)
-        return isinstance(params, int) and 0 < params < self.settings.small_model_params
+        return self.profile.name == "lean"
+
+    @property
+    def profile(self) -> ProfileChoice:
+        """The profile that runs and why (the header shows it)."""
+        return self._profile.choose(self.generator)
 
     def _announce_profile(self) -> None:
-        """Say once why a small model gets the lean profile (it is decided, not configured)."""
-        if self._profile_announced or self.settings.profile != "auto" or not self.lean:
-            return
-        self._profile_announced = True
-        params = getattr(self.generator, "parameter_count", 0) or 0
-        self.emit(
-            Notice(
-                f"lean profile: {self.generator.model} has {params / 1e6:,.0f}M parameters; "
-                "analysis, scores and summaries use the heuristics (profile = \"full\" to "
-                "use the model for them too)"
-            )
-        )
+        """Say when a profile is decided rather than configured (a small model gets lean)."""
+        text = self._profile.announcement(self.generator)
+        if text is not None:
+            self.emit(Notice(text))
 
     def _ledger_refresh(self) -> int | None:
         """Refresh interval of the as-sent layout, or None for a full block every turn."""
@@ -508,17 +505,26 @@ class Pipeline:
         parts: list[str] = []
         usage = Usage()
         try:
-            async with self._one_call_at_a_time():
-                async for event in self.generator.stream(request):
-                    if isinstance(event, TextDelta):
-                        if not parts:
-                            record.ttft_ms = (time.perf_counter() - started) * 1000
-                            if attempt == 1:
-                                _turn_cost(session, turn).ttft_ms = round(record.ttft_ms, 2)
-                        parts.append(event.text)
-                        self.emit(ReplyDelta(turn, attempt, event.text))
-                    else:
-                        usage = event.usage
+            while True:
+                async with self._gate.call() as gated:
+                    try:
+                        async for event in self.generator.stream(request):
+                            if isinstance(event, TextDelta):
+                                if not parts:
+                                    record.ttft_ms = (time.perf_counter() - started) * 1000
+                                    if attempt == 1:
+                                        _turn_cost(session, turn).ttft_ms = round(record.ttft_ms, 2)
+                                parts.append(event.text)
+                                self.emit(ReplyDelta(turn, attempt, event.text))
+                            else:
+                                usage = event.usage
+                        break
+                    except ProviderError as exc:
+                        if not self._backend.resend_alone(session, exc, gated, record):
+                            raise
+                # Cut off by another call: the cut text leaves the screen, the reply is resent.
+                parts.clear()
+                self.emit(ReplyStarted(turn, attempt))
         except ProviderError as exc:
             record.error = exc.message
             record.response = "".join(parts)

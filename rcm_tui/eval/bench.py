@@ -232,6 +232,10 @@ class TurnSample:
 @dataclass
 class ModeRun:
     samples: list[TurnSample] = field(default_factory=list)
+    # What the layer decided about the backend: the profile it ran and why, and whether it
+    # fell back to one call at a time (a real bench reports both with its figures).
+    profile: str = ""
+    one_call_at_a_time: str = ""
 
     def summary(self, with_tokens: bool = False) -> dict[str, Any]:
         calls = [s.calls for s in self.samples]
@@ -243,6 +247,8 @@ class ModeRun:
         if with_tokens:
             processed = [s.prompt_processed for s in self.samples]
             data["prompt_tokens_processed_per_turn"] = round(statistics.fmean(processed), 1)
+            data["profile"] = self.profile
+            data["one_call_at_a_time"] = self.one_call_at_a_time
         return data
 
 
@@ -361,10 +367,20 @@ async def run_controller_mode(
             tick(number)
     finally:
         controller.release()
+    _note_decisions(run, controller, reliability)
     costs = _turn_costs(controller.session)
     for number, sample in enumerate(run.samples, start=1):
         sample.calls, sample.prompt_processed = costs.get(number, (0, 0))
     return run
+
+
+def _note_decisions(run: ModeRun, controller: Controller, reliability: bool) -> None:
+    serial = controller.session.one_call_at_a_time
+    if serial is not None:
+        run.one_call_at_a_time = f"learnt on turn {serial.turn}: {serial.reason}"
+    if reliability:
+        profile = controller.pipeline().profile
+        run.profile = f"{profile.name} profile: {profile.reason}"
 
 
 # -- sequential: the naive layer --------------------------------------------------------------
@@ -938,6 +954,16 @@ def _mode_rows(result: dict[str, Any]) -> list[str]:
     return rows
 
 
+def _decision_rows(result: dict[str, Any]) -> list[str]:
+    rows = []
+    for name, mode in result["modes"].items():
+        if mode.get("profile"):
+            rows.append(f"{name}: {mode['profile']}")
+        if mode.get("one_call_at_a_time"):
+            rows.append(f"{name}: one call at a time, {mode['one_call_at_a_time']}")
+    return rows
+
+
 def _target_rows(result: dict[str, Any], targets: tuple[Target, ...]) -> list[str]:
     rows = [f"{'figure':<44}{'value':>12}  target"]
     for key, op, limit, label in targets:
@@ -993,6 +1019,7 @@ def _format_real(r: dict[str, Any]) -> str:
         "",
         f"ratios vs plain: TTFT {_fmt_ratio(r['ttft_ratio'])}, turn {_fmt_ratio(r['turn_ratio'])}"
         f", prompt tokens processed {_fmt_ratio(r['prompt_tokens_ratio'])}",
+        *_decision_rows(r),
         "",
         "targets:",
         *_target_rows(r, REAL_TARGETS),

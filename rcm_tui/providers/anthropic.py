@@ -35,6 +35,7 @@ from .base import (
     SDKProvider,
     StreamEndedEarly,
 )
+from .model_size import ModelSizeProbe
 
 KEY_HINT = "set ANTHROPIC_API_KEY or providers.anthropic.api_key"
 # The Messages API has no plain JSON mode, so a schema becomes an instruction.
@@ -55,7 +56,7 @@ ERROR_EVENT_STATUS = {
 }
 
 
-class AnthropicProvider(SDKProvider[AnthropicSettings]):
+class AnthropicProvider(ModelSizeProbe, SDKProvider[AnthropicSettings]):
     name = "anthropic"
 
     def _make_client(self, **options: Any) -> anthropic.AsyncAnthropic:

@@ -29,6 +29,7 @@ from .base import (
     SDKProvider,
     StreamEndedEarly,
 )
+from .model_size import ModelSizeProbe
 
 JsonMode = Literal["json_schema", "json_object", "none"]
 # Strongest first. Many OpenAI-compatible servers reject `json_schema` (or any response_format)
@@ -37,7 +38,7 @@ JSON_MODES: tuple[JsonMode, ...] = ("json_schema", "json_object", "none")
 KEY_HINT = "set OPENAI_API_KEY or providers.openai.api_key"
 
 
-class OpenAIProvider(SDKProvider[OpenAISettings]):
+class OpenAIProvider(ModelSizeProbe, SDKProvider[OpenAISettings]):
     name = "openai"
 
     def __init__(

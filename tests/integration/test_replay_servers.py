@@ -1,7 +1,9 @@
 """`rcm-tui replay` through the whole pipeline against real servers running SmolLM2-135M:
 the openai provider against llama-cpp-python's server and llama.cpp's llama-server, the
-anthropic provider against llama-server's Messages API. The API key is in the environment, as
-a user would set it, and must reach no file."""
+anthropic provider against llama-server's Messages API. Each server is started as its quick
+start says (no flags for rcm-tui's sake) and rcm-tui gets no setting for it (issue 16): every
+turn is answered, and no stream cut off by the layer's own concurrent calls reaches the user.
+The API key is in the environment, as a user would set it, and must reach no file."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -18,6 +21,9 @@ from .conftest import FAKE_API_KEY, ServerProcess, files_containing
 pytestmark = pytest.mark.integration
 
 ROOT = Path(__file__).resolve().parents[2]
+# Servers run with their own default threads (llama-server: one per core), and SmolLM2 writes
+# up to max_tokens per reply: on a busy 2-core machine four turns can take minutes.
+REPLAY_TIMEOUT_S = 900
 FILE_UPLOAD = ROOT.parent / "shared" / "scenarios" / "file-upload.jsonl"
 # The first four user turns, with no scripted replies: the model answers every one.
 FALLBACK_TURNS = [
@@ -44,7 +50,7 @@ def replay(script: Path, provider: str, base_url: str, key_var: str, **env_extra
     proc = subprocess.run(
         [sys.executable, "-m", "rcm_tui", "replay", str(script), "--provider", provider,
          "--base-url", base_url, "--model", "smollm2", "--json"],
-        capture_output=True, text=True, env=env, timeout=420,
+        capture_output=True, text=True, env=env, timeout=REPLAY_TIMEOUT_S,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert FAKE_API_KEY not in proc.stdout + proc.stderr
@@ -60,29 +66,42 @@ def assert_four_real_replies(doc: dict) -> None:
     assert len(generations) >= 4 and all(c["completion_tokens"] > 0 for c in generations)
 
 
+def assert_no_cut_reply(doc: dict) -> None:
+    """Every reply that stayed is whole: no call that streams to the screen ended in error."""
+    shown = [c for c in doc["calls"] if c["purpose"] in ("generation", "refinement")]
+    assert not [c["error"] for c in shown if c["error"]]
+
+
 def assert_key_nowhere(home: Path) -> None:
     assert files_containing(home, FAKE_API_KEY) == []
 
 
-def test_replay_with_openai_against_a_real_server(
-    openai_server: ServerProcess, tmp_path: Path, isolated_env: Path
+@pytest.fixture(params=["llama-server", "llama_cpp.server"])
+def documented_openai_server(request: pytest.FixtureRequest) -> ServerProcess:
+    fixture = {"llama_cpp.server": "llama_cpp_server_as_documented",
+               "llama-server": "llama_server_as_documented"}
+    return cast(ServerProcess, request.getfixturevalue(fixture[request.param]))
+
+
+@pytest.mark.timeout(REPLAY_TIMEOUT_S + 120)
+def test_replay_with_openai_against_a_server_started_as_documented(
+    documented_openai_server: ServerProcess, tmp_path: Path, isolated_env: Path
 ) -> None:
-    # llama-cpp-python's server serves one request at a time and interrupts a running stream
-    # for a new one: the documented setting keeps the analysis from cutting the reply off.
-    serial = {"RCM_TUI_PROVIDERS__OPENAI__PARALLEL_CALLS": "false"}
-    extra = serial if openai_server.kind == "llama_cpp.server" else {}
-    doc = replay(four_user_turns(tmp_path), "openai", f"{openai_server.root_url}/v1",
-                 "OPENAI_API_KEY", **extra)
+    doc = replay(four_user_turns(tmp_path), "openai",
+                 f"{documented_openai_server.root_url}/v1", "OPENAI_API_KEY")
     assert doc["provider"]["name"] == "openai"
     assert_four_real_replies(doc)
+    assert_no_cut_reply(doc)
     assert_key_nowhere(isolated_env)
 
 
-def test_replay_with_anthropic_against_llama_server(
-    llama_server: ServerProcess, tmp_path: Path, isolated_env: Path
+@pytest.mark.timeout(REPLAY_TIMEOUT_S + 120)
+def test_replay_with_anthropic_against_llama_server_started_as_documented(
+    llama_server_as_documented: ServerProcess, tmp_path: Path, isolated_env: Path
 ) -> None:
-    doc = replay(four_user_turns(tmp_path), "anthropic", llama_server.root_url,
+    doc = replay(four_user_turns(tmp_path), "anthropic", llama_server_as_documented.root_url,
                  "ANTHROPIC_API_KEY")
     assert doc["provider"]["name"] == "anthropic"
     assert_four_real_replies(doc)
+    assert_no_cut_reply(doc)
     assert_key_nowhere(isolated_env)

@@ -22,6 +22,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any
 
+# Where the providers ask for the model's size (providers/model_size.py).
+MODEL_INFO_PATHS = ("/v1/models", "/api/show")
+
 
 @dataclass
 class Reply:
@@ -118,6 +121,11 @@ class FakeServer:
     def _serve(self, handler: _Handler) -> None:
         length = int(handler.headers.get("Content-Length") or 0)
         body = handler.rfile.read(length) if length else b""
+        if handler.path.endswith(MODEL_INFO_PATHS):
+            # The providers ask once for the model's size; this server knows none, and the
+            # question takes no scripted reply (tests/test_local_servers.py covers answers).
+            self._write(handler, Reply.json(404, {"error": {"message": "not found"}}))
+            return
         headers = {key.lower(): value for key, value in handler.headers.items()}
         with self._lock:
             self.requests.append(RecordedRequest(handler.command, handler.path, headers, body))

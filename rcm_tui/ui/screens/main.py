@@ -282,7 +282,8 @@ class MainScreen(Screen[None]):
         header = self.query_one(SessionHeader)
         header.session_title = session.title
         header.provider = self.controller.provider_label
-        header.reason = self.controller.choice.reason
+        header.reason = self.controller.header_reason
+        header.profile = self.controller.profile_label
         header.turn = session.turn
         header.dialog_state = session.dialog_state
         if isinstance(self.app.screen, InspectorScreen):

@@ -32,6 +32,8 @@ class SessionHeader(Widget):
     session_title: reactive[str] = reactive("New session")
     provider: reactive[str] = reactive("")
     reason: reactive[str] = reactive("")
+    # "lean profile" / "full profile" once a turn has run; it outlives the reason when short.
+    profile: reactive[str] = reactive("")
     turn: reactive[int] = reactive(0)
     dialog_state: reactive[str] = reactive("greeting")
 
@@ -39,9 +41,11 @@ class SessionHeader(Widget):
         # The title comes from the user's first message or a file; the provider from config.
         title, provider = visible_line(self.session_title), visible_line(self.provider)
         left = Text.assemble(("rcm-tui ", "bold"), ("│ ", "dim"), (title, "bold"))
+        profile = (f"  {visible_line(self.profile)}", "italic") if self.profile else ("", "")
         right = Text.assemble(
             (provider, "bold"),
             (f" ({visible_line(self.reason)})" if self.reason else "", "dim"),
+            profile,
             ("  turn ", "dim"),
             (str(self.turn), "bold"),
             ("  ", ""),
@@ -52,6 +56,7 @@ class SessionHeader(Widget):
         if left.cell_len + right.cell_len + 2 > width and self.reason:
             right = Text.assemble(
                 (provider, "bold"),
+                profile,
                 ("  turn ", "dim"),
                 (str(self.turn), "bold"),
                 ("  ", ""),
