@@ -371,7 +371,10 @@ class LocalProvider:
     def _next_seed(self) -> int:
         # llama-cpp-python reseeds every call, so one fixed seed would make a retry of the
         # same prompt return the same answer. Stepping from the configured seed keeps a whole
-        # session reproducible (same calls, same answers) while a retry gets a fresh sample.
+        # session reproducible (same calls from a fresh start, same answers) while a retry gets
+        # a fresh sample. "From a fresh start": a prompt served partly from the KV cache is
+        # decoded in other batch sizes than the same prompt decoded whole, and on some CPUs
+        # that changes the logits' last bits, enough to flip a sample at temperature 1.0.
         seed = (self._cfg.seed + self._calls) % SEED_RANGE
         self._calls += 1
         return seed
