@@ -33,6 +33,7 @@ from .context import (
     status_from_ledger,
     title_from,
 )
+from .echo import strip_copied_ledger
 from .events import (
     CallFinished,
     LedgerChanged,
@@ -524,7 +525,9 @@ class Pipeline:
         self._record_call(session, record, usage)
         if record.error:
             raise ProviderError(record.error, kind="invalid_response")
-        return text
+        # The inspector keeps what the model wrote; the user sees (and the scores read) only
+        # what it added to the ledger it copied, if it copied one.
+        return strip_copied_ledger(text, _sent_blocks(session, prompt), hints["user_message"]).text
 
     # -- analysis ----------------------------------------------------------------------------
     async def _llm_analyse(
@@ -630,7 +633,7 @@ class Pipeline:
                 await self._score(session, prompt, turn, user_text, first_text, 1, hints),
             )
         ]
-        readvocated_any = list(drafts[0].scores.readvocated)
+        readvocated_in = {o: [1] for o in drafts[0].scores.readvocated}
         limit = self.settings.max_refinement_attempts if self.settings.reliability else 0
         while self._needs_refinement(drafts[-1].scores) and len(drafts) <= limit:
             attempt = len(drafts) + 1
@@ -651,8 +654,9 @@ class Pipeline:
                     "refinement",
                     refine_hints,
                     prompt,
-                    # At low temperature the model that repeated itself does it again.
-                    REPEAT_TEMPERATURE if previous.scores.repeated else None,
+                    # At low temperature the model that repeated itself (or its prompt) does it
+                    # again.
+                    REPEAT_TEMPERATURE if previous.scores.repeated or not previous.text else None,
                 )
             except ProviderError as exc:
                 self.emit(
@@ -666,12 +670,13 @@ class Pipeline:
             self.emit(StageChanged(turn, "evaluating", attempt - 1, limit))
             scores = await self._score(session, prompt, turn, user_text, text, attempt, hints)
             drafts.append(Draft(attempt, text, scores))
-            readvocated_any += [o for o in scores.readvocated if o not in readvocated_any]
+            for option in scores.readvocated:
+                readvocated_in.setdefault(option, []).append(attempt)
             if not _improved(drafts):
                 # Another rewrite of a rewrite that did not help rarely does: stop early.
                 break
         best = max(drafts, key=lambda d: (not d.scores.readvocated, d.scores.overall, -d.attempt))
-        record = to_record(best.scores, turn, len(drafts), best.attempt, readvocated_any)
+        record = to_record(best.scores, turn, len(drafts), best.attempt, readvocated_in)
         if best.attempt != drafts[-1].attempt:
             self.emit(ReplyStarted(turn, best.attempt))
             self.emit(ReplyDelta(turn, best.attempt, best.text))
@@ -692,6 +697,11 @@ class Pipeline:
     def _refinement_messages(
         self, session: Session, prompt: AssembledPrompt, previous: Draft
     ) -> list[ChatMessage]:
+        if not previous.text:
+            # Nothing but the ledger copied back: there is no reply to rewrite, and a rewrite
+            # request shows the copy to the model once more. A fresh sample of the same prompt
+            # (served whole from the KV cache) is the cheaper, better second try.
+            return list(prompt.messages)
         rejected = prompts.format_rejected(ledger_payload(session)["rejected"])
         named = previous.scores.issues
         if self.lean:
@@ -982,6 +992,12 @@ def _prune_call_text(session: Session) -> None:
             record.prompt = []
             record.response = ""
             record.note = (record.note + " · text pruned (old turn)").strip(" ·")
+
+
+def _sent_blocks(session: Session, prompt: AssembledPrompt) -> list[str]:
+    """The ledger blocks a reply to `prompt` may have copied: the newest and those in history."""
+    blocks = [m.ledger_sent for m in session.messages if m.role == "user" and m.ledger_sent]
+    return [prompt.ledger_text, *blocks] if prompt.ledger_text else blocks
 
 
 def _plain_prompt(session: Session, user_text: str, turn: int) -> AssembledPrompt:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ..commands import dispatch, is_command
 from ..controller import Controller
+from ..core.readvocacy_label import readvocacy_label
 
 MAX_SCRIPT_BYTES = 64 * 1024 * 1024
 
@@ -122,7 +123,7 @@ def _turn_line(controller: Controller, turn: int, total: int) -> str:
         if q.attempts > 1:
             parts.append(f"{q.attempts} attempts")
         if q.readvocated:
-            parts.append("re-advocacy caught: " + ", ".join(q.readvocated))
+            parts.append("re-advocacy caught: " + readvocacy_label(q))
         if q.premature_attempt:
             parts.append("premature")
     if cost is not None:

@@ -15,6 +15,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
 from ...core.models import Message, QualityRecord, Session
+from ...core.readvocacy_label import readvocacy_label
 
 if TYPE_CHECKING:
     from textual.widgets import Markdown
@@ -82,7 +83,7 @@ def reply_meta(turn: int, record: QualityRecord | None, attempt: int | None = No
         if record.premature_attempt:
             parts.append("premature")
         if record.readvocated:
-            parts.append("re-advocacy caught: " + ", ".join(record.readvocated))
+            parts.append("re-advocacy caught: " + readvocacy_label(record))
     elif attempt and attempt > 1:
         parts.append(f"attempt {attempt} shown")
     return Text(" · ".join(parts))

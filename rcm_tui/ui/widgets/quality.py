@@ -10,6 +10,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from ...core.models import QualityRecord, Session
+from ...core.readvocacy_label import readvocacy_label
 from ...core.stats import bloat_assessment
 from .status import duration
 
@@ -106,8 +107,8 @@ def summary_text(
         caught = sorted({o for q in session.quality for o in q.readvocated})
         out.append(f"{'re-advocacy':<13}", "dim")
         if record.readvocated:
-            shown = "and shown!" if record.readvocated_final else "refined away"
-            out.append(f"caught {', '.join(record.readvocated)} ({shown})", "bold yellow")
+            style = "bold red" if record.readvocated_final else "bold yellow"
+            out.append(f"caught {readvocacy_label(record)}", style)
         elif caught:
             out.append(f"none this turn ({len(caught)} caught before)", "green")
         else:
