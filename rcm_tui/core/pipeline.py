@@ -299,6 +299,13 @@ class Pipeline:
             if analysis_task is not None:
                 await self._apply_llm_analysis(session, analysis_task, turn)
             best = await self._evaluate_and_refine(session, prompt, user_text, turn, first, hints)
+            if not best.draft.text:
+                copied = ProviderError(
+                    f"the model only copied the ledger back ({best.record.attempts} attempts); "
+                    "nothing of its own to show",
+                    kind="invalid_response",
+                )
+                return self._fail(session, turn, copied)
         except asyncio.CancelledError:
             self.emit(StageChanged(turn, "cancelled"))
             raise
@@ -672,11 +679,14 @@ class Pipeline:
             drafts.append(Draft(attempt, text, scores))
             for option in scores.readvocated:
                 readvocated_in.setdefault(option, []).append(attempt)
-            if not _improved(drafts):
-                # Another rewrite of a rewrite that did not help rarely does: stop early.
+            if text and not _improved(drafts):
+                # Another rewrite of a rewrite that did not help rarely does: stop early. A
+                # second bare copy of the ledger gets a further sample: there is nothing to show.
                 break
         best = max(drafts, key=lambda d: (not d.scores.readvocated, d.scores.overall, -d.attempt))
         record = to_record(best.scores, turn, len(drafts), best.attempt, readvocated_in)
+        if not best.text:
+            return BestDraft(best, record)  # every attempt only copied the ledger: run_turn fails
         if best.attempt != drafts[-1].attempt:
             self.emit(ReplyStarted(turn, best.attempt))
             self.emit(ReplyDelta(turn, best.attempt, best.text))

@@ -125,3 +125,15 @@ def test_refined_away_only_when_an_earlier_attempt_proposed_it_and_the_shown_one
     assert readvocacy_label(record(["MongoDB"], {"MongoDB": [1, 2]}, 2, 1)) == (
         "MongoDB (shown: none of 2 attempts was without it)"
     )
+
+
+async def test_a_turn_whose_every_attempt_only_copied_the_ledger_fails_instead_of_showing_it(
+) -> None:
+    copies = [copy_then("") for _ in range(4)]
+    provider = SmallModel({"generation": copies[:1], "refinement": copies[1:]},
+                          parallel_calls=False)
+    session, outcome = await run(provider)
+
+    assert not outcome.ok  # type: ignore[attr-defined]
+    assert "only copied the ledger back (4 attempts)" in outcome.error  # type: ignore[attr-defined]
+    assert not [m for m in session.messages if m.role == "assistant"]
