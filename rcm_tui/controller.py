@@ -8,7 +8,9 @@ typed is lost; then the pipeline runs; every change is saved atomically by the s
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -91,6 +93,8 @@ class Controller:
         self._providers = providers
         self._lock: SessionLock | None = None
         self._pipeline: Pipeline | None = None
+        # The in-process model's background load (see preload), awaited by the first turn.
+        self._loading: asyncio.Future[None] | None = None
         self.session = session or self._new_session()
         self.session.reliability = reliability
 
@@ -119,6 +123,24 @@ class Controller:
 
             return OfflineProvider.label
         return f"{self.choice.name} · {self._model_name()}"
+
+    async def preload(self) -> float | None:
+        """Load an in-process model now, off the event loop, so the first reply costs what the
+        later ones do. Seconds it took, or None when the provider has nothing to load.
+
+        Only the local provider is built here: a remote provider's SDK import would be paid
+        on the event loop for no gain (it loads nothing).
+        """
+        if self.choice.name != "local":
+            return None
+        load = getattr(self.providers().generator, "preload", None)
+        if load is None:
+            return None
+        started = time.perf_counter()
+        if self._loading is None:
+            self._loading = asyncio.ensure_future(asyncio.to_thread(load))
+        await self._loading
+        return time.perf_counter() - started
 
     def providers(self) -> ProviderPair:
         if self._providers is None:
@@ -213,6 +235,12 @@ class Controller:
         except ProviderError as exc:
             self._emit(Notice(exc.message, "warning"))
             return TurnOutcome(turn, False, error=exc.message, error_kind=exc.kind)
+        if self._loading is not None:
+            # A message sent while the model loads waits for it here, so the turn is planned
+            # knowing the model (its size picks the profile); a failed load is the turn's to
+            # report.
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self._loading)
         try:
             return await pipeline.run_turn(self.session, text, scripted_reply=scripted_reply)
         except asyncio.CancelledError:

@@ -357,6 +357,10 @@ class LocalProvider:
 
         return int(llama_cpp.llama_model_n_params(model.llm.model))
 
+    def preload(self) -> None:
+        """Load the model now (blocking: call it from a worker thread); a no-op once loaded."""
+        _shared_model(self._model_key(), self._cfg.seed)
+
     def _model_key(self) -> _ModelKey:
         if self._path is None:
             raise ProviderError(

@@ -24,11 +24,14 @@ class SessionHeader(Widget):
     reason: reactive[str] = reactive("")
     turn: reactive[int] = reactive(0)
     dialog_state: reactive[str] = reactive("greeting")
+    # "loading model…" while an in-process model loads in the background; "" once it is ready.
+    load_state: reactive[str] = reactive("")
 
     def render(self) -> Text:
         left = Text.assemble(("rcm-tui ", "bold"), ("│ ", "dim"), (self.session_title, "bold"))
         right = Text.assemble(
             (self.provider, "bold"),
+            (f" · {self.load_state}" if self.load_state else "", "bold yellow"),
             (f" ({self.reason})" if self.reason else "", "dim"),
             ("  turn ", "dim"),
             (str(self.turn), "bold"),
@@ -40,6 +43,7 @@ class SessionHeader(Widget):
         if left.cell_len + right.cell_len + 2 > width and self.reason:
             right = Text.assemble(
                 (self.provider, "bold"),
+                (f" · {self.load_state}" if self.load_state else "", "bold yellow"),
                 ("  turn ", "dim"),
                 (str(self.turn), "bold"),
                 ("  ", ""),
