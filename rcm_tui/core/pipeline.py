@@ -533,8 +533,12 @@ class Pipeline:
         if record.error:
             raise ProviderError(record.error, kind="invalid_response")
         # The inspector keeps what the model wrote; the user sees (and the scores read) only
-        # what it added to the ledger it copied, if it copied one.
-        return strip_copied_ledger(text, _sent_blocks(session, prompt), hints["user_message"]).text
+        # what it added to the ledger it copied, if it copied one; a rewrite may copy the
+        # rewrite request's list of issues instead.
+        blocks = _sent_blocks(session, prompt)
+        if purpose == "refinement" and messages[-1] is not prompt.messages[-1]:
+            blocks.append(messages[-1].content)
+        return strip_copied_ledger(text, blocks, hints["user_message"]).text
 
     # -- analysis ----------------------------------------------------------------------------
     async def _llm_analyse(

@@ -137,3 +137,19 @@ async def test_a_turn_whose_every_attempt_only_copied_the_ledger_fails_instead_o
     assert not outcome.ok  # type: ignore[attr-defined]
     assert "only copied the ledger back (4 attempts)" in outcome.error  # type: ignore[attr-defined]
     assert not [m for m in session.messages if m.role == "assistant"]
+
+
+async def test_a_rewrite_that_copies_the_list_of_issues_shows_only_its_own_words() -> None:
+    provider = SmallModel(
+        {
+            "generation": ["MongoDB would be my pick for the ledger."],
+            "refinement": ["- proposes MongoDB, which the user rejected\nPostgreSQL, then."],
+        },
+        parallel_calls=False,
+    )
+    session, outcome = await run(provider)
+
+    assert outcome.reply == "PostgreSQL, then."  # type: ignore[attr-defined]
+    record = session.quality_for(1)
+    assert record is not None and record.readvocated_final == []
+    assert readvocacy_label(record) == "MongoDB (refined away)"
