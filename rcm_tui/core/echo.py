@@ -38,10 +38,13 @@ def ledger_lines(blocks: list[str]) -> set[str]:
     return {n for block in blocks for line in block.splitlines() if len(n := _norm(line)) > 3}
 
 
+_MARKERS = tuple(m.casefold() for m in prompts.LEDGER_MARKERS)
+
+
 def _is_ledger_line(line: str, known: set[str]) -> bool:
-    if any(marker in line for marker in prompts.LEDGER_MARKERS):
-        return True
     norm = _norm(line)
+    if any(marker in norm for marker in _MARKERS):
+        return True
     if not norm:
         return False
     if norm in known:

@@ -698,7 +698,8 @@ class Pipeline:
         return BestDraft(best, record)
 
     def _needs_refinement(self, scores: Scores) -> bool:
-        if scores.readvocated:
+        if scores.readvocated or scores.echoed:
+            # A copied ledger is no answer, whatever the other dimensions score.
             return True
         if self.lean:
             # A small model's rewrite of a merely weak reply measured no better (SmolLM2-135M

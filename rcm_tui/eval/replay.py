@@ -6,6 +6,7 @@ provider plays for that turn. A user line that is a slash command runs the comma
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -13,6 +14,7 @@ from pathlib import Path
 
 from ..commands import dispatch, is_command
 from ..controller import Controller
+from ..core.llm import ProviderError
 from ..core.readvocacy_label import readvocacy_label
 
 MAX_SCRIPT_BYTES = 64 * 1024 * 1024
@@ -90,6 +92,11 @@ async def replay(
     report = progress or (lambda _line: None)
     result = ReplayResult()
     total = sum(1 for line in script if not is_command(line.user))
+    # As the TUI does while the user types: the first turn is planned knowing the model (its
+    # size picks the profile) and is timed without the load. A failed load is the first turn's
+    # to report.
+    with contextlib.suppress(ProviderError):
+        await controller.preload()
     for line in script:
         if is_command(line.user):
             outcome = await dispatch(controller, line.user)

@@ -29,10 +29,6 @@ BLOCK = prompts.ledger_block(
 ANSWER = "PostgreSQL fits: strict ACID, SQL for compliance, and 2,000 writes per second is fine."
 
 
-class SmallModel(ScriptedProvider):
-    parameter_count: int = 135_000_000
-
-
 def copy_then(answer: str) -> object:
     """What SmolLM2-135M does: the ledger it was sent, the user's message, then maybe more."""
 
@@ -45,7 +41,11 @@ def copy_then(answer: str) -> object:
 
 
 async def run(provider: ScriptedProvider, text: str = ASK) -> tuple[Session, object]:
-    pipeline = Pipeline(provider, provider, PipelineSettings(), emit=lambda _e: None)
+    # A model big enough to be sent the ledger (the lean profile sends none), scored by the
+    # heuristics alone; a weak reply is rewritten, a fair one is not.
+    settings = PipelineSettings(profile="full", llm_analysis=False, llm_judge=False,
+                                quality_threshold=0.5)
+    pipeline = Pipeline(provider, provider, settings, emit=lambda _e: None)
     session = Session()
     session.messages.append(Message(role="user", content=text, turn=1))
     return session, await pipeline.run_turn(session, text)
@@ -69,7 +69,7 @@ def test_a_reply_that_says_the_same_in_its_own_words_is_untouched() -> None:
 
 
 async def test_a_copy_followed_by_an_answer_shows_the_answer_without_a_rewrite() -> None:
-    provider = SmallModel({"generation": [copy_then(ANSWER)]}, parallel_calls=False)
+    provider = ScriptedProvider({"generation": [copy_then(ANSWER)]}, parallel_calls=False)
     session, outcome = await run(provider)
 
     assert outcome.reply == ANSWER  # type: ignore[attr-defined]
@@ -83,7 +83,7 @@ async def test_a_copy_followed_by_an_answer_shows_the_answer_without_a_rewrite()
 
 
 async def test_a_reply_that_was_only_the_copy_is_sampled_again() -> None:
-    provider = SmallModel(
+    provider = ScriptedProvider(
         {"generation": [copy_then("")], "refinement": [ANSWER]}, parallel_calls=False
     )
     session, outcome = await run(provider)
@@ -130,7 +130,7 @@ def test_refined_away_only_when_an_earlier_attempt_proposed_it_and_the_shown_one
 async def test_a_turn_whose_every_attempt_only_copied_the_ledger_fails_instead_of_showing_it(
 ) -> None:
     copies = [copy_then("") for _ in range(4)]
-    provider = SmallModel({"generation": copies[:1], "refinement": copies[1:]},
+    provider = ScriptedProvider({"generation": copies[:1], "refinement": copies[1:]},
                           parallel_calls=False)
     session, outcome = await run(provider)
 
@@ -140,7 +140,7 @@ async def test_a_turn_whose_every_attempt_only_copied_the_ledger_fails_instead_o
 
 
 async def test_a_rewrite_that_copies_the_list_of_issues_shows_only_its_own_words() -> None:
-    provider = SmallModel(
+    provider = ScriptedProvider(
         {
             "generation": ["MongoDB would be my pick for the ledger."],
             "refinement": ["- proposes MongoDB, which the user rejected\nPostgreSQL, then."],
