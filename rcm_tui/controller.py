@@ -138,7 +138,10 @@ class Controller:
             return None
         started = time.perf_counter()
         if self._loading is None:
-            self._loading = asyncio.ensure_future(asyncio.to_thread(load))
+            # The system prompt is read into the KV cache too: every turn's prompt starts
+            # with it, so the first one then decodes only what later ones do.
+            head = self.pipeline().stable_head()
+            self._loading = asyncio.ensure_future(asyncio.to_thread(load, head))
         await self._loading
         return time.perf_counter() - started
 

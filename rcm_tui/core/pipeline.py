@@ -191,6 +191,12 @@ class Pipeline:
         if self._save_cb is not None:
             self._save_cb(session)
 
+    def stable_head(self) -> list[ChatMessage]:
+        """The start every generation prompt of a session shares (its system prompt): a
+        provider with a prefix cache can read it before the first message arrives."""
+        text = prompts.SYSTEM_PROMPT if self.settings.reliability else PLAIN_SYSTEM_PROMPT
+        return [ChatMessage("system", text)]
+
     async def drain(self) -> None:
         """Wait for background work (consolidation) to finish, e.g. before exiting."""
         while self._background:

@@ -31,6 +31,7 @@ from typing import Any
 
 from ..config import LocalSettings
 from ..core.llm import (
+    ChatMessage,
     ErrorKind,
     Finished,
     LLMRequest,
@@ -357,9 +358,18 @@ class LocalProvider:
 
         return int(llama_cpp.llama_model_n_params(model.llm.model))
 
-    def preload(self) -> None:
-        """Load the model now (blocking: call it from a worker thread); a no-op once loaded."""
-        _shared_model(self._model_key(), self._cfg.seed)
+    def preload(self, head: list[ChatMessage] | None = None) -> None:
+        """Load the model now and decode `head` (the start of every prompt to come) into its
+        KV cache. Blocking: call it from a worker thread."""
+        model = _shared_model(self._model_key(), self._cfg.seed)
+        if not head:
+            return
+        messages = [{"role": m.role, "content": m.content} for m in head]
+        with model.lock:
+            # One token of "reply" is the cheapest way through the chat template; the next
+            # prompt shares everything up to the role of its next message, and llama.cpp keeps
+            # that much of the cache.
+            model.llm.create_chat_completion(messages=messages, max_tokens=1, temperature=0.0)
 
     def _model_key(self) -> _ModelKey:
         if self._path is None:

@@ -8,7 +8,8 @@ from collections.abc import AsyncIterator
 
 from rcm_tui.config import load_settings
 from rcm_tui.controller import Controller, ProviderPair
-from rcm_tui.core.llm import LLMRequest, StreamEvent
+from rcm_tui.core import prompts
+from rcm_tui.core.llm import ChatMessage, LLMRequest, StreamEvent
 from rcm_tui.providers.offline import OfflineProvider
 from rcm_tui.store import SessionStore
 from rcm_tui.ui.app import RcmApp
@@ -29,7 +30,8 @@ class SlowLoadingModel(OfflineProvider):
         self.loaded = False
         self.streamed_before_load = False
 
-    def preload(self) -> None:
+    def preload(self, head: list[ChatMessage] | None = None) -> None:
+        self.head = head
         self.release.wait(10)
         self.loaded = True
 
@@ -64,6 +66,8 @@ async def test_the_header_shows_the_load_and_the_first_message_waits_for_it() ->
         model.release.set()
         await wait_for(pilot, lambda: header.load_state == "" and not app.main.busy)
         assert model.loaded and not model.streamed_before_load
+        # The system prompt every turn starts with was handed over to be read in advance.
+        assert model.head == [ChatMessage("system", prompts.SYSTEM_PROMPT)]
         assert [m.role for m in app.controller.session.messages] == ["user", "assistant"]
         assert "loading" not in header.render().plain
 
