@@ -73,14 +73,37 @@ def _without_user_text(reply: str, user_text: str) -> str:
     return reply[repeated.end() :].strip() if repeated else reply
 
 
+def _without_copied_start(line: str, blocks: list[str]) -> str:
+    """A line that opens with a whole ledger line and goes on ('- proposes X, which the user
+    rejected. This is…') keeps only what follows the copy."""
+    for block in blocks:
+        for known in block.splitlines():
+            words = _BULLET.sub("", known).split()
+            if len(" ".join(words)) < MIN_FRAGMENT:
+                continue
+            copy = re.match(
+                _BULLET.pattern + r"?" + r"\s+".join(map(re.escape, words)), line, re.IGNORECASE
+            )
+            if copy:
+                return line[copy.end() :].lstrip(" .;:,")
+    return line
+
+
 def strip_copied_ledger(reply: str, blocks: list[str], user_text: str) -> Uncopied:
     """The reply without the ledger lines it copied from `blocks` (and the user's message
     repeated right after them)."""
     known = ledger_lines(blocks)
     cut = _without_block(reply)
-    kept = [line for line in cut.splitlines() if not _is_ledger_line(line, known)]
+    copied = cut != reply
+    kept: list[str] = []
+    for line in cut.splitlines():
+        rest = _without_copied_start(line, blocks)
+        if line.strip() and (not rest.strip() or _is_ledger_line(rest, known)):
+            copied = True
+            continue
+        copied = copied or rest != line
+        kept.append(rest)
     text = "\n".join(kept).strip()
-    copied = cut != reply or len(kept) != len(cut.splitlines())
     if copied:
         text = _without_user_text(text, user_text)
     return Uncopied(text, copied)

@@ -60,6 +60,14 @@ def test_the_copied_block_and_the_repeated_message_are_cut_out() -> None:
     assert strip_copied_ledger(f"{ANSWER}\n- MongoDB (reason: our com", [BLOCK], ASK).text == ANSWER
 
 
+def test_a_line_that_opens_with_a_copied_line_keeps_what_follows_and_paragraphs_stay() -> None:
+    request = prompts.REFINE_INSTRUCTION.format(
+        issues="- proposes MongoDB, which the user rejected", rejected="MongoDB"
+    )
+    reply = "Options:\n\n- proposes MongoDB, which the user rejected. PostgreSQL is ACID."
+    assert strip_copied_ledger(reply, [request], ASK).text == "Options:\n\nPostgreSQL is ACID."
+
+
 def test_a_reply_that_says_the_same_in_its_own_words_is_untouched() -> None:
     own = "MongoDB is out, as you said. For 2,000 writes per second PostgreSQL does well."
     cut = strip_copied_ledger(own, [BLOCK], ASK)
