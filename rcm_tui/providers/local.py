@@ -366,6 +366,8 @@ class LocalProvider:
             return
         messages = [{"role": m.role, "content": m.content} for m in head]
         with model.lock:
+            # The last generation's cancel flag is set once it ended; this read is not it.
+            model.llm.interrupt = threading.Event()
             # One token of "reply" is the cheapest way through the chat template; the next
             # prompt shares everything up to the role of its next message, and llama.cpp keeps
             # that much of the cache.

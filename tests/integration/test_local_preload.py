@@ -31,3 +31,13 @@ async def test_the_first_prompt_finds_the_system_prompt_in_the_cache() -> None:
     # Everything up to the user's turn was read during the load, not on the first message.
     assert usage.cached_tokens > 100
     assert usage.prompt_tokens - usage.cached_tokens < 20
+
+
+async def test_preloading_again_after_a_generation_still_reads_the_head() -> None:
+    # Every replay and eval arm preloads; the model is shared and has answered before.
+    provider = LocalProvider(SETTINGS)
+    await collect(provider, LLMRequest([ChatMessage("user", "Say hi.")], "generation"))
+    await asyncio.to_thread(provider.preload, [SYSTEM])
+
+    again = await collect(provider, LLMRequest([SYSTEM, ChatMessage("user", "Hi!")], "generation"))
+    assert again.finished is not None and again.finished.usage.cached_tokens > 100
