@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -111,6 +112,8 @@ class Controller:
         self._pipeline: Pipeline | None = None
         # (turn, attempt or 0 once shown whole, text parts) of the reply being streamed.
         self._partial: tuple[int, int, list[str]] | None = None
+        # The in-process model's background load (see preload), awaited by the first turn.
+        self._loading: asyncio.Future[None] | None = None
         self.session = session or self._new_session()
         self.session.reliability = reliability
         # Set for replay scripts and eval scenarios: /export may not leave the exports folder.
@@ -161,6 +164,27 @@ class Controller:
         """Which profile runs ("lean profile"), once a turn has run; "" before."""
         profile = self._profile()
         return "" if profile is None else f"{profile.name} profile"
+
+    async def preload(self) -> float | None:
+        """Load an in-process model now, off the event loop, so the first reply costs what the
+        later ones do. Seconds it took, or None when the provider has nothing to load.
+
+        Only the local provider is built here: a remote provider's SDK import would be paid
+        on the event loop for no gain (it loads nothing).
+        """
+        if self.choice.name != "local":
+            return None
+        load = getattr(self.providers().generator, "preload", None)
+        if load is None:
+            return None
+        started = time.perf_counter()
+        if self._loading is None:
+            # The system prompt is read into the KV cache too: every turn's prompt starts
+            # with it, so the first one then decodes only what later ones do.
+            head = self.pipeline().stable_head()
+            self._loading = asyncio.ensure_future(asyncio.to_thread(load, head))
+        await self._loading
+        return time.perf_counter() - started
 
     def providers(self) -> ProviderPair:
         if self._providers is None:
@@ -309,6 +333,12 @@ class Controller:
         except ProviderError as exc:
             self._emit(Notice(exc.message, "warning"))
             return TurnOutcome(turn, False, error=exc.message, error_kind=exc.kind)
+        if self._loading is not None:
+            # A message sent while the model loads waits for it here, so the turn is planned
+            # knowing the model (its size picks the profile); a failed load is the turn's to
+            # report.
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self._loading)
         self._partial = None
         try:
             return await pipeline.run_turn(self.session, text, scripted_reply=scripted_reply)

@@ -129,6 +129,8 @@ class QualityRecord(Document):
     readvocated: list[str] = Field(default_factory=list)
     # ...and by the reply that was finally shown (what the user saw).
     readvocated_final: list[str] = Field(default_factory=list)
+    # The attempts (1 = the first draft) that proposed each option: what the label may claim.
+    readvocated_in: dict[str, list[int]] = Field(default_factory=dict)
     attempts: int = 1
     shown_attempt: int = 1
     judge: Literal["llm", "heuristic"] = "heuristic"

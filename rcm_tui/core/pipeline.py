@@ -33,6 +33,7 @@ from .context import (
     status_from_ledger,
     title_from,
 )
+from .echo import strip_copied_ledger
 from .events import (
     CallFinished,
     LedgerChanged,
@@ -195,6 +196,12 @@ class Pipeline:
         if self._save_cb is not None:
             self._save_cb(session)
 
+    def stable_head(self) -> list[ChatMessage]:
+        """The start every generation prompt of a session shares (its system prompt): a
+        provider with a prefix cache can read it before the first message arrives."""
+        text = prompts.SYSTEM_PROMPT if self.settings.reliability else PLAIN_SYSTEM_PROMPT
+        return [ChatMessage("system", text)]
+
     async def drain(self) -> None:
         """Wait for background work (consolidation) to finish, e.g. before exiting."""
         while self._background:
@@ -312,6 +319,13 @@ class Pipeline:
             if analysis_task is not None:
                 await self._apply_llm_analysis(session, analysis_task, turn)
             best = await self._evaluate_and_refine(session, prompt, user_text, turn, first, hints)
+            if not best.draft.text:
+                copied = ProviderError(
+                    f"the model only copied the ledger back ({best.record.attempts} attempts); "
+                    "nothing of its own to show",
+                    kind="invalid_response",
+                )
+                return self._fail(session, turn, copied)
         except asyncio.CancelledError:
             self.emit(StageChanged(turn, "cancelled"))
             raise
@@ -541,7 +555,13 @@ class Pipeline:
         self._record_call(session, record, usage)
         if record.error:
             raise ProviderError(record.error, kind="invalid_response")
-        return text
+        # The inspector keeps what the model wrote; the user sees (and the scores read) only
+        # what it added to the ledger it copied, if it copied one; a rewrite may copy the
+        # rewrite request's list of issues instead.
+        blocks = _sent_blocks(session, prompt)
+        if purpose == "refinement" and messages[-1] is not prompt.messages[-1]:
+            blocks.append(messages[-1].content)
+        return strip_copied_ledger(text, blocks, hints["user_message"]).text
 
     # -- analysis ----------------------------------------------------------------------------
     async def _llm_analyse(
@@ -647,7 +667,7 @@ class Pipeline:
                 await self._score(session, prompt, turn, user_text, first_text, 1, hints),
             )
         ]
-        readvocated_any = list(drafts[0].scores.readvocated)
+        readvocated_in = {o: [1] for o in drafts[0].scores.readvocated}
         limit = self.settings.max_refinement_attempts if self.settings.reliability else 0
         while self._needs_refinement(drafts[-1].scores) and len(drafts) <= limit:
             attempt = len(drafts) + 1
@@ -668,8 +688,9 @@ class Pipeline:
                     "refinement",
                     refine_hints,
                     prompt,
-                    # At low temperature the model that repeated itself does it again.
-                    REPEAT_TEMPERATURE if previous.scores.repeated else None,
+                    # At low temperature the model that repeated itself (or its prompt) does it
+                    # again.
+                    REPEAT_TEMPERATURE if previous.scores.repeated or not previous.text else None,
                 )
             except ProviderError as exc:
                 self.emit(
@@ -683,12 +704,16 @@ class Pipeline:
             self.emit(StageChanged(turn, "evaluating", attempt - 1, limit))
             scores = await self._score(session, prompt, turn, user_text, text, attempt, hints)
             drafts.append(Draft(attempt, text, scores))
-            readvocated_any += [o for o in scores.readvocated if o not in readvocated_any]
-            if not _improved(drafts):
-                # Another rewrite of a rewrite that did not help rarely does: stop early.
+            for option in scores.readvocated:
+                readvocated_in.setdefault(option, []).append(attempt)
+            if text and not _improved(drafts):
+                # Another rewrite of a rewrite that did not help rarely does: stop early. A
+                # second bare copy of the ledger gets a further sample: there is nothing to show.
                 break
         best = max(drafts, key=lambda d: (not d.scores.readvocated, d.scores.overall, -d.attempt))
-        record = to_record(best.scores, turn, len(drafts), best.attempt, readvocated_any)
+        record = to_record(best.scores, turn, len(drafts), best.attempt, readvocated_in)
+        if not best.text:
+            return BestDraft(best, record)  # every attempt only copied the ledger: run_turn fails
         if best.attempt != drafts[-1].attempt:
             self.emit(ReplyStarted(turn, best.attempt))
             self.emit(ReplyDelta(turn, best.attempt, best.text))
@@ -696,7 +721,8 @@ class Pipeline:
         return BestDraft(best, record)
 
     def _needs_refinement(self, scores: Scores) -> bool:
-        if scores.readvocated:
+        if scores.readvocated or scores.echoed:
+            # A copied ledger is no answer, whatever the other dimensions score.
             return True
         if self.lean:
             # A small model's rewrite of a merely weak reply measured no better (SmolLM2-135M
@@ -709,6 +735,11 @@ class Pipeline:
     def _refinement_messages(
         self, session: Session, prompt: AssembledPrompt, previous: Draft
     ) -> list[ChatMessage]:
+        if not previous.text:
+            # Nothing but the ledger copied back: there is no reply to rewrite, and a rewrite
+            # request shows the copy to the model once more. A fresh sample of the same prompt
+            # (served whole from the KV cache) is the cheaper, better second try.
+            return list(prompt.messages)
         rejected = prompts.format_rejected(ledger_payload(session)["rejected"])
         named = previous.scores.issues
         if self.lean:
@@ -1011,6 +1042,12 @@ def _prune_call_text(session: Session) -> None:
         record.prompt = []
         record.response = ""
         record.note = (record.note + " · text pruned (old turn)").strip(" ·")
+
+
+def _sent_blocks(session: Session, prompt: AssembledPrompt) -> list[str]:
+    """The ledger blocks a reply to `prompt` may have copied: the newest and those in history."""
+    blocks = [m.ledger_sent for m in session.messages if m.role == "user" and m.ledger_sent]
+    return [prompt.ledger_text, *blocks] if prompt.ledger_text else blocks
 
 
 def _plain_prompt(session: Session, user_text: str, turn: int) -> AssembledPrompt:

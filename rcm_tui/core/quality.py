@@ -146,7 +146,8 @@ def heuristic_scores(reply: str, ctx: ReplyContext) -> Scores:
         completeness = min(completeness, 0.3)
         issues.append(prompts.REPEATED_ISSUE)
         suggestions.append("answer the newest message; do not repeat the last reply")
-    echoed = any(marker in reply for marker in prompts.LEDGER_MARKERS)
+    # An empty reply is what is left of one that only copied the ledger (see core/echo.py).
+    echoed = not reply.strip() or any(marker in reply for marker in prompts.LEDGER_MARKERS)
     if echoed:
         # Copying a requirement out of the ledger block neither answers nor addresses it.
         completeness = min(completeness, 0.2)
@@ -357,7 +358,7 @@ def _merge_lists(a: list[str], b: list[str], limit: int = 6) -> list[str]:
 
 
 def to_record(
-    scores: Scores, turn: int, attempts: int, shown: int, readvocated_any: list[str]
+    scores: Scores, turn: int, attempts: int, shown: int, readvocated_in: dict[str, list[int]]
 ) -> QualityRecord:
     return QualityRecord(
         turn=turn,
@@ -371,8 +372,9 @@ def to_record(
         overall=scores.overall,
         issues=scores.issues,
         suggestions=scores.suggestions,
-        readvocated=readvocated_any,
+        readvocated=list(readvocated_in),
         readvocated_final=scores.readvocated,
+        readvocated_in=readvocated_in,
         attempts=attempts,
         shown_attempt=shown,
         judge="llm" if scores.judge == "llm" else "heuristic",

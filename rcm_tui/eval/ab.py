@@ -49,6 +49,7 @@ from typing import Any
 
 from ..config import LoadedSettings
 from ..controller import Controller
+from ..core.echo import copies_ledger
 from ..core.events import PipelineEvent, TurnFailed, TurnFinished
 from ..core.models import Requirement, Session
 from ..core.quality import addressed_requirements
@@ -213,10 +214,17 @@ def coverage(session: Session, reference: list[Requirement]) -> tuple[int, int]:
     return covered, last
 
 
-def _cost(session: Session) -> dict[str, int]:
+def ledger_copies_shown(session: Session) -> int:
+    """Replies shown that still contain a line of a ledger block the session sent (or a marker)."""
+    blocks = [m.ledger_sent for m in session.messages if m.role == "user" and m.ledger_sent]
+    return sum(copies_ledger(text, blocks) for _turn, text in _replies(session))
+
+
+def _cost(session: Session) -> dict[str, float]:
     costs = session.metrics.llm_calls
     return {
         "turns": len(costs),
+        "turn_seconds": sum(c.seconds for c in costs),
         "calls": sum(c.calls for c in costs),
         "prompt_tokens": sum(c.prompt_tokens for c in costs),
         "prompt_processed": sum(max(c.prompt_tokens - c.cached_tokens, 0) for c in costs),
@@ -235,6 +243,7 @@ def arm_counts(
         "readvocated_replies": sum(1 for q in quality if q.readvocated_final),
         "readvocacy_caught": sum(1 for q in quality if q.readvocated and not q.readvocated_final),
         "premature_replies": sum(1 for q in quality if q.premature_attempt),
+        "ledger_copies_shown": ledger_copies_shown(session),
         "requirements_reference": len(reference),
         "requirements_covered": covered,
         "requirements_in_final_answer": last,
@@ -270,7 +279,9 @@ def arm_figures(counts: dict[str, Any]) -> dict[str, Any]:
         ),
         "premature_rate": _rate(counts["premature_replies"], counts["replies"]),
         "premature_replies": counts["premature_replies"],
+        "ledger_copies_shown": counts["ledger_copies_shown"],
         "bloat_ratio": counts["bloat_ratio"],
+        "seconds_per_turn": _rate(counts["turn_seconds"], turns, 2),
         "calls_per_turn": _rate(counts["calls"], turns, 2),
         "prompt_tokens_per_turn": _rate(counts["prompt_tokens"], turns, 1),
         "prompt_tokens_processed_per_turn": _rate(counts["prompt_processed"], turns, 1),
@@ -287,10 +298,12 @@ def pool(all_counts: list[dict[str, Any]]) -> dict[str, Any]:
         "readvocated_replies",
         "readvocacy_caught",
         "premature_replies",
+        "ledger_copies_shown",
         "requirements_reference",
         "requirements_covered",
         "requirements_in_final_answer",
         "turns",
+        "turn_seconds",
         "calls",
         "prompt_tokens",
         "prompt_processed",
@@ -447,8 +460,10 @@ COLUMNS = (
     "re-advocacy",
     "req. coverage",
     "premature",
+    "ledger copies shown",
     "bloat",
     "ledger rej P/R · req R",
+    "s/turn",
     "calls/turn",
     "prompt tok/turn",
 )
@@ -463,8 +478,10 @@ def _cells(figures: dict[str, Any] | None) -> list[str]:
         f"{_pct(figures['requirement_coverage'])} ({figures['requirements_covered']}/"
         f"{figures['requirements_reference']})",
         f"{_pct(figures['premature_rate'])} ({figures['premature_replies']})",
+        str(figures["ledger_copies_shown"]),
         _num(figures["bloat_ratio"]),
         _ledger_cell(figures),
+        _num(figures["seconds_per_turn"]),
         _num(figures["calls_per_turn"]),
         _num(figures["prompt_tokens_processed_per_turn"], 0),
     ]
@@ -516,9 +533,13 @@ DEFINITIONS = """\
   stated contains at least half of its content words (the engine's deterministic test).
 - **premature**: replies flagged `premature_attempt` (a full solution while requirements were
   still unknown).
+- **ledger copies shown**: replies shown that still contain a line of a ledger block the
+  session sent to the model (or one of the block's markers): the prompt copied back to the user.
 - **bloat**: last answer length ÷ first answer length (the total is the mean over scenarios).
 - **ledger rej P/R · req R**: rejected-option precision / recall and requirement recall against
   `NAME.expect.json`, scored as `shared/tools/score-scenarios` does.
+- **s/turn**: wall-clock seconds per user turn, from the message to the reply shown and
+  scored (rewrites included; background consolidation excluded).
 - **calls/turn**, **prompt tok/turn**: LLM calls and prompt tokens the model had to process
   (cached tokens excluded) per user turn, background consolidation included."""
 

@@ -6,6 +6,7 @@ provider plays for that turn. A user line that is a slash command runs the comma
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -13,6 +14,8 @@ from pathlib import Path
 
 from ..commands import dispatch, is_command, unescape
 from ..controller import Controller
+from ..core.llm import ProviderError
+from ..core.readvocacy_label import readvocacy_label
 
 MAX_SCRIPT_BYTES = 64 * 1024 * 1024
 
@@ -90,6 +93,11 @@ async def replay(
     result = ReplayResult()
     controller.exports_confined = True  # a script does not choose where files are written
     total = sum(1 for line in script if not is_command(line.user))
+    # As the TUI does while the user types: the first turn is planned knowing the model (its
+    # size picks the profile) and is timed without the load. A failed load is the first turn's
+    # to report.
+    with contextlib.suppress(ProviderError):
+        await controller.preload()
     for line in script:
         if is_command(line.user):
             outcome = await dispatch(controller, line.user)
@@ -123,7 +131,7 @@ def _turn_line(controller: Controller, turn: int, total: int) -> str:
         if q.attempts > 1:
             parts.append(f"{q.attempts} attempts")
         if q.readvocated:
-            parts.append("re-advocacy caught: " + ", ".join(q.readvocated))
+            parts.append("re-advocacy caught: " + readvocacy_label(q))
         if q.premature_attempt:
             parts.append("premature")
     if cost is not None:

@@ -31,6 +31,7 @@ from typing import Any
 
 from ..config import LocalSettings
 from ..core.llm import (
+    ChatMessage,
     ErrorKind,
     Finished,
     LLMRequest,
@@ -357,6 +358,21 @@ class LocalProvider:
 
         return int(llama_cpp.llama_model_n_params(model.llm.model))
 
+    def preload(self, head: list[ChatMessage] | None = None) -> None:
+        """Load the model now and decode `head` (the start of every prompt to come) into its
+        KV cache. Blocking: call it from a worker thread."""
+        model = _shared_model(self._model_key(), self._cfg.seed)
+        if not head:
+            return
+        messages = [{"role": m.role, "content": m.content} for m in head]
+        with model.lock:
+            # The last generation's cancel flag is set once it ended; this read is not it.
+            model.llm.interrupt = threading.Event()
+            # One token of "reply" is the cheapest way through the chat template; the next
+            # prompt shares everything up to the role of its next message, and llama.cpp keeps
+            # that much of the cache.
+            model.llm.create_chat_completion(messages=messages, max_tokens=1, temperature=0.0)
+
     def _model_key(self) -> _ModelKey:
         if self._path is None:
             raise ProviderError(
@@ -371,7 +387,10 @@ class LocalProvider:
     def _next_seed(self) -> int:
         # llama-cpp-python reseeds every call, so one fixed seed would make a retry of the
         # same prompt return the same answer. Stepping from the configured seed keeps a whole
-        # session reproducible (same calls, same answers) while a retry gets a fresh sample.
+        # session reproducible (same calls from a fresh start, same answers) while a retry gets
+        # a fresh sample. "From a fresh start": a prompt served partly from the KV cache is
+        # decoded in other batch sizes than the same prompt decoded whole, and on some CPUs
+        # that changes the logits' last bits, enough to flip a sample at temperature 1.0.
         seed = (self._cfg.seed + self._calls) % SEED_RANGE
         self._calls += 1
         return seed

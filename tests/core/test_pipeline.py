@@ -546,12 +546,17 @@ async def test_a_repeated_reply_is_flagged_and_rewritten_warmer() -> None:
     assert first.temperature == 0.2
 
 
-async def test_lean_profile_rewrites_a_reply_that_parrots_the_ledger() -> None:
-    provider = SmallModel(parallel_calls=False)
+async def test_lean_profile_samples_again_when_a_reply_only_parrots_the_ledger() -> None:
+    provider = SmallModel({"refinement": ["PostgreSQL: ACID transactions, and it is SQL."]},
+                          parallel_calls=False)
     pipeline, _events = make(provider)
     session = Session()
-    await turn(pipeline, session, "We need strict ACID transactions for the payments ledger.",
-               "[Conversation ledger — authoritative]\nRequirements to respect:\n- R1: We need "
-               "strict ACID transactions for the payments ledger\n[/ledger]")
-    refine = next(r for r in provider.log if r.purpose == "refinement")
-    assert "copies the conversation ledger" in refine.messages[-1].content
+    outcome = await turn(
+        pipeline, session, "We need strict ACID transactions for the payments ledger.",
+        "[Conversation ledger — authoritative]\nRequirements to respect:\n- R1: We need "
+        "strict ACID transactions for the payments ledger\n[/ledger]")
+    first, again = provider.log[0], next(r for r in provider.log if r.purpose == "refinement")
+    # No copy to rewrite: the same prompt again, warmer, without showing the copy back.
+    assert again.messages == first.messages
+    assert again.temperature == 0.8
+    assert outcome.reply == "PostgreSQL: ACID transactions, and it is SQL."

@@ -43,6 +43,7 @@ def test_quality_summary_flags_premature_answers_and_readvocacy() -> None:
     last.premature_attempt = True
     last.readvocated = ["Memcached"]
     last.readvocated_final = []
+    last.readvocated_in = {"Memcached": [1]}
     last.attempts, last.shown_attempt = 3, 2
     session.metrics.bloat_ratio = 2.4
     plain = summary_text(session, 0.8).plain

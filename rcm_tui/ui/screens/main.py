@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Awaitable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -58,6 +59,8 @@ from .inspector import InspectorScreen
 if TYPE_CHECKING:
     from ...controller import Controller
     from ...core.pipeline import TurnOutcome
+
+log = logging.getLogger("rcm_tui.ui")
 
 # Commands that change the session or call the model: one at a time, never during a turn.
 EXCLUSIVE_COMMANDS = frozenset(
@@ -193,6 +196,25 @@ class MainScreen(Screen[None]):
         self.composer.focus()
         await self.show_session(self._recap)
         self.ready = True
+        # After the first frame, while the user types: the first reply should not pay for it.
+        self.call_after_refresh(
+            self.run_worker, self._preload(), group="preload", exit_on_error=False
+        )
+
+    async def _preload(self) -> None:
+        header = self.query_one(SessionHeader)
+        header.load_state = "loading model…"
+        try:
+            seconds = await self.controller.preload()
+        except Exception as exc:
+            # The first turn reports the reason in full; the header only says it is not ready.
+            log.info("background model load failed: %s", exc)
+            header.load_state = "model not loaded"
+            return
+        header.load_state = ""
+        header.provider = self.controller.provider_label
+        if seconds is not None:
+            log.info("model loaded in the background in %.2f s", seconds)
 
     @staticmethod
     def _narrow(width: int, height: int) -> bool:

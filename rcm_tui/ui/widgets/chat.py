@@ -15,6 +15,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
 from ...core.models import Message, QualityRecord, Session
+from ...core.readvocacy_label import readvocacy_label
 from ...core.text_safety import visible_controls, visible_line
 from .reply_format import display_reply
 
@@ -89,7 +90,7 @@ def reply_meta(turn: int, record: QualityRecord | None, attempt: int | None = No
         if record.premature_attempt:
             parts.append("premature")
         if record.readvocated:
-            parts.append("re-advocacy caught: " + ", ".join(record.readvocated))
+            parts.append("re-advocacy caught: " + readvocacy_label(record))
     elif attempt and attempt > 1:
         parts.append(f"attempt {attempt} shown")
     return Text(visible_line(" · ".join(parts)))

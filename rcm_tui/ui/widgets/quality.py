@@ -12,6 +12,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from ...core.models import QualityRecord, Session
+from ...core.readvocacy_label import readvocacy_label
 from ...core.stats import bloat_assessment
 from ...core.text_safety import visible_line
 from .status import duration
@@ -120,9 +121,8 @@ def summary_text(
         caught = sorted({o for q in session.quality for o in q.readvocated})
         out.append(f"{'re-advocacy':<13}", "dim")
         if record.readvocated:
-            shown = "and shown!" if record.readvocated_final else "refined away"
-            caught_now = visible_line(", ".join(record.readvocated))
-            out.append(f"caught {caught_now} ({shown})", "bold yellow")
+            style = "bold red" if record.readvocated_final else "bold yellow"
+            out.append(f"caught {visible_line(readvocacy_label(record))}", style)
         elif caught:
             out.append(f"none this turn ({len(caught)} caught before)", "green")
         else:

@@ -36,6 +36,8 @@ class SessionHeader(Widget):
     profile: reactive[str] = reactive("")
     turn: reactive[int] = reactive(0)
     dialog_state: reactive[str] = reactive("greeting")
+    # "loading model…" while an in-process model loads in the background; "" once it is ready.
+    load_state: reactive[str] = reactive("")
 
     def render(self) -> Text:
         # The title comes from the user's first message or a file; the provider from config.
@@ -44,6 +46,7 @@ class SessionHeader(Widget):
         profile = (f"  {visible_line(self.profile)}", "italic") if self.profile else ("", "")
         right = Text.assemble(
             (provider, "bold"),
+            (f" · {self.load_state}" if self.load_state else "", "bold yellow"),
             (f" ({visible_line(self.reason)})" if self.reason else "", "dim"),
             profile,
             ("  turn ", "dim"),
@@ -56,6 +59,7 @@ class SessionHeader(Widget):
         if left.cell_len + right.cell_len + 2 > width and self.reason:
             right = Text.assemble(
                 (provider, "bold"),
+                (f" · {self.load_state}" if self.load_state else "", "bold yellow"),
                 profile,
                 ("  turn ", "dim"),
                 (str(self.turn), "bold"),

@@ -1,0 +1,115 @@
+"""Replies that copy the prompt back: found, and the copy cut out before it is shown or scored.
+
+A small model (SmolLM2-135M) often answers by repeating the ledger block it was sent, and then
+the user's own message, before (or instead of) an answer of its own. The copied lines are not
+the model's answer: shown, they read as the layer talking to the user; scored, the rejected
+options they list read as proposals and the requirements they list as addressed. So they are
+removed from the reply, and only what the model added is shown and scored. A reply that was
+nothing but the copy is left empty, which the pipeline treats as no answer.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from . import prompts
+
+# A copied line cut short by max_tokens still counts when it is this long and a ledger
+# line starts with it; shorter fragments ("- R1") are too common to be a copy.
+MIN_FRAGMENT = 16
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s*")
+_CLOSING = "[/ledger]"
+
+
+@dataclass(frozen=True)
+class Uncopied:
+    text: str
+    # Lines (or a whole block) of the ledger were found and removed.
+    copied: bool
+
+
+def _norm(line: str) -> str:
+    return " ".join(_BULLET.sub("", line).split()).casefold()
+
+
+def ledger_lines(blocks: list[str]) -> set[str]:
+    """The normalised lines of the ledger blocks a prompt carried."""
+    return {n for block in blocks for line in block.splitlines() if len(n := _norm(line)) > 3}
+
+
+_MARKERS = tuple(m.casefold() for m in prompts.LEDGER_MARKERS)
+
+
+def _is_ledger_line(line: str, known: set[str]) -> bool:
+    norm = _norm(line)
+    if any(marker in norm for marker in _MARKERS):
+        return True
+    if not norm:
+        return False
+    if norm in known:
+        return True
+    return len(norm) >= MIN_FRAGMENT and any(k.startswith(norm) for k in known)
+
+
+def _without_block(reply: str) -> str:
+    """Everything up to the last closing tag of a copied block goes, on one line or many."""
+    head, closing, tail = reply.rpartition(_CLOSING)
+    if closing and prompts.LEDGER_HEADER in head:
+        return tail
+    if prompts.LEDGER_HEADER in reply and not closing:
+        # Cut short before its closing tag: drop the header's line, the rest line by line.
+        before, _header, after = reply.partition(prompts.LEDGER_HEADER)
+        return before + after.partition("\n")[2]
+    return reply
+
+
+def _without_user_text(reply: str, user_text: str) -> str:
+    """The user's message repeated at the start of the reply (after a copied block) goes too."""
+    words = user_text.split()
+    if not words:
+        return reply
+    repeated = re.match(r"\s*" + r"\s+".join(map(re.escape, words)), reply, re.IGNORECASE)
+    return reply[repeated.end() :].strip() if repeated else reply
+
+
+def _without_copied_start(line: str, blocks: list[str]) -> str:
+    """A line that opens with a whole ledger line and goes on ('- proposes X, which the user
+    rejected. This is…') keeps only what follows the copy."""
+    for block in blocks:
+        for known in block.splitlines():
+            words = _BULLET.sub("", known).split()
+            if len(" ".join(words)) < MIN_FRAGMENT:
+                continue
+            copy = re.match(
+                _BULLET.pattern + r"?" + r"\s+".join(map(re.escape, words)), line, re.IGNORECASE
+            )
+            if copy:
+                return line[copy.end() :].lstrip(" .;:,")
+    return line
+
+
+def strip_copied_ledger(reply: str, blocks: list[str], user_text: str) -> Uncopied:
+    """The reply without the ledger lines it copied from `blocks` (and the user's message
+    repeated right after them)."""
+    known = ledger_lines(blocks)
+    cut = _without_block(reply)
+    copied = cut != reply
+    kept: list[str] = []
+    for line in cut.splitlines():
+        rest = _without_copied_start(line, blocks)
+        if line.strip() and (not rest.strip() or _is_ledger_line(rest, known)):
+            copied = True
+            continue
+        copied = copied or rest != line
+        kept.append(rest)
+    text = "\n".join(kept).strip()
+    if copied:
+        text = _without_user_text(text, user_text)
+    return Uncopied(text, copied)
+
+
+def copies_ledger(reply: str, blocks: list[str]) -> bool:
+    """Does a reply (as shown) still contain a line of the ledger blocks or a block marker?"""
+    known = ledger_lines(blocks)
+    return any(_is_ledger_line(line, known) for line in reply.splitlines())
