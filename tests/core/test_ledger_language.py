@@ -324,3 +324,16 @@ def test_a_stressed_sentence_is_read_and_a_bold_title_is_not(
     if required:
         assert any(required in t for t in texts), texts
     assert not any(t == "Budget" for t in texts)
+
+
+def test_a_rejection_and_its_reason_are_not_repeated_as_facts() -> None:
+    found = analyse_message(
+        "It must handle 2,000 writes per second. Let's not use MongoDB, our compliance team "
+        "wants SQL.",
+        1,
+        LedgerView(),
+    )
+    assert [r.option for r in found.rejections] == ["MongoDB"]
+    assert not any("MongoDB" in fact for fact in found.facts), found.facts
+    lowered = [fact.casefold() for fact in found.facts]
+    assert len(lowered) == len({f for f in lowered if not any(f in g for g in lowered if g != f)})

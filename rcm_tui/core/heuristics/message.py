@@ -263,7 +263,11 @@ class _Findings:
             self.requirements.append(RequirementFinding(text, round(confidence, 2)))
 
     def add_fact(self, text: str) -> None:
-        if text and not any(text_similarity(text, f) >= 0.8 for f in self.facts):
+        folded = text.casefold()
+        if text and not any(
+            text_similarity(text, f) >= 0.8 or folded in f.casefold() or f.casefold() in folded
+            for f in self.facts
+        ):
             self.facts.append(text)
 
 
@@ -413,7 +417,13 @@ def _scan_clause(
         found.add_fact(_tidy(cause[0]))
         core = clause = cause[1]
     fact = _AND_NEED_RE.split(core, maxsplit=1)[0]
-    if _FACT_RE.search(fact) and not _STRONG_MODAL_RE.search(fact):
+    # A clause that rejects, or gives the reason of a rejection, is kept with that rejection:
+    # as a fact too it would show the same words twice in the Decisions panel.
+    if (
+        _FACT_RE.search(fact)
+        and not _STRONG_MODAL_RE.search(fact)
+        and not (rejected or after_rejection)
+    ):
         found.add_fact(_tidy(fact))
     team = _team_size(core)
     if team:
