@@ -101,7 +101,9 @@ class JsonLinesFormatter(logging.Formatter):
             record.exc_text = self.formatException(record.exc_info)
         if record.exc_text:
             entry["exc"] = record.exc_text
-        return json.dumps(entry, ensure_ascii=False, default=str)
+        # ASCII only: JSON escapes C0 controls but not C1 (U+009B is CSI to some terminals), and
+        # a log is read with `cat` or `tail -f`.
+        return json.dumps(entry, ensure_ascii=True, default=str)
 
 
 class PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):

@@ -134,3 +134,13 @@ def test_a_bad_format_call_is_still_logged(isolated_env: Path) -> None:
     logging.getLogger("rcm_tui.x").info("two %s %s", "sk-ant-api03-ONLYONEARG1234")
     (entry,) = records(path)
     assert entry["msg"].startswith("two %s %s") and "ONLYONEARG" not in entry["msg"]
+
+
+def test_control_characters_never_reach_the_log_file_raw(isolated_env: Path) -> None:
+    path = setup_logging("debug")
+    hostile = "reply \x1b]0;pwn\x07 and \x9b31m red"
+    logging.getLogger("rcm_tui.test").debug("model said", extra={"text": hostile})
+    raw = path.read_bytes()
+    assert b"\x1b" not in raw and b"\x07" not in raw and "\x9b".encode() not in raw
+    (entry,) = records(path)
+    assert entry["text"] == hostile  # escaped on disk, the same text when read back
