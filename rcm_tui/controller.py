@@ -165,6 +165,12 @@ class Controller:
         profile = self._profile()
         return "" if profile is None else f"{profile.name} profile"
 
+    async def warm_analysers(self) -> None:
+        """Read the guard's word hierarchy in a worker thread, before the first turn needs it."""
+        from .core.heuristics import hierarchy
+
+        await asyncio.to_thread(hierarchy.warm)
+
     async def preload(self) -> float | None:
         """Load an in-process model now, off the event loop, so the first reply costs what the
         later ones do. Seconds it took, or None when the provider has nothing to load.

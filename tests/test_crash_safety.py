@@ -315,6 +315,8 @@ def test_sigkill_during_a_1000_turn_session_loses_nothing(tmp_path: Path) -> Non
         wait_until(lambda run=run: run.progress() > 0 or run.proc.poll() is not None, 120,
                    "a turn")
         time.sleep(rng.uniform(0.0, 1.5))
+        # The kill must land while turns are being written, not after the run has ended.
+        assert proc.poll() is None, "the run ended before the kill"
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=60)
         reported = max(reported, run.progress())
@@ -323,7 +325,9 @@ def test_sigkill_during_a_1000_turn_session_loses_nothing(tmp_path: Path) -> Non
         asked, answered = check_transcript(sessions[session.id], script)
         assert answered >= reported, "a turn reported as saved is missing"  # 0 lost turns
         assert asked >= LONG_TURNS
-    assert reported > LONG_TURNS + LONG_KILLS, "the kills did not land in the turns"
+    # Every run saved at least one turn before its kill (a slow first turn, such as one that
+    # loads the guard's lexicon, may be all a run gets to).
+    assert reported >= LONG_TURNS + LONG_KILLS, "the kills did not land in the turns"
     # What the store loads is what the files say, and the old turns are untouched.
     loaded = SessionStore().load(session.id)
     assert encode_document(loaded) == encode_document(load_file(path))

@@ -20,6 +20,9 @@ from ..core.llm import ProviderError, StreamEvent, TextDelta
 # A token is about 4 characters of English; 8 leaves room for code, odd tokenisers and
 # whitespace before a reply of `max_tokens` tokens counts as runaway.
 CHARS_PER_TOKEN_BOUND = 8
+# The derived bound never goes below this: a short call (a 4-token warm-up, a yes/no) answered
+# by a server that ignores `max_tokens` is long-winded, not runaway.
+MIN_DERIVED_CHARS = 4096
 
 
 @dataclass(frozen=True)
@@ -30,7 +33,8 @@ class StreamBounds:
     @classmethod
     def of(cls, max_tokens: int, max_reply_chars: int, deadline: float) -> StreamBounds:
         """`max_reply_chars` 0 means: derive the bound from the call's `max_tokens`."""
-        return cls(max_reply_chars or max_tokens * CHARS_PER_TOKEN_BOUND, deadline)
+        derived = max(max_tokens * CHARS_PER_TOKEN_BOUND, MIN_DERIVED_CHARS)
+        return cls(max_reply_chars or derived, deadline)
 
 
 async def bounded(

@@ -31,6 +31,12 @@ def _hierarchy() -> tuple[dict[str, list[int]], list[list[int]], frozenset[int]]
     return data["lemmas"], data["parents"], frozenset(data["general"])
 
 
+def warm() -> None:
+    """Read the hierarchy now (about half a second): the app calls this off its event loop after
+    the first frame, so the first reply's guard does not pay for it."""
+    _hierarchy()
+
+
 def _base_forms(word: str) -> list[str]:
     """The word and its singular candidates, as WordNet's morphy would try them."""
     forms = [word]

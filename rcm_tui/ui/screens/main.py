@@ -202,6 +202,7 @@ class MainScreen(Screen[None]):
         )
 
     async def _preload(self) -> None:
+        await self.controller.warm_analysers()
         header = self.query_one(SessionHeader)
         header.load_state = "loading model…"
         try:
