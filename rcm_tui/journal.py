@@ -26,7 +26,6 @@ the oldest of them when it prunes the text of calls `CALL_TEXT_TURNS` (30) turns
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import stat
@@ -36,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from .core.models import Session
+from .safe_files import fsync_folder
 
 JOURNAL_SUFFIX = ".journal"
 JOURNAL_VERSION = 1
@@ -220,7 +220,7 @@ class SessionJournal:
         finally:
             os.close(fd)
         if created:
-            _fsync_folder(self.path.parent)
+            fsync_folder(self.path.parent)
 
 
 class _Missing:
@@ -237,15 +237,6 @@ def _encode_line(entry: dict[str, Any]) -> bytes:
     except UnicodeEncodeError:
         # A lone surrogate (from a broken paste): \u escapes keep it loadable, as in the document.
         return (json.dumps(entry, ensure_ascii=True, separators=(",", ":")) + "\n").encode()
-
-
-def _fsync_folder(folder: Path) -> None:
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
 
 
 def remove_journal(document: Path) -> bool:
