@@ -343,6 +343,11 @@ class Controller:
     async def resend(self, turn: int, text: str) -> TurnOutcome:
         """Drop user turn `turn` and every later one, with what they put in the ledger, then
         send `text` as that turn (an edited message, or the same one to regenerate)."""
+        await self.rewind(turn)
+        return await self.send(text)
+
+    async def rewind(self, turn: int) -> None:
+        """Drop user turn `turn` and every later one; the ledger is as it stood before it."""
         from .core.rewind import rewind_before
 
         rewound = rewind_before(self.session, turn)
@@ -350,7 +355,6 @@ class Controller:
             # A summary of the dropped turns must not land in the rewound session.
             await self._pipeline.cancel_background()
         self.session = rewound  # a new object: the store rewrites the file, no stale journal
-        return await self.send(text)
 
     async def _run(self, text: str, scripted_reply: str | None) -> TurnOutcome:
         turn = self.session.turn
