@@ -91,3 +91,19 @@ async def test_regenerate_with_no_answered_reply_does_nothing() -> None:
     controller = make_controller()
     assert await controller.regenerate() is None
     controller.release()
+
+
+async def test_the_script_commands_regenerate_and_edit_with_a_new_text() -> None:
+    from rcm_tui.commands import dispatch
+
+    controller = make_controller()
+    await converse(controller, 4)
+    result = await dispatch(controller, "/edit 2 It has to handle 500 writes per second.")
+    assert result.ok, result.text
+    assert controller.session.turn == 2
+    assert not any("mongodb" in r.option.lower() for r in controller.session.rejected)
+    assert any("500 writes" in r.text for r in controller.session.requirements)
+    assert (await dispatch(controller, "/edit 2")).ok is False  # no text: the usage
+    result = await dispatch(controller, "/regenerate")
+    assert result.ok and "turn 2" in result.text and controller.session.turn == 2
+    controller.release()

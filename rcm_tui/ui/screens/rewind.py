@@ -45,6 +45,7 @@ async def regenerate(main: MainScreen) -> None:
                     + (f" (the last message has none: {retry} retries it)."
                        if session.pending_user_turn is not None else "."), severity="warning")
         return
+    main.notify(f"Regenerating the reply of turn {session.turn}.", timeout=3)
     await resend(main, session.turn, user_message(session, session.turn))
 
 
@@ -62,8 +63,8 @@ def edit(main: MainScreen, args: str = "") -> None:
         return
     turn = int(arg) if arg else turns[-1]
     later = f"turns {turn}–{turns[-1]}" if turn < turns[-1] else f"turn {turn}"
-    title = (f"Edit your message of turn {turn}; sending it drops {later} and what they put in "
-             "the ledger")
+    title = (f"Edit your message of turn {turn}; sending it replaces {later}, and what they put "
+             "in the ledger")
 
     async def send(edited: str | None) -> None:
         if edited is not None:
