@@ -26,7 +26,6 @@ def test_rewinding_drops_the_turns_and_what_they_put_in_the_ledger() -> None:
     assert rewound.rejected == []
     assert all(r.source_turn <= 3 for r in rewound.requirements)
     assert not any("audit" in r.text.lower() for r in rewound.requirements)
-    assert not any("mongodb" in f.lower() for f in rewound.memory.facts)
     assert [q.turn for q in rewound.quality] == [1, 2, 3]
     assert all(c.turn <= 3 for c in rewound.calls)
     assert len(rewound.metrics.answer_lengths) == 3
@@ -106,4 +105,20 @@ async def test_the_script_commands_regenerate_and_edit_with_a_new_text() -> None
     assert (await dispatch(controller, "/edit 2")).ok is False  # no text: the usage
     result = await dispatch(controller, "/regenerate")
     assert result.ok and "turn 2" in result.text and controller.session.turn == 2
+    controller.release()
+
+
+async def test_a_fact_first_stated_in_a_dropped_turn_is_gone_and_an_earlier_one_stays() -> None:
+    from rcm_tui.core.branch import fork_session
+
+    controller = make_controller()
+    await controller.send("We're building the core ledger for a payments startup.",
+                          scripted_reply="Noted.")
+    await controller.send("We're building the billing service on AWS.", scripted_reply="Noted.")
+    await controller.drain()
+    facts = controller.session.memory.facts
+    assert len(facts) == 2 and "billing service" in facts[1]
+    kept = ["We're building the core ledger for a payments startup"]
+    assert rewind_before(controller.session, 2).memory.facts == kept
+    assert fork_session(controller.session, 1).memory.facts == kept  # the fork: the same
     controller.release()
