@@ -348,9 +348,12 @@ class Controller:
 
     async def rewind(self, turn: int) -> None:
         """Drop user turn `turn` and every later one; the ledger is as it stood before it."""
-        from .core.rewind import rewind_before
+        from .core.rewind import rewind_before, user_message
 
         rewound = rewind_before(self.session, turn)
+        if not rewound.messages and self.session.title == session_title(
+                user_message(self.session, turn)):
+            rewound.title = "New session"  # named after the first message: the edited one
         if self._pipeline is not None:
             # A summary of the dropped turns must not land in the rewound session.
             await self._pipeline.cancel_background()

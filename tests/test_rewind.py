@@ -122,3 +122,15 @@ async def test_a_fact_first_stated_in_a_dropped_turn_is_gone_and_an_earlier_one_
     assert rewind_before(controller.session, 2).memory.facts == kept
     assert fork_session(controller.session, 1).memory.facts == kept  # the fork: the same
     controller.release()
+
+
+async def test_editing_the_first_message_renames_a_session_named_after_it() -> None:
+    controller = make_controller()
+    await converse(controller, 2)
+    assert controller.session.title.startswith("We're building the core ledger")
+    await controller.resend(1, "Which message queue fits an event-sourced billing service?")
+    assert controller.session.title.startswith("Which message queue fits")
+    controller.session.title = "My own title"
+    await controller.resend(1, "Something else entirely about queues.")
+    assert controller.session.title == "My own title"  # a title the user gave is kept
+    controller.release()
