@@ -111,6 +111,8 @@ async def _help(c: Controller, _args: str) -> CommandResult:
         f"`{keys.toggle_panels}` toggle panels · `{keys.cancel}` cancel · "
         f"`{keys.retry}` retry · `{keys.copy_reply}` copy the last reply · "
         f"`{keys.fork}` fork at a turn · `{keys.search}` search the chat · "
+        f"`{keys.regenerate}` regenerate the last reply · `{keys.edit_message}` edit and resend "
+        "a message · "
         f"`{keys.quit}` quit",
         f"- Enter sends; `{keys.newline}` (or ctrl+j) adds a newline; ctrl+p opens the palette.",
         f"- A message that starts with `/` is a command; begin it with `{ESCAPE}` to send it "
@@ -298,6 +300,26 @@ async def _retry(c: Controller, _args: str) -> CommandResult:
     return CommandResult("Retried the last message.", action="refresh")
 
 
+async def _regenerate(c: Controller, _args: str) -> CommandResult:
+    outcome = await c.regenerate()
+    if outcome is None:
+        return CommandResult("Nothing to regenerate: no answered reply yet.", ok=False)
+    if not outcome.ok:
+        return CommandResult(outcome.error or "regenerate failed", ok=False)
+    return CommandResult(f"Regenerated the reply of turn {outcome.turn}.", action="refresh")
+
+
+async def _edit(c: Controller, args: str) -> CommandResult:
+    # The TUI opens the message in an editor (screens/rewind.py); a script gives the new text.
+    turn, _sep, text = args.partition(" ")
+    if not turn.isdigit() or not text.strip():
+        return CommandResult("Usage: /edit <turn> <new text>", ok=False)
+    outcome = await c.resend(int(turn), text.strip())
+    if not outcome.ok:
+        return CommandResult(outcome.error or "edit failed", ok=False)
+    return CommandResult(f"Sent the edited message as turn {outcome.turn}.", action="refresh")
+
+
 _CODE_BLOCK = re.compile(r"^```[^\n]*\n(.*?)^```", re.DOTALL | re.MULTILINE)
 
 
@@ -341,6 +363,10 @@ COMMANDS: dict[str, Command] = {
         Command("reject", "/reject <option> [: reason]", "reject an option by hand", _reject),
         Command("unreject", "/unreject <option>", "reopen a rejected option", _unreject),
         Command("retry", "/retry", "run the last unanswered message again", _retry),
+        Command("regenerate", "/regenerate", "replace the last reply with a new one",
+                _regenerate),
+        Command("edit", "/edit [turn]", "edit a message and send it again (drops later turns)",
+                _edit),
         Command("copy", "/copy [code]", "copy the last reply (or its last code block)", _copy),
         Command("fork", "/fork [turn]", "branch this session at a turn (default: the last)",
                 _fork),

@@ -94,6 +94,8 @@ class KeySettings(Section):
     retry: str = "ctrl+r"
     copy_reply: str = "f4"
     fork: str = "f5"
+    regenerate: str = "f8"
+    edit_message: str = "f9"
     search: str = "ctrl+f"
     newline: str = "shift+enter"
     quit: str = "ctrl+q"

@@ -330,6 +330,35 @@ class Controller:
             return None
         return await self._run(pending.content, None)
 
+    async def regenerate(self) -> TurnOutcome | None:
+        """Replace the last reply with a new one for the same message (None: nothing answered
+        to regenerate)."""
+        from .core.rewind import user_message
+
+        turn = self.session.turn
+        if turn == 0 or self.session.pending_user_turn is not None:
+            return None
+        return await self.resend(turn, user_message(self.session, turn))
+
+    async def resend(self, turn: int, text: str) -> TurnOutcome:
+        """Drop user turn `turn` and every later one, with what they put in the ledger, then
+        send `text` as that turn (an edited message, or the same one to regenerate)."""
+        await self.rewind(turn)
+        return await self.send(text)
+
+    async def rewind(self, turn: int) -> None:
+        """Drop user turn `turn` and every later one; the ledger is as it stood before it."""
+        from .core.rewind import rewind_before, user_message
+
+        rewound = rewind_before(self.session, turn)
+        if not rewound.messages and self.session.title == session_title(
+                user_message(self.session, turn)):
+            rewound.title = "New session"  # named after the first message: the edited one
+        if self._pipeline is not None:
+            # A summary of the dropped turns must not land in the rewound session.
+            await self._pipeline.cancel_background()
+        self.session = rewound  # a new object: the store rewrites the file, no stale journal
+
     async def _run(self, text: str, scripted_reply: str | None) -> TurnOutcome:
         turn = self.session.turn
         from .core.pipeline import TurnOutcome

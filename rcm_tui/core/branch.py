@@ -9,7 +9,7 @@ document keeps no status history, and pending is what it was when it was recorde
 
 from __future__ import annotations
 
-from .models import Message, Metrics, ParentRef, Requirement, Session, TokenTotals
+from .models import Memory, Message, Metrics, ParentRef, Requirement, Session, TokenTotals
 
 FORK_TITLE_SUFFIX = " (fork)"
 
@@ -38,7 +38,7 @@ def fork_session(session: Session, turn: int) -> Session:
         pivots=[p for p in source.pivots if p <= turn],
         solidified=source.solidified if source.solidified and source.solidified.turn <= turn
         else None,
-        memory=source.memory,
+        memory=_memory_at(source, turn),
         status_blocks=[b for b in source.status_blocks if b.turn <= turn],
         quality=[q for q in source.quality if q.turn <= turn],
         metrics=_metrics_at(source, turn),
@@ -67,6 +67,22 @@ def _requirement_at(req: Requirement, turn: int) -> Requirement:
         "status": "pending", "updated_turn": None,
         "restated_turns": [t for t in req.restated_turns if t <= turn],
     })
+
+
+def _memory_at(session: Session, turn: int) -> Memory:
+    """Facts carry no turn, but each is grounded in what the user wrote: one that only a later
+    message states was first recorded later. A direction set later is not carried either."""
+    def said(later: bool) -> str:
+        return " ".join(" ".join(m.content.split()) for m in session.messages
+                        if m.role == "user" and (m.turn > turn) == later).casefold()
+
+    before, after = said(False), said(True)
+    memory = session.memory
+    facts = [f for f in memory.facts if f.casefold() in before or f.casefold() not in after]
+    if memory.trajectory_turn is not None and memory.trajectory_turn > turn:
+        return memory.model_copy(update={"facts": facts, "trajectory": "",
+                                         "trajectory_turn": None})
+    return memory.model_copy(update={"facts": facts})
 
 
 def _metrics_at(session: Session, turn: int) -> Metrics:

@@ -24,6 +24,10 @@ KEY_ACTIONS = (
     ("Retry", "retry", "retry", "run the last unanswered message again (same as /retry)"),
     ("Copy the last reply", "copy_reply", "copy_reply", "to the system clipboard (same as /copy)"),
     ("Fork", "fork", "fork", "branch this session at a turn into a new session (same as /fork)"),
+    ("Regenerate", "regenerate", "regenerate",
+     "replace the last reply with a new one (same as /regenerate)"),
+    ("Edit and resend", "edit_message", "edit_message",
+     "edit an earlier message and send it again; later turns are dropped (same as /edit)"),
     ("Search the chat", "search", "search", "highlight and jump between matches"),
     ("Cancel turn", "cancel", "cancel", "cancel the running turn; the message stays saved"),
 )
@@ -46,6 +50,8 @@ NOT_LISTED = frozenset(
         "stats",
         "copy",
         "fork",
+        "regenerate",
+        "edit",
     }
 )
 

@@ -83,16 +83,17 @@ class EditDialog(ModalScreen[str | None]):
         Binding("escape", "cancel", "Cancel"),
     ]
 
-    def __init__(self, title: str, text: str) -> None:
+    def __init__(self, title: str, text: str, *, save_label: str = "saves") -> None:
         super().__init__(classes="dialog-screen")
         self.title_text = visible_line(title)
         self.text = visible_controls(text)
+        self.save_label = save_label
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog -wide"):
             yield Static(self.title_text, classes="question", markup=False)
             yield TextArea(self.text, id="dialog-text", soft_wrap=True)
-            yield Static("ctrl+s saves · Escape cancels", classes="hint")
+            yield Static(f"ctrl+s {self.save_label} · Escape cancels", classes="hint")
 
     def on_mount(self) -> None:
         follow_app_cursor_blink(self)

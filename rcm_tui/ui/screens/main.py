@@ -64,7 +64,7 @@ log = logging.getLogger("rcm_tui.ui")
 
 # Commands that change the session or call the model: one at a time, never during a turn.
 EXCLUSIVE_COMMANDS = frozenset(
-    {"solidify", "new", "sessions", "exit", "reject", "unreject", "fork"}
+    {"solidify", "new", "sessions", "exit", "reject", "unreject", "fork", "regenerate", "edit"}
 )
 # Footer entries that leave a narrow footer first (the palette entry takes the last cells).
 FOOTER_DROP_ORDER = (
@@ -129,6 +129,9 @@ class MainScreen(Screen[None]):
         Binding("f4", "copy_reply", "Copy", id="copy_reply"),
         # Not in the footer (it is full at 120 columns): in the help, the palette and /help.
         Binding("f5", "fork", "Fork", id="fork", show=False),
+        # Not f6/f7: the composer's TextArea selects a line / everything with them.
+        Binding("f8", "regenerate", "Regenerate", id="regenerate", show=False),
+        Binding("f9", "edit_message", "Edit", id="edit_message", show=False),
         # Priority: the composer's TextArea binds ctrl+f too (delete a word to the right;
         # ctrl+delete still does that).
         Binding("ctrl+f", "search", "Search", id="search", priority=True, show=False),
@@ -336,6 +339,16 @@ class MainScreen(Screen[None]):
 
         ask_fork_turn(self)
 
+    async def action_regenerate(self) -> None:
+        from .rewind import regenerate
+
+        await regenerate(self)
+
+    def action_edit_message(self) -> None:
+        from .rewind import ask_edit_turn
+
+        ask_edit_turn(self)
+
     def action_search(self) -> None:
         from ..widgets.chat_search import open_chat_search
 
@@ -439,6 +452,14 @@ class MainScreen(Screen[None]):
             self.action_retry()
             return
         if self._refused_while_busy(name):
+            return
+        if name in ("regenerate", "edit"):
+            from . import rewind
+
+            if name == "edit":
+                rewind.edit(self, text.strip().partition(" ")[2])
+            else:
+                self.run_worker(rewind.regenerate(self), exit_on_error=False)
             return
         if name == "solidify":
             self.busy = True
