@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from .core.models import Session
-from .safe_files import fsync_folder
+from .safe_files import fsync_folder, open_for_append, write_all
 
 JOURNAL_SUFFIX = ".journal"
 JOURNAL_VERSION = 1
@@ -203,19 +203,13 @@ class SessionJournal:
         return {"len": len(items), "at": at}, state
 
     def _write(self, line: bytes) -> None:
-        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC
         try:
-            fd = os.open(self.path, flags, 0o600)
+            fd = open_for_append(self.path)  # no symlink, no FIFO, 0600
         except OSError as exc:
-            raise JournalError(f"cannot open the journal: {exc.strerror}") from None
+            raise JournalError(f"cannot open the journal: {exc.strerror or exc}") from None
         try:
-            st = os.fstat(fd)
-            if not stat.S_ISREG(st.st_mode):
-                raise JournalError("the journal is not a regular file")
-            created = st.st_size == 0
-            view = memoryview(line)
-            while view:
-                view = view[os.write(fd, view):]
+            created = os.fstat(fd).st_size == 0
+            write_all(fd, line)
             os.fsync(fd)
         finally:
             os.close(fd)

@@ -37,6 +37,13 @@ def temp_name(path: Path) -> Path:
     return path.with_name(f".{path.name}.tmp-{os.getpid()}-{secrets.token_hex(4)}")
 
 
+def write_all(fd: int, payload: bytes) -> None:
+    # os.write may write less than asked (a signal, a pipe-sized chunk): loop until all is out.
+    view = memoryview(payload)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
 def write_atomically(path: Path, payload: bytes, *, durable: bool = True) -> os.stat_result:
     """Temp file in the same folder, fsync, rename over the target, fsync the folder.
 
@@ -48,9 +55,7 @@ def write_atomically(path: Path, payload: bytes, *, durable: bool = True) -> os.
     fd = os.open(temp, flags, PRIVATE_FILE)
     try:
         try:
-            view = memoryview(payload)
-            while view:
-                view = view[os.write(fd, view) :]
+            write_all(fd, payload)
             if durable:
                 os.fsync(fd)
         finally:
@@ -71,9 +76,7 @@ def write_new(path: Path, payload: bytes) -> None:
     fd = os.open(path, flags, PRIVATE_FILE)
     try:
         try:
-            view = memoryview(payload)
-            while view:
-                view = view[os.write(fd, view) :]
+            write_all(fd, payload)
         finally:
             os.close(fd)
     except BaseException:

@@ -5,21 +5,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...core.branch import fork_turns
 from .dialogs import TextDialog
+from .rewind import pickable_turns
 
 if TYPE_CHECKING:
     from .main import MainScreen
 
 
 def ask_fork_turn(main: MainScreen) -> None:
-    if main.busy:
-        main.notify("A turn is running; fork when it is done or press escape.",
-                    severity="warning")
-        return
-    turns = fork_turns(main.controller.session)
+    turns = pickable_turns(main, "fork")
     if not turns:
-        main.notify("Nothing to fork yet: the conversation is empty.", severity="warning")
         return
 
     def fork_at(answer: str | None) -> None:

@@ -24,6 +24,17 @@ def _refused_while_busy(main: MainScreen, what: str) -> bool:
     return main.busy
 
 
+def pickable_turns(main: MainScreen, verb: str) -> list[int]:
+    """The turns a user may pick to `verb` at ("fork", "edit"); [] (and a notice) when a turn
+    is running or nothing has been said yet."""
+    if _refused_while_busy(main, verb):
+        return []
+    turns = fork_turns(main.controller.session)
+    if not turns:
+        main.notify(f"Nothing to {verb} yet: the conversation is empty.", severity="warning")
+    return turns
+
+
 async def resend(main: MainScreen, turn: int, text: str) -> None:
     """Drop `turn` and later ones, show the rewound transcript, and send `text` as `turn`."""
     if _refused_while_busy(main, "resend"):
@@ -51,11 +62,8 @@ async def regenerate(main: MainScreen) -> None:
 
 def edit(main: MainScreen, args: str = "") -> None:
     """`/edit [turn]` (default: the last): the message in an editor; saving resends it."""
-    if _refused_while_busy(main, "edit a message"):
-        return
-    turns = fork_turns(main.controller.session)
+    turns = pickable_turns(main, "edit")
     if not turns:
-        main.notify("Nothing to edit yet: the conversation is empty.", severity="warning")
         return
     arg = args.strip()
     if arg and (not arg.isdigit() or int(arg) not in turns):
@@ -76,11 +84,8 @@ def edit(main: MainScreen, args: str = "") -> None:
 
 def ask_edit_turn(main: MainScreen) -> None:
     """The edit key: which turn (the last proposed), then the editor."""
-    if _refused_while_busy(main, "edit a message"):
-        return
-    turns = fork_turns(main.controller.session)
+    turns = pickable_turns(main, "edit")
     if not turns:
-        main.notify("Nothing to edit yet: the conversation is empty.", severity="warning")
         return
 
     def chosen(answer: str | None) -> None:
