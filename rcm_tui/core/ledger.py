@@ -9,6 +9,7 @@ short human-readable line the UI and the inspector show.
 from __future__ import annotations
 
 import itertools
+from typing import cast, get_args
 
 from .analysis import Analysis, LedgerView
 from .conclusion import close_decided_questions
@@ -36,11 +37,11 @@ MERGE_THRESHOLD = 0.6
 FACT_DUPLICATE_THRESHOLD = 0.8
 MAX_OPEN_QUESTIONS = 8
 RECENT_USER_MESSAGES = 6
-_ORIGINS: frozenset[str] = frozenset({"heuristic", "llm", "user", "model", "status", "solidify"})
+_ORIGINS: frozenset[str] = frozenset(get_args(Origin))
 
 
 def _origin(source: str) -> Origin:
-    return source if source in _ORIGINS else "heuristic"  # type: ignore[return-value]
+    return cast(Origin, source) if source in _ORIGINS else "heuristic"
 
 
 def _next_id(prefix: str, ids: list[str]) -> str:

@@ -12,10 +12,8 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
-Purpose = Literal[
-    "analysis", "generation", "judge", "refinement", "consolidation", "status", "solidify",
-    "topic_summary", "recap",
-]
+from .models import CallPurpose
+
 ErrorKind = Literal[
     "timeout", "connection", "auth", "rate_limit", "server", "bad_request", "cancelled",
     "not_installed", "invalid_response", "unknown", "context_overflow",
@@ -31,7 +29,7 @@ class ChatMessage:
 @dataclass
 class LLMRequest:
     messages: list[ChatMessage]
-    purpose: Purpose
+    purpose: CallPurpose
     max_tokens: int | None = None
     # Low by default: small models invent facts at higher temperatures.
     temperature: float = 0.2

@@ -13,7 +13,8 @@ from pydantic import BaseModel, Field, field_validator
 
 from . import heuristics
 from .analysis import Analysis, LedgerView, RejectionFinding, RequirementFinding
-from .quality import StructuredOutputError, content_terms, validate_answer
+from .structured import StructuredOutputError, validate_answer
+from .terms import content_terms
 
 GROUNDING_MIN_OVERLAP = 0.6
 MAX_OPTION_WORDS = 5

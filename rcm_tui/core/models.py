@@ -10,7 +10,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -113,15 +113,43 @@ class StatusBlock(Document):
     open: list[str] = Field(default_factory=list)
 
 
-class QualityRecord(Document):
-    turn: int
-    clarity: float
-    completeness: float
-    assumptions: float
-    verbosity: float
+# A dimension's score: any float in a record or the engine's scores, [0, 1] in a judge's answer.
+S = TypeVar("S", bound=float)
+UnitScore = Annotated[float, Field(ge=0, le=1)]
+
+
+class Dimensions(BaseModel, Generic[S]):
+    """The seven quality dimensions of PRODUCT.md, declared once for the engine's scores, the
+    judge's verdict and the session document's quality records."""
+
+    clarity: S
+    completeness: S
+    assumptions: S  # unfounded assumptions: lower is better
+    verbosity: S  # needless length: lower is better
     premature_attempt: bool
-    middle_turn_reference: float
-    requirement_tracking: float
+    middle_turn_reference: S
+    requirement_tracking: S
+
+
+# The six graded dimensions, in the order the judge is asked for them.
+GRADED_DIMENSIONS = (
+    "clarity", "completeness", "assumptions", "verbosity", "middle_turn_reference",
+    "requirement_tracking",
+)
+# Of those, the two where lower is better.
+LOWER_IS_BETTER = frozenset({"assumptions", "verbosity"})
+
+
+def graded(scores: Dimensions[Any]) -> dict[str, float]:
+    return {name: getattr(scores, name) for name in GRADED_DIMENSIONS}
+
+
+class _TurnPart(Document):
+    # A base of its own so that `turn` stays the record's first key (PRODUCT.md's order).
+    turn: int
+
+
+class QualityRecord(Dimensions[float], _TurnPart):
     overall: float
     issues: list[str] = Field(default_factory=list)
     suggestions: list[str] = Field(default_factory=list)

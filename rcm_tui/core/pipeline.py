@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..config import Settings
 from . import heuristics, prompts
 from .analysis import Analysis
 from .conclusion import current_conclusion
@@ -54,13 +55,13 @@ from .llm import (
     LLMProvider,
     LLMRequest,
     ProviderError,
-    Purpose,
     TextDelta,
     Usage,
 )
 from .llm_analysis import parse_analysis, rejection_grounded
 from .markers import option_of, parse_markers
 from .models import (
+    CallPurpose,
     CallRecord,
     Message,
     QualityRecord,
@@ -69,12 +70,12 @@ from .models import (
     StatusBlock,
     Topic,
     TurnCost,
+    graded,
 )
 from .profile import ProfileChoice, ProfileTracker
 from .quality import (
     ReplyContext,
     Scores,
-    StructuredOutputError,
     combine,
     content_terms,
     heuristic_scores,
@@ -84,6 +85,7 @@ from .quality import (
     update_length_metrics,
 )
 from .serving import BackendFacts, CallGate
+from .structured import StructuredOutputError
 
 log = logging.getLogger("rcm_tui.pipeline")
 
@@ -101,30 +103,38 @@ REPEAT_TEMPERATURE = 0.8
 # Token-estimate calibration: bounds of the learned factor and the weight of each new sample.
 SCALE_MIN, SCALE_MAX, SCALE_WEIGHT = 0.5, 2.0, 0.5
 RESPONSE_KEEP_CHARS = 8000
+# The settings' defaults are the config's (documented in config.example.toml), stated once.
+_CONFIG = Settings()
 
 
 @dataclass
 class PipelineSettings:
     reliability: bool = True
-    llm_analysis: bool = True
-    llm_judge: bool = True
+    llm_analysis: bool = _CONFIG.llm_analysis
+    llm_judge: bool = _CONFIG.llm_judge
     # "lean" spends model calls only on the reply (and a rewrite on re-advocacy or a premature
     # answer); analysis, judging and summaries are heuristic. "auto" picks lean for a model
     # below `small_model_params` parameters, whose structured answers measured worse than the
     # heuristics (SmolLM2-135M: every judge verdict out of range, most analysis ungrounded).
-    profile: str = "auto"
-    small_model_params: int = 1_000_000_000
+    profile: str = _CONFIG.profile
+    small_model_params: int = _CONFIG.small_model_params
     # "as_sent": history keeps each user message with the ledger block it was sent with and
     # the newest gets only what changed (see context.ledger_update); "auto" uses it on
     # backends that serve one call at a time, where re-reading a prompt costs wall-clock.
-    ledger_layout: str = "auto"
-    ledger_refresh_turns: int = 8
-    quality_threshold: float = 0.8
-    max_refinement_attempts: int = 3
-    consolidation_interval: int = 3
-    status_interval: int = 12
-    budget: Budget = field(default_factory=lambda: Budget(6000, 768, 6))
-    bloat_moderate: float = 1.5
+    ledger_layout: str = _CONFIG.context.ledger_layout
+    ledger_refresh_turns: int = _CONFIG.context.ledger_refresh_turns
+    quality_threshold: float = _CONFIG.quality_threshold
+    max_refinement_attempts: int = _CONFIG.max_refinement_attempts
+    consolidation_interval: int = _CONFIG.consolidation_interval
+    status_interval: int = _CONFIG.status_interval
+    budget: Budget = field(
+        default_factory=lambda: Budget(
+            _CONFIG.context.budget_tokens,
+            _CONFIG.context.reply_reserve_tokens,
+            _CONFIG.context.recent_turns,
+        )
+    )
+    bloat_moderate: float = _CONFIG.bloat_moderate
     analysis_max_tokens: int = 400
     # Room for the scores, three issues and a verdict per rejected option (8 at most).
     judge_max_tokens: int = 420
@@ -496,7 +506,7 @@ class Pipeline:
         messages: list[ChatMessage],
         turn: int,
         attempt: int,
-        purpose: Purpose,
+        purpose: CallPurpose,
         hints: dict[str, Any],
         prompt: AssembledPrompt,
         temperature: float | None = None,
@@ -1070,12 +1080,7 @@ def _plain_prompt(session: Session, user_text: str, turn: int) -> AssembledPromp
 
 def _scores_dict(scores: Scores) -> dict[str, Any]:
     return {
-        "clarity": scores.clarity,
-        "completeness": scores.completeness,
-        "assumptions": scores.assumptions,
-        "verbosity": scores.verbosity,
-        "middle_turn_reference": scores.middle_turn_reference,
-        "requirement_tracking": scores.requirement_tracking,
+        **graded(scores),
         "premature_attempt": scores.premature_attempt,
         "addressed": scores.addressed,
         "issues": scores.issues,

@@ -9,45 +9,23 @@ heuristics' call otherwise (readvocacy.py).
 
 from __future__ import annotations
 
-import json
 import re
-from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from dataclasses import dataclass
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 
 from . import evidence, heuristics, prompts
 from .markers import strip_markers
-from .models import QualityRecord, Session
+from .models import Dimensions, QualityRecord, Session, UnitScore, graded
 from .readvocacy import judged_readvocacy
+from .structured import validate_answer
+from .terms import content_terms, overlap
 
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_+#.-]*[A-Za-z0-9+#]|[A-Za-z]|\d[\d,.]*|[\u4e00-\u9fff]{2}")
 _HEDGES = re.compile(
     r"\b(assum(e|ing|ption)|presumably|probably|likely|i guess|i think|might be|"
     r"should be fine|typically|usually)\b|假设|可能|大概",
     re.IGNORECASE,
 )
-_STOP = frozenset(
-    "a an the and or but if of to in on for with at by from as is are was were be been it this "
-    "that these those we you i our your my me us can could would should will shall do does did "
-    "not no yes so too also just only very what which who how where when why there here then "
-    "than them they their its about into over under up down out more most some any all each "
-    "let lets let's use using need needs must have has had get make want please".split()
-)
-
-
-def content_terms(text: str) -> set[str]:
-    """Lower-cased content words (and CJK bigrams) for overlap checks."""
-    return {t.lower().rstrip(".,") for t in _WORD.findall(text) if t.lower() not in _STOP}
-
-
-def overlap(needle: str, haystack_terms: set[str]) -> float:
-    terms = content_terms(needle)
-    if not terms:
-        return 0.0
-    return len(terms & haystack_terms) / len(terms)
-
-
 # Similarity to the previous reply from which a reply counts as a repeat.
 REPEAT = 0.9
 
@@ -66,21 +44,13 @@ class ReplyContext:
     previous_reply: str = ""
 
 
-@dataclass
-class Scores:
-    clarity: float
-    completeness: float
-    assumptions: float
-    verbosity: float
-    premature_attempt: bool
-    middle_turn_reference: float
-    requirement_tracking: float
-    issues: list[str] = field(default_factory=list)
-    suggestions: list[str] = field(default_factory=list)
-    readvocated: list[str] = field(default_factory=list)
+class Scores(Dimensions[float]):
+    issues: list[str] = Field(default_factory=list)
+    suggestions: list[str] = Field(default_factory=list)
+    readvocated: list[str] = Field(default_factory=list)
     # The reply's words for each re-advocated option, when not its own name.
-    evidence: dict[str, str | None] = field(default_factory=dict)
-    addressed: list[str] = field(default_factory=list)
+    evidence: dict[str, str | None] = Field(default_factory=dict)
+    addressed: list[str] = Field(default_factory=list)
     judge: str = "heuristic"
     # Says (nearly) word for word what the previous reply said.
     repeated: bool = False
@@ -252,54 +222,13 @@ class RejectedCheck(BaseModel):
     proposes: bool
 
 
-class JudgeVerdict(BaseModel):
-    clarity: float = Field(ge=0, le=1)
-    completeness: float = Field(ge=0, le=1)
-    assumptions: float = Field(ge=0, le=1)
-    verbosity: float = Field(ge=0, le=1)
-    middle_turn_reference: float = Field(ge=0, le=1)
-    requirement_tracking: float = Field(ge=0, le=1)
+class JudgeVerdict(Dimensions[UnitScore]):
+    # Optional in the answer: the heuristics decide a premature attempt anyway (see combine).
     premature_attempt: bool = False
     addressed: list[str] = Field(default_factory=list)
     issues: list[str] = Field(default_factory=list)
     suggestions: list[str] = Field(default_factory=list)
     rejected_options: list[RejectedCheck] = Field(default_factory=list)
-
-
-M = TypeVar("M", bound=BaseModel)
-
-
-class StructuredOutputError(ValueError):
-    """A model's structured answer could not be used; the message says why."""
-
-
-def extract_json(text: str) -> Any:
-    """The first JSON object in a model answer (models wrap JSON in prose and fences)."""
-    start = text.find("{")
-    if start < 0:
-        raise StructuredOutputError("no JSON object in the answer")
-    decoder = json.JSONDecoder()
-    for index in range(start, len(text)):
-        if text[index] != "{":
-            continue
-        try:
-            value, _end = decoder.raw_decode(text, index)
-        except (json.JSONDecodeError, RecursionError):
-            continue
-        if isinstance(value, dict):
-            return value
-    raise StructuredOutputError("the answer holds no valid JSON object")
-
-
-def validate_answer(model: type[M], text: str, label: str) -> M:
-    """The first JSON object of a model answer, validated; one-line StructuredOutputError."""
-    data = extract_json(text)
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise StructuredOutputError(f"{label} field {where}: {first['msg']}") from None
 
 
 def parse_judge(text: str, pending_ids: set[str]) -> JudgeVerdict:
@@ -362,13 +291,8 @@ def to_record(
 ) -> QualityRecord:
     return QualityRecord(
         turn=turn,
-        clarity=round(scores.clarity, 3),
-        completeness=round(scores.completeness, 3),
-        assumptions=round(scores.assumptions, 3),
-        verbosity=round(scores.verbosity, 3),
+        **{name: round(value, 3) for name, value in graded(scores).items()},
         premature_attempt=scores.premature_attempt,
-        middle_turn_reference=round(scores.middle_turn_reference, 3),
-        requirement_tracking=round(scores.requirement_tracking, 3),
         overall=scores.overall,
         issues=scores.issues,
         suggestions=scores.suggestions,

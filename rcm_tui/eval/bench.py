@@ -59,7 +59,8 @@ from ..core.llm import (
 from ..core.llm_analysis import parse_analysis
 from ..core.models import Message, Session
 from ..core.pipeline import Pipeline
-from ..core.quality import StructuredOutputError, parse_judge
+from ..core.quality import parse_judge
+from ..core.structured import StructuredOutputError
 from ..core.text_safety import visible_controls, visible_line
 from ..providers.offline import OfflineProvider
 from ..providers.registry import build_provider, choose_provider

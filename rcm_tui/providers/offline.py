@@ -20,6 +20,7 @@ from ..core import heuristics
 from ..core.analysis import LedgerView
 from ..core.context import estimate_tokens, solidified_from_ledger, status_from_ledger
 from ..core.llm import Finished, LLMRequest, StreamEvent, TextDelta, Usage
+from ..core.models import GRADED_DIMENSIONS, LOWER_IS_BETTER
 
 _TOKEN = re.compile(r"\S+\s*|\s+")
 OFFLINE_TAG = "(offline demo — no model is connected)"
@@ -139,14 +140,9 @@ class OfflineProvider:
         scores = hints.get("heuristic_scores")
         if not isinstance(scores, dict):
             scores = {
-                "clarity": 0.8,
-                "completeness": 0.8,
-                "assumptions": 0.2,
-                "verbosity": 0.2,
-                "middle_turn_reference": 0.8,
-                "requirement_tracking": 0.8,
-                "premature_attempt": False,
+                name: 0.2 if name in LOWER_IS_BETTER else 0.8 for name in GRADED_DIMENSIONS
             }
+            scores["premature_attempt"] = False
         return json.dumps(scores, ensure_ascii=False)
 
     def _consolidation(self, hints: dict[str, Any]) -> str:

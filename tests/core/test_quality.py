@@ -13,15 +13,14 @@ from rcm_tui.core.models import Session
 from rcm_tui.core.quality import (
     ReplyContext,
     Scores,
-    StructuredOutputError,
     combine,
-    extract_json,
     heuristic_scores,
     overall_score,
     parse_judge,
     update_length_metrics,
 )
 from rcm_tui.core.stats import bloat_assessment
+from rcm_tui.core.structured import StructuredOutputError, extract_json
 
 
 def scores(**over: object) -> Scores:
