@@ -175,14 +175,13 @@ def _summary(session: Session) -> str:
 def run_export(args: argparse.Namespace) -> int:
     fmt = args.format or ("json" if args.output and args.output.endswith(".json") else "md")
     session = _load(SessionStore(), args.id)
-    text = export.to_json(session) if fmt == "json" else export.to_markdown(session)
     if not args.output:
-        sys.stdout.write(_terminal_safe(text))
+        sys.stdout.write(_terminal_safe(export.render(session, fmt)))
         return 0
     target = Path(args.output)
     if target.exists() and not args.force:
         return _fail(f"{target} already exists; pass --force to overwrite it")
-    export.write_private(target, text, overwrite=args.force, make_parents=False)
+    export.export_session(session, target, fmt, overwrite=args.force, make_parents=False)
     print(f"Exported session {session.id} to {target}")
     return 0
 

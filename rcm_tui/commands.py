@@ -178,7 +178,7 @@ async def _solidify(c: Controller, _args: str) -> CommandResult:
 
 async def _status(c: Controller, _args: str) -> CommandResult:
     from .core.conclusion import current_conclusion
-    from .core.pipeline import heuristic_status
+    from .core.ledger_blocks import heuristic_status
 
     block = c.session.status_blocks[-1] if c.session.status_blocks else heuristic_status(
         c.session, c.session.turn
@@ -232,10 +232,11 @@ def default_export_path(c: Controller, suffix: str = "md") -> Path:
 
 
 def write_export(c: Controller, target: Path, *, overwrite: bool) -> None:
-    from .export import to_json, to_markdown, write_private
+    from .export import export_session
 
-    text = to_json(c.session) if target.suffix == ".json" else to_markdown(c.session)
-    write_private(target, text, overwrite=overwrite, make_parents=target.parent == exports_dir())
+    export_session(
+        c.session, target, overwrite=overwrite, make_parents=target.parent == exports_dir()
+    )
 
 
 def _inside_exports(raw: str) -> Path | None:

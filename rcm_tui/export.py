@@ -9,11 +9,36 @@ from __future__ import annotations
 from collections import Counter
 from datetime import datetime
 from pathlib import Path
+from typing import Literal
 
 from .core.models import Message, QualityRecord, Session
 from .core.stats import bloat_assessment
 from .safe_files import write_file
 from .store import encode_document
+
+Format = Literal["md", "json"]
+
+
+def format_of(target: Path) -> Format:
+    """The format a file name asks for: JSON for `.json`, Markdown otherwise."""
+    return "json" if target.suffix == ".json" else "md"
+
+
+def render(session: Session, fmt: Format) -> str:
+    return to_json(session) if fmt == "json" else to_markdown(session)
+
+
+def export_session(
+    session: Session,
+    target: Path,
+    fmt: Format | None = None,
+    *,
+    overwrite: bool,
+    make_parents: bool = True,
+) -> None:
+    """Write `session` to `target` privately, in `fmt` or the format its name asks for."""
+    text = render(session, fmt or format_of(target))
+    write_private(target, text, overwrite=overwrite, make_parents=make_parents)
 
 
 def to_json(session: Session) -> str:

@@ -2,8 +2,8 @@
 
 One JSON object per line: ts, level, logger, msg, plus whatever `extra=` fields a caller gave.
 Nothing is ever written to stderr, because the TUI owns the terminal. Every record passes a
-filter that blanks anything that looks like an API key, and conversation text is logged only
-at debug level (`log_content`), so an info-level log can be attached to a bug report.
+filter that blanks anything that looks like an API key, and no conversation text is logged,
+so a log can be attached to a bug report.
 """
 
 from __future__ import annotations
@@ -156,9 +156,3 @@ def setup_logging(level: str = "info") -> Path:
     # A failing handler (disk full) would otherwise print a traceback over the TUI.
     logging.raiseExceptions = False
     return path
-
-
-def log_content(logger: logging.Logger, label: str, text: str) -> None:
-    """Conversation text goes to the log only at debug level."""
-    if logger.isEnabledFor(logging.DEBUG):
-        logger.debug(label, extra={"content": text, "chars": len(text)})

@@ -24,7 +24,6 @@ import logging
 import os
 import re
 import stat
-import tempfile
 import time
 import weakref
 from collections.abc import Iterator
@@ -36,7 +35,7 @@ from typing import Any
 from pydantic_core import PydanticSerializationError
 
 from . import config, journal, safe_files
-from .core.models import DocumentError, Session, new_session_id, session_from_data, utc_now
+from .core.models import DocumentError, Session, session_from_data, utc_now
 from .core.text_safety import visible_line
 
 log = logging.getLogger(__name__)
@@ -857,24 +856,3 @@ class SessionStore:
         held = SessionLock(session_id, path, fd)
         _HELD_LOCKS[path] = held
         return held
-
-
-def bench_list(n: int = 1000, *, warm: bool = True) -> float:
-    """Seconds for `list` over n small sessions in a temp folder (warm or cold index)."""
-    from .core.models import Message
-
-    with tempfile.TemporaryDirectory() as folder:
-        store = SessionStore(Path(folder))
-        for number in range(n):
-            session = Session(id=f"{new_session_id()}-{number}", title=f"Session {number}")
-            for turn in range(1, 6):
-                session.messages.append(Message(role="user", content="question " * 40, turn=turn))
-                session.messages.append(
-                    Message(role="assistant", content="answer " * 200, turn=turn)
-                )
-            (store.root / f"{session.id}.json").write_bytes(encode_document(session))
-        if warm:
-            store.list()
-        started = time.perf_counter()
-        store.list()
-        return time.perf_counter() - started

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from rcm_tui import config, logs
-from rcm_tui.logs import log_content, register_secret, setup_logging
+from rcm_tui.logs import register_secret, setup_logging
 
 
 @pytest.fixture(autouse=True)
@@ -97,19 +97,6 @@ def test_api_keys_are_redacted_everywhere(
     assert entries[0]["msg"] == "calling with [REDACTED]"
     assert entries[1]["key"] == "[REDACTED]"
     assert "RuntimeError: auth failed for [REDACTED]" in entries[-1]["exc"]
-
-
-def test_content_is_logged_only_at_debug(isolated_env: Path) -> None:
-    path = setup_logging("info")
-    log = logging.getLogger("rcm_tui.pipeline")
-    log_content(log, "user message", "my secret plans")
-    assert "my secret plans" not in path.read_text()
-    setup_logging("debug")
-    log_content(log, "user message", "my secret plans")
-    (entry,) = records(path)
-    assert entry["level"] == "debug"
-    assert entry["msg"] == "user message"
-    assert entry["content"] == "my secret plans" and entry["chars"] == 15
 
 
 def test_nothing_reaches_stderr(isolated_env: Path, capfd: pytest.CaptureFixture[str]) -> None:

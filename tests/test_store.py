@@ -522,7 +522,3 @@ def test_own_lock_does_not_block_own_rename_and_delete(
         assert sessions.rename("mine", "renamed").title == "renamed"
         sessions.delete("mine")
     assert sessions.list() == []
-
-
-def test_bench_list_runs() -> None:
-    assert store.bench_list(20) > 0

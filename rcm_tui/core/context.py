@@ -330,7 +330,7 @@ def _pair_turn(pair: tuple[Message, Message]) -> int:
 
 
 def _summary_message(text: str, through: int) -> ChatMessage:
-    return ChatMessage("system", f"Summary of the conversation up to turn {through}:\n{text}")
+    return ChatMessage("system", f"{prompts.SUMMARY_HEADER.format(turn=through)}\n{text}")
 
 
 def assemble(

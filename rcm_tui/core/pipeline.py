@@ -20,7 +20,6 @@ from typing import Any
 from ..config import Settings
 from . import heuristics, prompts
 from .analysis import Analysis
-from .conclusion import current_conclusion
 from .context import (
     AssembledPrompt,
     Budget,
@@ -30,8 +29,6 @@ from .context import (
     ledger_payload,
     messages_tokens,
     rejection_line,
-    solidified_from_ledger,
-    status_from_ledger,
     title_from,
 )
 from .echo import strip_copied_ledger
@@ -50,6 +47,7 @@ from .events import (
     TurnFinished,
 )
 from .ledger import apply_analysis, ledger_view, mark_addressed, reject_option
+from .ledger_blocks import heuristic_solidified, heuristic_status
 from .llm import (
     ChatMessage,
     LLMProvider,
@@ -89,7 +87,6 @@ from .structured import StructuredOutputError
 
 log = logging.getLogger("rcm_tui.pipeline")
 
-PLAIN_SYSTEM_PROMPT = "You are a helpful assistant."
 # Call records keep their prompt and response text for this many recent turns; older turns
 # keep only their figures, so a 200-turn session file stays small and fast to save.
 CALL_TEXT_TURNS = 30
@@ -209,7 +206,7 @@ class Pipeline:
     def stable_head(self) -> list[ChatMessage]:
         """The start every generation prompt of a session shares (its system prompt): a
         provider with a prefix cache can read it before the first message arrives."""
-        text = prompts.SYSTEM_PROMPT if self.settings.reliability else PLAIN_SYSTEM_PROMPT
+        text = prompts.SYSTEM_PROMPT if self.settings.reliability else prompts.PLAIN_SYSTEM_PROMPT
         return [ChatMessage("system", text)]
 
     async def drain(self) -> None:
@@ -1061,7 +1058,7 @@ def _sent_blocks(session: Session, prompt: AssembledPrompt) -> list[str]:
 
 
 def _plain_prompt(session: Session, user_text: str, turn: int) -> AssembledPrompt:
-    system = ChatMessage("system", PLAIN_SYSTEM_PROMPT)
+    system = ChatMessage("system", prompts.PLAIN_SYSTEM_PROMPT)
     history = [
         m
         for u, a in answered_turns(session, turn)
@@ -1119,18 +1116,6 @@ def _summary_usable(summary: str, session: Session) -> bool:
         return False
     key_terms = [r.option for r in session.active_rejections()]
     return all(heuristics.option_matches(term, summary) for term in key_terms[:3])
-
-
-def heuristic_status(session: Session, turn: int) -> StatusBlock:
-    return status_from_ledger(ledger_payload(session), turn)
-
-
-def heuristic_solidified(session: Session) -> str:
-    """The SOLIDIFIED block built from the ledger alone (used when the model fails)."""
-    conclusion = current_conclusion(session)
-    return solidified_from_ledger(
-        ledger_payload(session), conclusion=conclusion.text if conclusion else ""
-    )
 
 
 def _complete_rejections(text: str, session: Session) -> str:

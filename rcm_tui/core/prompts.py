@@ -112,6 +112,11 @@ JSON_ONLY_INSTRUCTION = (
 
 RECAP_HEADER = "Welcome back — here is where this session stood."
 
+# The system prompt of plain chat: the baseline the layer is measured against (eval, bench).
+PLAIN_SYSTEM_PROMPT = "You are a helpful assistant."
+# Heads the consolidated summary of the turns no longer sent verbatim.
+SUMMARY_HEADER = "Summary of the conversation up to turn {turn}:"
+
 
 LEDGER_HEADER = "[Conversation ledger — authoritative]"
 UPDATE_HEADER = "[Ledger of turn {turn} above still holds]"

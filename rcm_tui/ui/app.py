@@ -303,15 +303,14 @@ class RcmApp(App[int]):
             self._export_entry(entry, target, False)
 
     def _export_entry(self, entry: SessionEntry, target: Path, overwrite: bool) -> None:
-        from ..export import to_json, to_markdown, write_private
+        from ..export import export_session
 
         try:
             if entry.id == self.controller.session.id:
                 session = self.controller.session
             else:
                 session = self.controller.store.load(entry.id)
-            text = to_json(session) if target.suffix == ".json" else to_markdown(session)
-            write_private(target, text, overwrite=overwrite)
+            export_session(session, target, overwrite=overwrite)
         except Exception as exc:
             self.notify(f"Export failed: {exc}", severity="error")
             return
