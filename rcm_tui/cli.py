@@ -60,7 +60,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     eval_p = sub.add_parser("eval", parents=[common],
                             help="A/B: the scenarios with and without the layer")
-    eval_p.add_argument("dir", type=Path, help="folder of NAME.jsonl (+ NAME.expect.json)")
+    eval_p.add_argument("dir", type=Path, nargs="?",
+                        help="folder of NAME.jsonl (+ NAME.expect.json); default: the "
+                        "scenarios that ship with rcm-tui")
     eval_p.add_argument("--json", action="store_true", help="print the results as JSON")
     eval_p.add_argument("--report", type=Path, help="also write a Markdown report")
     eval_p.add_argument("--jobs", type=int, default=1, help="scenarios run concurrently")

@@ -46,6 +46,7 @@ from .events import (
     TurnFailed,
     TurnFinished,
 )
+from .instructions import analysis_instruction, judge_instruction
 from .ledger import apply_analysis, ledger_view, mark_addressed, reject_option
 from .ledger_blocks import heuristic_solidified, heuristic_status
 from .llm import (
@@ -581,13 +582,7 @@ class Pipeline:
         reply: str | None = None,
     ) -> Analysis | None:
         view = ledger_view(session)
-        payload = ledger_payload(session)
-        instruction = prompts.ANALYSIS_INSTRUCTION.format(
-            requirements=prompts.format_requirements(payload["requirements"]),
-            rejected=prompts.format_rejected(payload["rejected"]),
-            message=user_text,
-        )
-        tail = [ChatMessage("user", instruction)]
+        tail = [ChatMessage("user", analysis_instruction(session, user_text))]
         head = (
             prompt.prefix if reply is None else [*prompt.messages, ChatMessage("assistant", reply)]
         )
@@ -794,12 +789,7 @@ class Pipeline:
         heuristic = heuristic_scores(reply, ctx)
         if not self._llm_judge_enabled():
             return heuristic
-        payload = ledger_payload(session)
-        pending = [r for r in payload["requirements"] if r["status"] == "pending"]
-        instruction = prompts.JUDGE_INSTRUCTION.format(
-            requirements=prompts.format_requirements(pending),
-            rejected=prompts.format_rejected(payload["rejected"]),
-        )
+        instruction, pending_ids = judge_instruction(session)
         tail = [ChatMessage("assistant", reply), ChatMessage("user", instruction)]
         request = LLMRequest(
             [*prompt.messages, *tail],
@@ -823,7 +813,7 @@ class Pipeline:
             self._fallback_notice(session, turn, "judge", exc.message)
             return heuristic
         try:
-            verdict = parse_judge(text, {p["id"] for p in pending})
+            verdict = parse_judge(text, pending_ids)
         except StructuredOutputError as exc:
             record.fallback = True
             record.error = str(exc)
