@@ -24,10 +24,11 @@ import socket
 import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from types import TracebackType
 from typing import Any, Literal
 
+from tests.loopback_http import LoopbackHTTP
 from tests.providers.fake_server import anthropic_stream, openai_stream
 
 Mode = Literal["interrupt", "kv_cache", "busy"]
@@ -75,34 +76,26 @@ class LocalServer:
         self._model = threading.Lock()
         self._running: list[threading.Event] = []
         self._holder: socket.socket | None = None
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-        self._httpd.daemon_threads = True
-        self._httpd.fake = self  # type: ignore[attr-defined]
-        self._thread = threading.Thread(
-            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
+        self._http = LoopbackHTTP(self.handle)
 
     @property
     def url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host!s}:{port}"
+        return self._http.url
 
     def __enter__(self) -> LocalServer:
-        self._thread.start()
+        self._http.start()
         return self
 
     def __exit__(
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        self._thread.join(timeout=5)
+        self._http.stop()
 
     def outcomes(self, structured: bool | None = None) -> list[str]:
         return [s.outcome for s in self.served if structured in (None, s.structured)]
 
     # -- serving -------------------------------------------------------------------------------
-    def handle(self, handler: _Handler) -> None:
+    def handle(self, handler: BaseHTTPRequestHandler) -> None:
         length = int(handler.headers.get("Content-Length") or 0)
         body = json.loads(handler.rfile.read(length) or b"{}") if length else {}
         path = handler.path
@@ -137,7 +130,7 @@ class LocalServer:
         holder = self._holder
         return holder is not None and _gone(holder) and self._model.acquire(timeout=2)
 
-    def _interrupting(self, handler: _Handler, served: Served) -> None:
+    def _interrupting(self, handler: BaseHTTPRequestHandler, served: Served) -> None:
         with self._state:
             for running in self._running:
                 running.set()
@@ -151,7 +144,9 @@ class LocalServer:
                 with self._state:
                     self._running.remove(stop)
 
-    def _stream(self, handler: _Handler, served: Served, stop: threading.Event | None) -> None:
+    def _stream(
+        self, handler: BaseHTTPRequestHandler, served: Served, stop: threading.Event | None
+    ) -> None:
         anthropic = served.path.endswith("/messages")
         if served.structured:
             texts = [JSON_ANSWER[i : i + 12] for i in range(0, len(JSON_ANSWER), 12)]
@@ -209,15 +204,3 @@ def _send_json(handler: BaseHTTPRequestHandler, status: int, payload: Any) -> No
     handler.end_headers()
     handler.wfile.write(body)
     handler.wfile.flush()
-
-
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def do_POST(self) -> None:
-        self.server.fake.handle(self)  # type: ignore[attr-defined]
-
-    do_GET = do_POST
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """Quiet: `served` says what happened."""

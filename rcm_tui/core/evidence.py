@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from .heuristics.quantities import quantity_keys
-from .heuristics.text import _content_tokens
+from .heuristics.text import content_tokens
 
 # How much of the requirement's wording a sentence must carry to be about it.
 ABOUT = 0.5
@@ -40,14 +40,14 @@ def _sentences(reply: str) -> list[str]:
 
 def meets(reply: str, requirement: str) -> bool:
     """True when some sentence of `reply` is about `requirement` and says how it is met."""
-    wanted = _content_tokens(requirement)
+    wanted = content_tokens(requirement)
     if not wanted:
         return False
     numbers = quantity_keys(requirement)
     for sentence in _sentences(reply):
         if sentence.endswith(("?", "？")) or _ECHO_RE.match(sentence):
             continue
-        said = _content_tokens(sentence)
+        said = content_tokens(sentence)
         about = len(wanted & said) / len(wanted) >= ABOUT or bool(
             numbers and numbers & quantity_keys(sentence)
         )

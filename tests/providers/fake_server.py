@@ -18,9 +18,11 @@ import time
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from types import TracebackType
 from typing import Any
+
+from tests.loopback_http import LoopbackHTTP
 
 # Where the providers ask for the model's size (providers/model_size.py).
 MODEL_INFO_PATHS = ("/v1/models", "/api/show")
@@ -74,31 +76,23 @@ class FakeServer:
         self._replies: deque[Reply] = deque()
         self._lock = threading.Lock()
         self._stopping = threading.Event()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-        self._httpd.daemon_threads = True
-        self._httpd.fake = self  # type: ignore[attr-defined]
-        self._thread = threading.Thread(
-            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
+        self._http = LoopbackHTTP(self._serve)
 
     @property
     def url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host!s}:{port}"
+        return self._http.url
 
     def push(self, *replies: Reply) -> None:
         with self._lock:
             self._replies.extend(replies)
 
     def start(self) -> FakeServer:
-        self._thread.start()
+        self._http.start()
         return self
 
     def stop(self) -> None:
         self._stopping.set()
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        self._thread.join(timeout=5)
+        self._http.stop()
 
     def __enter__(self) -> FakeServer:
         return self.start()
@@ -118,7 +112,7 @@ class FakeServer:
         # A status no provider retries, so a test that under-scripts fails loudly and at once.
         return Reply.json(418, {"error": {"message": "fake server: no scripted reply left"}})
 
-    def _serve(self, handler: _Handler) -> None:
+    def _serve(self, handler: BaseHTTPRequestHandler) -> None:
         length = int(handler.headers.get("Content-Length") or 0)
         body = handler.rfile.read(length) if length else b""
         if handler.path.endswith(MODEL_INFO_PATHS):
@@ -136,7 +130,7 @@ class FakeServer:
             reply.disconnected.set()
             handler.close_connection = True
 
-    def _write(self, handler: _Handler, reply: Reply) -> None:
+    def _write(self, handler: BaseHTTPRequestHandler, reply: Reply) -> None:
         if reply.delay and self._stopping.wait(reply.delay):
             return
         handler.send_response(reply.status)
@@ -170,21 +164,9 @@ class FakeServer:
         handler.wfile.flush()
 
     @staticmethod
-    def _cut(handler: _Handler) -> None:
+    def _cut(handler: BaseHTTPRequestHandler) -> None:
         handler.close_connection = True
         handler.connection.shutdown(socket.SHUT_RDWR)
-
-
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def do_POST(self) -> None:
-        self.server.fake._serve(self)  # type: ignore[attr-defined]
-
-    do_GET = do_POST
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """Keep the test output clean; the recorded requests say what happened."""
 
 
 def closed_port_url() -> str:

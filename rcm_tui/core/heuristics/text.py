@@ -69,6 +69,8 @@ def _content_tokens(text: str) -> frozenset[str]:
     return _content_tokens_of(text) if len(text) <= _CACHED_CHARS else _scan_tokens(text)
 
 
+# The name modules outside the heuristics package use.
+content_tokens = _content_tokens
 _CACHED_CHARS = 2000
 
 
