@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast, get_args
 
 from .config import LoadedSettings, Settings
 from .core.context import Budget, title_from
@@ -34,6 +34,7 @@ from .core.models import (
     ProviderInfo,
     RejectedOption,
     Requirement,
+    RequirementStatus,
     Session,
     utc_now,
 )
@@ -422,7 +423,11 @@ class Controller:
     def set_requirement_status(self, req_id: str, status: str) -> Requirement:
         from .core import ledger
 
-        req = ledger.set_requirement_status(self.session, req_id, status, self.session.turn)
+        # A panel key names the status as text: checked here, where it becomes a status.
+        if status not in get_args(RequirementStatus):
+            raise ValueError(f"unknown requirement status {status!r}")
+        known = cast(RequirementStatus, status)
+        req = ledger.set_requirement_status(self.session, req_id, known, self.session.turn)
         self.save()
         return req
 

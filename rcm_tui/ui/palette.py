@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
@@ -61,7 +61,7 @@ class RcmCommands(Provider):
         from ..commands import COMMANDS
         from .screens.main import MainScreen
 
-        app: RcmApp = self.app  # type: ignore[assignment]
+        app = cast("RcmApp", self.app)
         keys = app.controller.settings.keys
         entries: list[tuple[str, str, Callable[[], Any]]] = []
         for title, action, key_name, help_text in APP_ACTIONS:

@@ -5,10 +5,10 @@ first); x export. Broken files are listed with their reason and can only be dele
 from __future__ import annotations
 
 from datetime import datetime
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
@@ -18,6 +18,9 @@ from textual.widgets import DataTable, Footer, Input, Static
 from ...core.text_safety import visible_line
 from ...store import SessionEntry
 from .base import follow_app_cursor_blink
+
+if TYPE_CHECKING:
+    from ..app import RcmApp
 from .branches import branches_under_parents
 
 UPDATED_FORMAT = "%Y-%m-%d %H:%M"
@@ -112,7 +115,7 @@ class SessionsScreen(Screen[None]):
     @work(exclusive=True, group="sessions-search", thread=True, exit_on_error=False)
     def search(self, query: str) -> None:
         # Content search reads session files; a thread keeps typing responsive.
-        store = self.app.controller.store  # type: ignore[attr-defined]
+        store = cast("RcmApp", self.app).controller.store
         try:
             entries = store.search(query) if query.strip() else store.list()
         except Exception as exc:
@@ -235,13 +238,14 @@ class SessionsScreen(Screen[None]):
         event.stop()
         self._ask(event.what)
 
-    def on_key(self, event) -> None:  # type: ignore[no-untyped-def]
+    def on_key(self, event: events.Key) -> None:
         # Typing while the table has focus goes to the filter ("type to filter").
         table = self.query_one(SessionsTable)
-        if table.has_focus and event.is_printable and event.character not in "rdxj":
+        character = event.character or ""
+        if table.has_focus and event.is_printable and character not in "rdxj":
             filter_input = self.query_one(Input)
             filter_input.focus()
-            filter_input.insert_text_at_cursor(event.character or "")
+            filter_input.insert_text_at_cursor(character)
             event.stop()
 
     def action_focus_table(self) -> None:

@@ -11,6 +11,7 @@ import re
 from typing import TYPE_CHECKING, Literal
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Static
 
@@ -112,7 +113,7 @@ class ChatEntry(Vertical):
         self._meta = _safe_meta(meta)
         self._body = visible_controls(body)
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         yield Static(self._meta, classes="meta", markup=False)
         # Imported here: Markdown (with its parser and Pygments) is the heaviest import of the
         # transcript, and a new session's first frame does not need it.

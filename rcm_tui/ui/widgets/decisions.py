@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.message import Message
@@ -110,7 +111,7 @@ class DecisionsPanel(VerticalScroll, can_focus=True):
         super().__init__(id=id)
         self.solidify_key = solidify_key
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         yield Static(id="solidified", markup=False)
         yield Static(id="decision-log", markup=False)
 

@@ -6,6 +6,7 @@ readable. Every panel renders `session` (the controller's document); nothing is 
 
 from __future__ import annotations
 
+from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.reactive import reactive
 from textual.widgets import Static, TabbedContent, TabPane
@@ -19,7 +20,7 @@ from .requirements import RequirementsTable
 class RequirementsPanel(Vertical):
     session: reactive[Session | None] = reactive(None, always_update=True, init=False)
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         yield RequirementsTable(id="requirements")
         yield Static(
             'No requirements yet. State what you need ("it must…", "we need…") and it '
@@ -72,7 +73,7 @@ class SidePanels(Vertical):
         self.bloat_bands = bloat_bands
         self.solidify_key = solidify_key
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         requirements = RequirementsPanel(id="requirements-panel")
         decisions = DecisionsPanel(self.solidify_key, id="decisions")
         quality = QualityPanel(self.threshold, self.bloat_bands, id="quality")

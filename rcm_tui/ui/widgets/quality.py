@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -169,7 +170,7 @@ class QualityPanel(VerticalScroll):
         self.threshold = threshold
         self.bloat_bands = bloat_bands
 
-    def compose(self):  # type: ignore[no-untyped-def]
+    def compose(self) -> ComposeResult:
         yield TrendChart()
         yield Static(id="quality-summary", markup=False)
 
