@@ -36,8 +36,10 @@ class ContextSettings(Section):
     ledger_refresh_turns: int = Field(8, ge=1, description="full ledger at least this often")
 
 
-class OpenAISettings(Section):
-    model: str = "gpt-4o-mini"
+class NetworkProviderSettings(Section):
+    """What the two network providers share; each sets its own default model."""
+
+    model: str = ""
     analysis_model: str = ""
     base_url: str = ""
     api_key: str = ""
@@ -46,19 +48,15 @@ class OpenAISettings(Section):
     max_tokens: int = Field(1024, ge=16)
     call_deadline: float = Field(300.0, gt=0, description="seconds for one call, retries too")
     max_reply_chars: int = Field(0, ge=0, description="0 = 8 characters per max_tokens")
+
+
+class OpenAISettings(NetworkProviderSettings):
+    model: str = "gpt-4o-mini"
     parallel_calls: bool = True
 
 
-class AnthropicSettings(Section):
+class AnthropicSettings(NetworkProviderSettings):
     model: str = "claude-sonnet-4-5"
-    analysis_model: str = ""
-    base_url: str = ""
-    api_key: str = ""
-    timeout: float = Field(60.0, gt=0)
-    max_retries: int = Field(3, ge=0, le=10)
-    max_tokens: int = Field(1024, ge=16)
-    call_deadline: float = Field(300.0, gt=0, description="seconds for one call, retries too")
-    max_reply_chars: int = Field(0, ge=0, description="0 = 8 characters per max_tokens")
 
 
 class LocalSettings(Section):

@@ -97,28 +97,16 @@ async def _modes(
 
     with tempfile.TemporaryDirectory(prefix="rcm-bench-") as folder:
         store = SessionStore(Path(folder))
-        runs["plain"] = await run_controller_mode(
-            loaded,
-            pair(),
-            turns,
-            reliability=False,
-            store=store,
-            tick=_ticker(progress, "plain", options.turns),
-        )
-        runs["sequential"] = await run_sequential_mode(
-            pair().generator,
-            turns,
-            store=store,
-            tick=_ticker(progress, "sequential", options.turns),
-        )
-        runs["rcm_tui"] = await run_controller_mode(
-            loaded,
-            pair(),
-            turns,
-            reliability=True,
-            store=store,
-            tick=_ticker(progress, "rcm_tui", options.turns),
-        )
+        for mode in ("plain", "sequential", "rcm_tui"):
+            tick = _ticker(progress, mode, options.turns)
+            if mode == "sequential":
+                run = await run_sequential_mode(pair().generator, turns, store=store, tick=tick)
+            else:
+                reliability = mode == "rcm_tui"
+                run = await run_controller_mode(
+                    loaded, pair(), turns, reliability=reliability, store=store, tick=tick
+                )
+            runs[mode] = run
     return runs
 
 
