@@ -58,6 +58,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     cli_sessions.add_parser(sub)
 
+    _add_eval_parsers(sub, common)
+    _add_bench_parser(sub, common)
+    _add_config_parser(sub, common)
+    return parser
+
+
+def _add_eval_parsers(sub: Any, common: argparse.ArgumentParser) -> None:
     eval_p = sub.add_parser("eval", parents=[common],
                             help="A/B: the scenarios with and without the layer")
     eval_p.add_argument("dir", type=Path, nargs="?",
@@ -80,6 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
     guard.add_argument("--verbose", action="store_true", help="list missed and false items")
     guard.set_defaults(func=_cmd_eval_guard)
 
+
+def _add_bench_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     bench = sub.add_parser("bench", parents=[common],
                            help="latency-injected cost benchmark of the layer")
     bench.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -104,6 +113,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--no-resume", action="store_true", help=argparse.SUPPRESS)
     bench.set_defaults(func=_cmd_bench)
 
+
+def _add_config_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     config = sub.add_parser("config", help="show, create or locate the config file")
     config_sub = config.add_subparsers(dest="config_command", metavar="ACTION", required=True)
     init = config_sub.add_parser("init", help="write the default config file")
@@ -116,7 +127,6 @@ def build_parser() -> argparse.ArgumentParser:
     show.set_defaults(func=_cmd_config_show)
     path = config_sub.add_parser("path", help="print the config file path")
     path.set_defaults(func=_cmd_config_path)
-    return parser
 
 
 def flag_overrides(args: argparse.Namespace) -> dict[str, Any]:

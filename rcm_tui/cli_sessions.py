@@ -173,7 +173,9 @@ def _summary(session: Session) -> str:
 
 @_guarded
 def run_export(args: argparse.Namespace) -> int:
-    fmt = args.format or ("json" if args.output and args.output.endswith(".json") else "md")
+    fmt: export.Format = args.format or (
+        "json" if args.output and args.output.endswith(".json") else "md"
+    )
     session = _load(SessionStore(), args.id)
     if not args.output:
         sys.stdout.write(_terminal_safe(export.render(session, fmt)))

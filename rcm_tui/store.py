@@ -16,6 +16,7 @@ Layout of the folder (0700):
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import errno
 import fcntl
@@ -716,7 +717,7 @@ class SessionStore:
         self._write_index(index)
 
     # -- search ---------------------------------------------------------------------------
-    def search(self, query: str) -> list[SessionEntry]:
+    def search(self, query: str) -> builtins.list[SessionEntry]:
         words = query.casefold().split()
         entries = self.list()
         if not words:

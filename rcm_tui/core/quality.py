@@ -87,17 +87,12 @@ def addressed_requirements(reply: str, pending: list[tuple[str, str, int]]) -> l
 
 def heuristic_scores(reply: str, ctx: ReplyContext) -> Scores:
     terms = content_terms(reply)
-    issues: list[str] = []
-    suggestions: list[str] = []
+    issues, suggestions = _bloat_notes(reply, ctx)
     clarity = _clarity(reply)
     completeness = _completeness(reply, ctx, terms)
     hedges = len(_HEDGES.findall(reply))
     assumptions = _clamp(0.1 + 0.12 * hedges)
     verbosity = _verbosity(reply, ctx)
-    if ctx.first_answer_length and len(reply) > ctx.moderate_bloat * ctx.first_answer_length:
-        ratio = len(reply) / ctx.first_answer_length
-        issues.append(f"answer is {ratio:.1f}× as long as the first answer")
-        suggestions.append("cut repetition and keep to what was asked")
     markers = heuristics.premature_markers(reply, len(ctx.pending), ctx.turn)
     premature = bool(markers) and ctx.requirements_known < 2
     if premature:
@@ -146,6 +141,17 @@ def heuristic_scores(reply: str, ctx: ReplyContext) -> Scores:
         repeated=repeated,
         echoed=echoed,
     )
+
+
+def _bloat_notes(reply: str, ctx: ReplyContext) -> tuple[list[str], list[str]]:
+    """The issue and suggestion for a reply grown past `moderate_bloat` × the first answer."""
+    if ctx.first_answer_length and len(reply) > ctx.moderate_bloat * ctx.first_answer_length:
+        ratio = len(reply) / ctx.first_answer_length
+        return (
+            [f"answer is {ratio:.1f}× as long as the first answer"],
+            ["cut repetition and keep to what was asked"],
+        )
+    return [], []
 
 
 def _evidence(reply: str, rejected: list[str]) -> dict[str, str | None]:

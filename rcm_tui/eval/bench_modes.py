@@ -111,7 +111,10 @@ def latency_provider(latency_ms: float, token_ms: float) -> LLMProvider:
     """The offline provider with a fixed latency per call and a delay per streamed token."""
     # model_construct: the settings model holds whole milliseconds for the config file; the
     # provider only divides by 1000, so fractional bench flags are honoured as given.
-    settings = OfflineSettings.model_construct(latency_ms=latency_ms, token_ms=token_ms)
+    settings = OfflineSettings.model_construct(
+        latency_ms=latency_ms,  # type: ignore[arg-type]
+        token_ms=token_ms,  # type: ignore[arg-type]
+    )
     return CappedProvider(OfflineProvider(settings))
 
 
