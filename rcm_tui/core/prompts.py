@@ -116,6 +116,8 @@ RECAP_HEADER = "Welcome back — here is where this session stood."
 PLAIN_SYSTEM_PROMPT = "You are a helpful assistant."
 # Heads the consolidated summary of the turns no longer sent verbatim.
 SUMMARY_HEADER = "Summary of the conversation up to turn {turn}:"
+# `rcm-tui bench --provider …` loads the model with this before the clock starts.
+WARM_UP_PROMPT = "Say OK."
 
 
 LEDGER_HEADER = "[Conversation ledger — authoritative]"

@@ -35,6 +35,7 @@ from typing import Any
 
 from ..config import LoadedSettings, Settings
 from ..controller import ProviderPair
+from ..core import prompts
 from ..core.llm import ChatMessage, LLMRequest, ProviderError, complete
 from ..core.text_safety import visible_controls, visible_line
 from ..providers.registry import build_provider, choose_provider
@@ -197,7 +198,7 @@ def _build_pair(name: str, settings: Settings) -> ProviderPair:
 async def _warm_up(name: str, settings: Settings) -> None:
     """Load the model (or open the connection) before the clock starts for either mode."""
     pair = _build_pair(name, settings)
-    request = LLMRequest([ChatMessage("user", "Say OK.")], "generation", max_tokens=4)
+    request = LLMRequest([ChatMessage("user", prompts.WARM_UP_PROMPT)], "generation", max_tokens=4)
     try:
         await complete(pair.generator, request)
     finally:
