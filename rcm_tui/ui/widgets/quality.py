@@ -12,7 +12,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
 
-from ...core.models import QualityRecord, Session
+from ...core.models import GRADED_DIMENSIONS, LOWER_IS_BETTER, QualityRecord, Session
 from ...core.readvocacy_label import readvocacy_label
 from ...core.stats import bloat_assessment
 from ...core.text_safety import visible_line
@@ -20,14 +20,11 @@ from .status import duration
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
 CHART_ROWS = 4
+# Shorter names where the panel is narrow.
+_LABELS = {"middle_turn_reference": "middle turns", "requirement_tracking": "requirements"}
 # (label, attribute, lower is better)
-DIMENSIONS = (
-    ("clarity", "clarity", False),
-    ("completeness", "completeness", False),
-    ("assumptions", "assumptions", True),
-    ("verbosity", "verbosity", True),
-    ("middle turns", "middle_turn_reference", False),
-    ("requirements", "requirement_tracking", False),
+DIMENSIONS = tuple(
+    (_LABELS.get(name, name), name, name in LOWER_IS_BETTER) for name in GRADED_DIMENSIONS
 )
 
 
