@@ -1,4 +1,4 @@
-"""`rcm-tui replay` end to end through the CLI, on the shared scenarios when they are present."""
+"""`rcm-tui replay` end to end through the CLI, on the scenarios that ship with the package."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 
 from rcm_tui.config import sessions_dir
+from rcm_tui.eval.packaged import scenarios_dir
 
 ROOT = Path(__file__).resolve().parents[1]
-SCENARIOS = ROOT.parent / "shared" / "scenarios"
-needs_scenarios = pytest.mark.skipif(not SCENARIOS.is_dir(), reason="shared/ not beside repo")
+SCENARIOS = scenarios_dir()  # a copy of shared/scenarios
+needs_scenarios = pytest.mark.skipif(not SCENARIOS.is_dir(), reason="package data missing")
 
 
 def rcm(*args: str, timeout: float = 180) -> subprocess.CompletedProcess[str]:
