@@ -350,6 +350,16 @@ async def _fork(c: Controller, args: str) -> CommandResult:
     return CommandResult(f"Forked “{parent}” at turn {at}: this is the branch.", action="forked")
 
 
+async def _model(c: Controller, args: str) -> CommandResult:
+    from .model_command import describe_models
+    from .providers.switching import parse_model_spec
+
+    if not args:
+        return CommandResult(describe_models(c))
+    label = await c.switch_model(parse_model_spec(args, c.choice.name))
+    return CommandResult(f"Now using **{label}** for the next turns.", action="refresh")
+
+
 COMMANDS: dict[str, Command] = {
     c.name: c
     for c in (
@@ -358,6 +368,9 @@ COMMANDS: dict[str, Command] = {
         Command("requirements", "/requirements", "the requirement ledger", _requirements),
         Command("decisions", "/decisions", "SOLIDIFIED, direction, rejected options", _decisions),
         Command("config", "/config", "effective settings and where they came from", _config),
+        Command("model", "/model [[provider:]name]",
+                "show the model and what is available, or switch (e.g. /model openai:gpt-4o)",
+                _model),
         Command("solidify", "/solidify", "write the SOLIDIFIED block now", _solidify),
         Command("status", "/status", "the current conclusion, rejected and open items", _status),
         Command("reject", "/reject <option> [: reason]", "reject an option by hand", _reject),

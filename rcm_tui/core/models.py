@@ -59,6 +59,10 @@ class Message(Document):
     # The ledger block a user message was sent with, in the "as sent" layout: later prompts
     # repeat it in the history exactly as the model first saw it, so they extend the KV cache.
     ledger_sent: str | None = None
+    # On an assistant message: the provider and model that wrote it (/model can change them
+    # mid-session). Absent in documents written before they were recorded.
+    provider: str | None = None
+    model: str | None = None
 
 
 class Requirement(Document):

@@ -64,7 +64,8 @@ log = logging.getLogger("rcm_tui.ui")
 
 # Commands that change the session or call the model: one at a time, never during a turn.
 EXCLUSIVE_COMMANDS = frozenset(
-    {"solidify", "new", "sessions", "exit", "reject", "unreject", "fork", "regenerate", "edit"}
+    {"solidify", "new", "sessions", "exit", "reject", "unreject", "fork", "regenerate", "edit",
+     "model"}
 )
 # Footer entries that leave a narrow footer first (the palette entry takes the last cells).
 FOOTER_DROP_ORDER = (
@@ -279,6 +280,9 @@ class MainScreen(Screen[None]):
             await self.chat.add_note(
                 as_lines(recap), "recap · where this session stood", kind="recap"
             )
+        note, self.controller.model_note = self.controller.model_note, None
+        if note:
+            await self.chat.add_notice(note, "warning")
         pending = session.pending_user_turn
         if pending is not None:
             kept = self._cancelled_reply(pending.turn)
