@@ -223,6 +223,33 @@ async def _unreject(c: Controller, args: str) -> CommandResult:
                          action="refresh")
 
 
+REQ_USAGE = "Usage: /req add <text> · /req edit <id> <text> · /req merge <keep> <merged> [: text]"
+
+
+async def _req(c: Controller, args: str) -> CommandResult:
+    from .core import ledger_edits as edits
+
+    action, _sep, rest = args.partition(" ")
+    action, rest = action.lower(), rest.strip()
+    if action == "add" and rest:
+        req = c.edit_ledger(edits.add_requirement, rest)
+        return CommandResult(f"Added **{req.id}** by hand: {req.text}", action="refresh")
+    ref, _sep, text = rest.partition(" ")
+    if action == "edit" and ref and text.strip():
+        req = c.edit_ledger(edits.edit_requirement, ref, text)
+        return CommandResult(f"**{req.id}** now reads: {req.text}", action="refresh")
+    if action == "merge":
+        refs, _sep, merged_text = rest.partition(":")
+        pair = refs.split()
+        if len(pair) == 2:
+            kept = c.edit_ledger(edits.merge_requirements, *pair, merged_text.strip() or None)
+            merged = edits.requirement(c.session, pair[1])
+            return CommandResult(
+                f"Merged **{merged.id}** into **{kept.id}**: {kept.text}", action="refresh"
+            )
+    return CommandResult(REQ_USAGE, ok=False)
+
+
 def exports_dir() -> Path:
     return data_dir() / "exports"
 
@@ -375,6 +402,9 @@ COMMANDS: dict[str, Command] = {
         Command("status", "/status", "the current conclusion, rejected and open items", _status),
         Command("reject", "/reject <option> [: reason]", "reject an option by hand", _reject),
         Command("unreject", "/unreject <option>", "reopen a rejected option", _unreject),
+        Command("req", "/req add|edit|merge …",
+                "edit the requirements by hand: /req add <text>, /req edit <id> <text>, "
+                "/req merge <keep> <merged> [: text]", _req),
         Command("retry", "/retry", "run the last unanswered message again", _retry),
         Command("regenerate", "/regenerate", "replace the last reply with a new one",
                 _regenerate),

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .config import LoadedSettings, Settings
 from .core.context import Budget, title_from
@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from .core.profile import ProfileChoice
 
 log = logging.getLogger("rcm_tui.controller")
+T = TypeVar("T")
 TITLE_WORDS = 8
 
 
@@ -479,7 +480,7 @@ class Controller:
     def unreject(self, option: str) -> RejectedOption | None:
         """Reopen the rejected option `option` names exactly; a partial or ambiguous name is
         refused with the candidates (ValueError), never guessed."""
-        from .core import ledger
+        from .core import ledger, ledger_edits
 
         exact, partial = ledger.rejections_named(self.session, option)
         if exact is None and partial:
@@ -487,10 +488,14 @@ class Controller:
             raise ValueError(f"“{option}” only partly names {names}; type the full name.")
         if exact is None:
             return None
-        entry = ledger.reopen_option(self.session, exact.option, self.session.turn)
-        if entry is not None:
-            self.save()
-        return entry
+        return self.edit_ledger(ledger_edits.unreject, exact.id)
+
+    def edit_ledger(self, change: Callable[..., T], *args: Any) -> T:
+        """One edit of the ledger by hand (a function of core/ledger_edits, given the session,
+        `args` and the current turn), saved. Its errors (KeyError, ValueError) say why."""
+        result = change(self.session, *args, turn=self.session.turn)
+        self.save()
+        return result
 
     def set_requirement_status(self, req_id: str, status: str) -> Requirement:
         from .core import ledger

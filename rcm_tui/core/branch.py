@@ -48,6 +48,7 @@ def fork_session(session: Session, turn: int) -> Session:
         reliability=source.reliability,
         cancelled_replies=[c for c in source.cancelled_replies if c.turn <= turn],
         parent=ParentRef(id=session.id, turn=turn),
+        ledger_edits=[e for e in source.ledger_edits if e.turn <= turn],
     )
     if source.consolidated_through_turn <= turn:
         # A summary of later turns would leak them into the branch; it is rebuilt instead.

@@ -77,6 +77,15 @@ class Requirement(Document):
     restated_turns: list[int] = Field(default_factory=list)
     # "user" once the user set the status by hand: the analysers never override it.
     status_set_by: Origin | None = None
+    # "user" once the user wrote the text by hand (edited, added or merged): the analysers
+    # never replace it.
+    text_set_by: Origin | None = None
+    # Texts this requirement stands for besides its own: what the user edited away and the
+    # texts of requirements merged into it. A finding like one of them is this requirement.
+    replaced_texts: list[str] = Field(default_factory=list)
+    # Set on a requirement the user merged into another (its status is then "dropped"): the
+    # analysers send whatever matches it to that one and never bring it back.
+    merged_into: str | None = None
 
 
 class RejectedOption(Document):
@@ -89,6 +98,9 @@ class RejectedOption(Document):
     # A class of things ("flat foods", "used clothing", "screens"), not one named option: a
     # reply proposing any member of it goes against the rejection.
     category: bool = False
+    # "user" once the user edited its name or reason by hand, or reopened it by hand.
+    edited_by: Origin | None = None
+    reopened_by: Origin | None = None
 
     @property
     def active(self) -> bool:
@@ -216,6 +228,21 @@ class CancelledReply(Document):
     created_at: datetime = Field(default_factory=utc_now)
 
 
+class LedgerEdit(Document):
+    """One change the user made to the ledger by hand (a panel key or /req): what, to which
+    item, and the text before and after. The items carry the effect; this is the record."""
+
+    turn: int
+    action: Literal["add", "edit", "merge", "edit_rejected", "unreject"]
+    target: str
+    before: str = ""
+    after: str = ""
+    # For a merge: the requirement merged away.
+    merged: str | None = None
+    origin: Origin = "user"
+    created_at: datetime = Field(default_factory=utc_now)
+
+
 class ParentRef(Document):
     """Where a branch was forked: the parent session and the last turn it shares with it."""
 
@@ -258,6 +285,8 @@ class Session(Document):
     # Set once the server cut off or refused a call because another one ran; from then on,
     # and when the session is resumed, the layer sends one call at a time.
     one_call_at_a_time: SerialCalls | None = None
+    # Every change the user made to the ledger by hand, in order.
+    ledger_edits: list[LedgerEdit] = Field(default_factory=list)
 
     # -- derived views, never stored twice ------------------------------------------------
     @property

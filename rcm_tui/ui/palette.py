@@ -46,6 +46,7 @@ NOT_LISTED = frozenset(
         "exit",
         "reject",
         "unreject",
+        "req",
         "help",
         "stats",
         "copy",
