@@ -115,6 +115,10 @@ async def _help(c: Controller, _args: str) -> CommandResult:
         "a message · "
         f"`{keys.quit}` quit",
         f"- Enter sends; `{keys.newline}` (or ctrl+j) adds a newline; ctrl+p opens the palette.",
+        "- Requirements panel (tab to it): `c` confirm · `a` addressed · `d` drop · `p` pending · "
+        "`e` edit the text · `n` add one · `m` on the one to keep, then `m` on another: merge. "
+        "Decisions panel: `e` edit SOLIDIFIED · `r` rejected options (Enter edit name and "
+        "reason, `u` unreject). What you set there is yours: the analyser never overrides it.",
         f"- A message that starts with `/` is a command; begin it with `{ESCAPE}` to send it "
         "as a message (`//etc/hosts is wrong` sends “/etc/hosts is wrong”).",
     ]

@@ -612,6 +612,14 @@ class MainScreen(Screen[None]):
         self.notify(f"{req.id} is now {req.status}.")
         self.refresh_views()
 
+    @on(RequirementsTable.EditRequested)
+    @on(DecisionsPanel.RejectedRequested)
+    def _edit_ledger(self, message: Message) -> None:
+        message.stop()
+        from .ledger_edit import open_ledger_editor
+
+        open_ledger_editor(self, message)
+
     @on(DecisionsPanel.EditRequested)
     def _edit_solidified(self, message: DecisionsPanel.EditRequested) -> None:
         message.stop()
