@@ -407,8 +407,8 @@ COMMANDS: dict[str, Command] = {
         Command("reject", "/reject <option> [: reason]", "reject an option by hand", _reject),
         Command("unreject", "/unreject <option>", "reopen a rejected option", _unreject),
         Command("req", "/req add|edit|merge …",
-                "edit the requirements by hand: /req add <text>, /req edit <id> <text>, "
-                "/req merge <keep> <merged> [: text]", _req),
+                "edit the requirements by hand: `/req add <text>`, `/req edit <id> <text>`, "
+                "`/req merge <keep> <merged> [: text]`", _req),
         Command("retry", "/retry", "run the last unanswered message again", _retry),
         Command("regenerate", "/regenerate", "replace the last reply with a new one",
                 _regenerate),

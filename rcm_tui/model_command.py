@@ -36,7 +36,9 @@ def describe_models(c: Controller) -> str:
         "|---|---|---|",
     ]
     for row in provider_states(c.settings):
-        state = "in use" if row.provider == c.choice.name else row.problem or "ready"
+        # The problem's first clause; /model PROVIDER gives the whole reason (what to set).
+        problem = row.problem.split(":")[0] if row.problem else "ready"
+        state = "in use" if row.provider == c.choice.name else problem
         lines.append(f"| {row.provider} | {row.models} | {state} |")
     runs = models_by_turn(c.session)
     if runs:
@@ -50,6 +52,6 @@ def describe_models(c: Controller) -> str:
         "Switch: `/model PROVIDER:NAME` (`/model openai:gpt-4o`), `/model PROVIDER` (its "
         "configured model) or `/model NAME` (another model of the provider in use). The next "
         "turns use it; a resumed session runs on its last model unless the command line names "
-        "one (--provider, --model).",
+        "one (--provider, --model). Trying a provider that cannot run says what to set.",
     ]
     return "\n".join(lines)

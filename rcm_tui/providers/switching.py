@@ -139,6 +139,6 @@ def provider_states(settings: Settings) -> list[ProviderState]:
         if provider == "anthropic" and cfg.anthropic.analysis_model:
             models += f" (analysis: {cfg.anthropic.analysis_model})"
         if provider == "local" and not cfg.local.model_path:
-            models += " (bundled), or any GGUF path"
+            models += " (bundled) or a GGUF path"
         rows.append(ProviderState(provider, models, unavailable_reason(settings, spec)))
     return rows

@@ -33,7 +33,7 @@ async def test_model_alone_lists_the_current_model_and_what_is_available() -> No
         await type_and_send(pilot, "/model")
         [note] = [n for n in entry_texts(app, "note") if "## Model" in n]
         assert "Now: **offline · demo, no model**" in note
-        assert "| anthropic | claude-sonnet-4-5 | anthropic has no API key" in note
+        assert "| anthropic | claude-sonnet-4-5 | anthropic has no API key |" in note
         assert "| offline | offline-demo | in use |" in note
         assert "- turn 1: offline · offline-demo" in note
 

@@ -48,8 +48,9 @@ class RequirementDialog(ModalScreen[str | None]):
             yield Static(self.title_text, classes="question", markup=False)
             for line in self.context:
                 yield Static(line, classes="context", markup=False)
+            # The cursor at the end, nothing selected: a first key edits, it does not erase.
             yield Input(self.value, placeholder="the requirement, in one sentence",
-                        id="requirement-text")
+                        id="requirement-text", select_on_focus=False)
             yield Static(f"Enter saves · Escape cancels\n{USER_WINS}", classes="hint")
 
     def on_mount(self) -> None:
@@ -79,10 +80,10 @@ class RejectedOptionDialog(ModalScreen[tuple[str, str] | None]):
             yield Static(f"Edit rejected option {entry.id} (rejected at turn {entry.turn})",
                          classes="question", markup=False)
             yield Static("Option", classes="context", markup=False)
-            yield Input(visible_line(entry.option), id="rejected-option")
+            yield Input(visible_line(entry.option), id="rejected-option", select_on_focus=False)
             yield Static("Reason", classes="context", markup=False)
             yield Input(visible_line(entry.reason), placeholder="why it is off the table",
-                        id="rejected-reason")
+                        id="rejected-reason", select_on_focus=False)
             yield Static(f"Enter saves · Tab next field · Escape cancels\n{USER_WINS}",
                          classes="hint")
 
