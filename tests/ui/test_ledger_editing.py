@@ -49,7 +49,7 @@ async def test_edit_add_and_merge_requirements_from_the_panel() -> None:
     app = RcmApp(controller)
     async with app.run_test(size=(160, 45)) as pilot:
         await _focus_requirements(app, pilot)
-        assert {"Edit", "New", "Merge"} <= footer_keys(app)
+        assert {"Edit", "Add", "Merge"} <= footer_keys(app)
 
         await pilot.press("e")  # on R1
         await wait_for(pilot, lambda: isinstance(app.screen, RequirementDialog))

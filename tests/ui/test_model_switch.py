@@ -46,6 +46,7 @@ async def test_a_refused_switch_says_why_and_the_header_keeps_the_model() -> Non
         await type_and_send(pilot, "/model anthropic:claude-x")
         [notice] = [n for n in notice_texts(app) if n.startswith("/model:")]
         assert "anthropic has no API key" in notice and "still using offline" in notice
+        assert not notice.startswith("/model: /model:")  # the command is named once
         await type_and_send(pilot, "/model nosuch:thing")
         assert any("unknown provider “nosuch”" in n for n in notice_texts(app))
         assert header_provider(app) == before

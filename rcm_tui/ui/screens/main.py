@@ -509,7 +509,10 @@ class MainScreen(Screen[None]):
             return
         if not result.ok:
             # One line, not a boxed note: a mistyped command is not an event of the session.
-            await self.chat.add_notice(f"/{name}: {result.text}", "warning")
+            # Errors raised by a command already name it ("/fork: no turn 9"): not twice.
+            said = result.text if result.text.startswith(f"/{name}:") else \
+                f"/{name}: {result.text}"
+            await self.chat.add_notice(said, "warning")
         elif result.action not in ("open_sessions", "copy", "forked"):
             await self.chat.add_note(result.text, f"/{name}")
         await self.app.apply_command_action(result)  # type: ignore[attr-defined]

@@ -35,7 +35,7 @@ class RequirementsTable(DataTable[Text]):
         Binding("d", "set_status('dropped')", "Drop"),
         Binding("p", "set_status('pending')", "Pending"),
         Binding("e", "edit('edit')", "Edit"),
-        Binding("n", "edit('add')", "New"),
+        Binding("n", "edit('add')", "Add"),
         Binding("m", "edit('merge')", "Merge"),
     ]
 
