@@ -60,7 +60,6 @@ def edit_requirement(session: Session, ref: str, text: str, *, turn: int) -> Req
     req.replaced_texts.append(before)
     req.text = text
     req.text_set_by = "user"
-    req.updated_turn = turn
     session.ledger_edits.append(
         LedgerEdit(turn=turn, action="edit", target=req.id, before=before, after=text)
     )
@@ -86,16 +85,16 @@ def merge_requirements(
     keep.text = new_text
     keep.text_set_by = "user"
     keep.confidence = max(keep.confidence, merged.confidence)
-    keep.updated_turn = turn
     if keep.status == "dropped":
         keep.status = "pending"
+        keep.updated_turn = turn
     merged.status = "dropped"
     merged.status_set_by = "user"
     merged.merged_into = keep.id
     merged.updated_turn = turn
     session.ledger_edits.append(LedgerEdit(
-        turn=turn, action="merge", target=keep.id, merged=merged.id,
-        before=f"{before} | {merged.id}: {merged.text}", after=new_text,
+        turn=turn, action="merge", target=keep.id, merged=merged.id, before=before,
+        after=new_text,
     ))
     return keep
 
@@ -147,13 +146,12 @@ def edit_rejection(
         raise ValueError(f"{clash.option} is rejected already ({clash.id})")
     if (option, reason) == (entry.option, entry.reason):
         return entry
-    before = f"{entry.option}: {entry.reason}" if entry.reason else entry.option
+    session.ledger_edits.append(LedgerEdit(
+        turn=turn, action="edit_rejected", target=entry.id, before=entry.option,
+        after=option, reason_before=entry.reason, reason_after=reason,
+    ))
     entry.option, entry.reason = option, reason
     entry.edited_by = "user"
-    session.ledger_edits.append(LedgerEdit(
-        turn=turn, action="edit_rejected", target=entry.id, before=before,
-        after=f"{option}: {reason}" if reason else option,
-    ))
     return entry
 
 
@@ -173,3 +171,67 @@ def reopened_by_user(session: Session, option: str) -> RejectedOption | None:
     """The user's own reopening of `option`, when the newest entry for it is one."""
     entry = next((r for r in reversed(session.rejected) if same_option(r.option, option)), None)
     return entry if entry is not None and entry.reopened_by == "user" else None
+
+
+# -- the ledger as of an earlier turn (fork, rewind) ---------------------------------------------
+
+
+def undo_edits_after(session: Session, turn: int) -> None:
+    """Take back, newest first, the edits made after `turn`, in place: a fork or a rewind to
+    that turn starts from the ledger as the user had left it then."""
+    later = [e for e in session.ledger_edits if e.turn > turn]
+    session.ledger_edits = [e for e in session.ledger_edits if e.turn <= turn]
+    for edit in reversed(later):
+        _UNDO[edit.action](session, edit)
+    kept = {e.target for e in session.ledger_edits}
+    for req in session.requirements:
+        if req.text_set_by == "user" and req.id not in kept:
+            req.text_set_by = None
+    for entry in session.rejected:
+        if entry.edited_by == "user" and entry.id not in kept:
+            entry.edited_by = None
+
+
+def _drop_last(texts: list[str], text: str) -> None:
+    if text in texts:
+        del texts[len(texts) - 1 - texts[::-1].index(text)]
+
+
+def _undo_add(session: Session, edit: LedgerEdit) -> None:
+    session.requirements = [r for r in session.requirements if r.id != edit.target]
+
+
+def _undo_edit(session: Session, edit: LedgerEdit) -> None:
+    req = _find_requirement(session, edit.target)
+    req.text = edit.before
+    _drop_last(req.replaced_texts, edit.before)
+
+
+def _undo_merge(session: Session, edit: LedgerEdit) -> None:
+    keep = _find_requirement(session, edit.target)
+    merged = _find_requirement(session, edit.merged or "")
+    for text in (edit.before, merged.text, *merged.replaced_texts):
+        _drop_last(keep.replaced_texts, text)
+    keep.text = edit.before
+    merged.merged_into = None
+    merged.status_set_by = None
+
+
+def _undo_edit_rejected(session: Session, edit: LedgerEdit) -> None:
+    entry = rejection(session, edit.target)
+    entry.option, entry.reason = edit.before, edit.reason_before or ""
+
+
+def _undo_unreject(session: Session, edit: LedgerEdit) -> None:
+    entry = rejection(session, edit.target)
+    entry.reopened_turn = None
+    entry.reopened_by = None
+
+
+_UNDO = {
+    "add": _undo_add,
+    "edit": _undo_edit,
+    "merge": _undo_merge,
+    "edit_rejected": _undo_edit_rejected,
+    "unreject": _undo_unreject,
+}

@@ -230,7 +230,9 @@ class CancelledReply(Document):
 
 class LedgerEdit(Document):
     """One change the user made to the ledger by hand (a panel key or /req): what, to which
-    item, and the text before and after. The items carry the effect; this is the record."""
+    item, and the text before and after (a requirement's text, a rejected option's name). The
+    items carry the effect; this is the record, enough to take the change back (a fork or a
+    rewind to an earlier turn)."""
 
     turn: int
     action: Literal["add", "edit", "merge", "edit_rejected", "unreject"]
@@ -239,6 +241,9 @@ class LedgerEdit(Document):
     after: str = ""
     # For a merge: the requirement merged away.
     merged: str | None = None
+    # For an edited rejected option: its reason before and after.
+    reason_before: str | None = None
+    reason_after: str | None = None
     origin: Origin = "user"
     created_at: datetime = Field(default_factory=utc_now)
 

@@ -67,6 +67,7 @@ def test_a_merged_away_requirement_is_recorded_and_never_comes_back() -> None:
     said(session, "We need to store the uploaded files in S3.", 1)
     said(session, "Uploads should be kept in an S3 bucket with versioning.", 2)
     assert len(session.requirements) == 2, session.requirements
+    first_text = session.requirements[0].text
     kept = edits.merge_requirements(session, "R1", "R2",
                                     "Store uploads in a versioned S3 bucket", turn=2)
     merged = session.requirements[1]
@@ -74,7 +75,7 @@ def test_a_merged_away_requirement_is_recorded_and_never_comes_back() -> None:
     assert (merged.status, merged.merged_into, merged.status_set_by) == ("dropped", "R1", "user")
     [edit] = session.ledger_edits
     assert (edit.action, edit.target, edit.merged) == ("merge", "R1", "R2")
-    assert "Uploads should be kept in an S3 bucket" in edit.before
+    assert (edit.before, edit.after) == (first_text, "Store uploads in a versioned S3 bucket")
     # The user says the merged-away text again: it is R1 (restated), not R2 back nor an R3.
     said(session, "Uploads should be kept in an S3 bucket with versioning.", 3)
     assert [(r.id, r.status) for r in session.requirements] == [("R1", "pending"),
@@ -127,8 +128,8 @@ def test_a_rejected_option_edited_by_hand_keeps_its_name_and_reason() -> None:
     assert (entry.option, entry.reason, entry.edited_by) == (
         "MongoDB Atlas", "we need SERIALIZABLE", "user")
     edit = session.ledger_edits[-1]
-    assert (edit.action, edit.after, edit.origin) == (
-        "edit_rejected", "MongoDB Atlas: we need SERIALIZABLE", "user")
+    assert (edit.action, edit.before, edit.after, edit.reason_after, edit.origin) == (
+        "edit_rejected", "MongoDB", "MongoDB Atlas", "we need SERIALIZABLE", "user")
     apply_analysis(session, Analysis(rejections=[RejectionFinding("MongoDB Atlas", "cost")],
                                      source="llm"), 2)
     assert entry.reason == "we need SERIALIZABLE"
@@ -159,3 +160,37 @@ def test_edits_survive_the_document_and_a_fork_keeps_those_up_to_its_turn() -> N
     data = Session().dump()
     del data["ledger_edits"]
     assert session_from_data(data).ledger_edits == []
+
+
+def test_a_fork_before_the_edits_starts_from_the_ledger_as_the_user_left_it_then() -> None:
+    session = Session()
+    said(session, "We need to store the uploaded files in S3.", 1)
+    said(session, "MongoDB is off the table: transactions are too fragile.", 1)
+    session.messages.append(Message(role="assistant", content="ok", turn=1))
+    said(session, "Uploads should be kept in an S3 bucket with versioning.", 2)
+    session.messages.append(Message(role="assistant", content="ok", turn=2))
+    original = [(r.id, r.text, r.status) for r in session.requirements]
+    [entry] = session.rejected
+    rejected_then = (entry.option, entry.reason, True)
+    edits.edit_requirement(session, "R1", "Store uploads in S3 (eu-west-1)", turn=2)
+    edits.merge_requirements(session, "R1", "R2", "One versioned S3 bucket", turn=2)
+    edits.add_requirement(session, "Virus-scan every upload", turn=2)
+    edits.edit_rejection(session, entry.id, "MongoDB Atlas", "no SERIALIZABLE", turn=2)
+    edits.unreject(session, entry.id, turn=2)
+
+    branch = fork_session(session, 1)
+    assert [(r.id, r.text, r.status) for r in branch.requirements] == original[:1]
+    assert branch.requirements[0].replaced_texts == []
+    assert branch.requirements[0].text_set_by is None
+    assert [(r.option, r.reason, r.active) for r in branch.rejected] == [rejected_then]
+    assert branch.rejected[0].edited_by is None and branch.rejected[0].reopened_by is None
+    assert branch.ledger_edits == []
+    # At the turn of the edits the branch keeps them all.
+    same = fork_session(session, 2)
+    assert [e.action for e in same.ledger_edits] == [
+        "edit", "merge", "add", "edit_rejected", "unreject"]
+    assert same.requirements[0].text == "One versioned S3 bucket"
+    assert same.requirements[1].merged_into == "R1"
+    # The parent is untouched.
+    assert session.requirements[0].text == "One versioned S3 bucket"
+    assert session.rejected[0].option == "MongoDB Atlas"
