@@ -109,6 +109,8 @@ class Controller:
         self.reliability = reliability
         self.on_event = on_event
         self.choice: Choice = _explained(choose_provider(self.settings), loaded)
+        # The settings as started, with the provider they chose: a --base-url stays with it.
+        self._started = self.settings.model_copy(update={"provider": self.choice.name})
         # A model named on the command line wins over a resumed session's last model, until
         # the user switches with /model.
         self._model_flag = any(
@@ -314,7 +316,8 @@ class Controller:
                 f"Using {self.provider_label}."
             )
             return
-        self._use(switched_settings(self.settings, spec), None, "the session's last model")
+        self._use(switched_settings(self.settings, spec, self._started), None,
+                  "the session's last model")
 
     def _use(self, settings: Settings, pair: ProviderPair | None, reason: str) -> None:
         # The next turn builds its pipeline on these providers (built now, or on first use).
@@ -331,7 +334,7 @@ class Controller:
         problem = unavailable_reason(self.settings, spec)
         if problem is not None:
             raise ValueError(f"{problem}; {keep}.")
-        settings = switched_settings(self.settings, spec)
+        settings = switched_settings(self.settings, spec, self._started)
         built: list[LLMProvider] = []
         try:
             built.append(build_provider(spec.provider, settings))

@@ -16,7 +16,7 @@ from rcm_tui.controller import Controller
 from rcm_tui.core.models import Message, Session
 from rcm_tui.model_command import models_by_turn
 from rcm_tui.providers.registry import local_available
-from rcm_tui.providers.switching import ModelSpec, parse_model_spec
+from rcm_tui.providers.switching import ModelSpec, parse_model_spec, switched_settings
 from rcm_tui.store import SessionStore
 
 SECRET = "sk-test-never-on-disk-1234567890"
@@ -172,3 +172,14 @@ def test_documents_written_before_models_were_recorded_still_load() -> None:
         Message(role="assistant", content="x", turn=2, provider="local", model="SmolLM2")
     )
     assert models_by_turn(session) == [(2, 2, "local · SmolLM2")]
+
+
+def test_a_base_url_flag_stays_with_the_provider_it_was_given_for() -> None:
+    loaded = load_settings(None, {"provider": "openai", "base_url": "http://127.0.0.1:8000/v1"},
+                           {"OPENAI_API_KEY": SECRET, "ANTHROPIC_API_KEY": SECRET})
+    started = loaded.settings
+    to_anthropic = switched_settings(started, ModelSpec("anthropic"), started)
+    assert (to_anthropic.provider, to_anthropic.base_url) == ("anthropic", "")
+    back = switched_settings(to_anthropic, ModelSpec("openai", "qwen"), started)
+    assert (back.provider, back.model, back.base_url) == (
+        "openai", "qwen", "http://127.0.0.1:8000/v1")

@@ -108,10 +108,14 @@ def _local_problem(settings: Settings, model: str) -> str | None:
     return None
 
 
-def switched_settings(settings: Settings, spec: ModelSpec) -> Settings:
-    """The settings that run `spec`. A `--base-url` given for one provider is not carried to
-    another: each provider then uses its own `providers.X.base_url`."""
-    base_url = settings.base_url if spec.provider == settings.provider else ""
+def switched_settings(settings: Settings, spec: ModelSpec, started: Settings) -> Settings:
+    """The settings that run `spec`, from the current ones. A `--base-url` is for the provider
+    it was given with (`started`: the settings the app started with, "auto" resolved to
+    `settings.provider` then): another provider uses its own `providers.X.base_url`."""
+    if spec.provider == settings.provider:
+        base_url = settings.base_url
+    else:
+        base_url = started.base_url if spec.provider == started.provider else ""
     model = local_model_argument(spec.model) if spec.provider == "local" else spec.model
     return settings.model_copy(
         update={"provider": spec.provider, "model": model, "base_url": base_url}
