@@ -138,3 +138,17 @@ async def test_req_commands_edit_the_ledger_and_refuse_with_a_reason() -> None:
         texts = [getattr(n, "text", "") for n in app.main.chat.query("NoticeLine")]
         assert any(t.startswith("/req: Usage: /req add") for t in texts), notices
         assert any("no requirement 'R9'" in t for t in texts)
+
+
+async def test_at_80_columns_the_focused_tables_keys_fit_the_footer_whole() -> None:
+    from rcm_tui.ui.screens.main import FOOTER_PALETTE_CELLS
+
+    controller = make_controller()
+    await converse(controller, 2)
+    app = RcmApp(controller)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _focus_requirements(app, pilot)
+        shown = [b.binding for b in app.main.active_bindings.values() if b.binding.show]
+        cells = sum(len(app.get_key_display(b)) + len(b.description) + 2 for b in shown)
+        assert cells <= 80 - FOOTER_PALETTE_CELLS  # nothing cut mid-word
+        assert {"Confirm", "Drop", "Edit", "Add", "Merge"} <= {b.description for b in shown}

@@ -68,8 +68,10 @@ EXCLUSIVE_COMMANDS = frozenset(
      "model"}
 )
 # Footer entries that leave a narrow footer first (the palette entry takes the last cells).
+# A focused panel's own keys come first; to keep them whole, solidify, help and quit go last.
 FOOTER_DROP_ORDER = (
-    "copy_reply", "export", "inspector", "stats", "new_session", "toggle_panels", "sessions"
+    "copy_reply", "export", "inspector", "stats", "new_session", "toggle_panels", "sessions",
+    "solidify", "app.help", "app.quit",
 )
 FOOTER_PALETTE_CELLS = 14
 # Below this size the three panels become tabs so each stays readable.
