@@ -105,3 +105,23 @@ async def test_a_resumed_session_shows_its_last_model_or_why_not(
         assert header_provider(app).startswith("offline")
         assert any("last used openai · gpt-4o" in n for n in notice_texts(app))
     flagged.release()
+
+
+async def test_during_a_turn_model_lists_and_a_switch_waits_for_the_turn() -> None:
+    controller = make_controller(flags={"providers.offline.token_ms": 40})
+    app = RcmApp(controller)
+    async with app.run_test(size=(120, 36)) as pilot:
+        app.main.composer.load_text("We need an API that serves 200 requests per second.")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.main.busy)
+        app.main.composer.load_text("/model")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: any("## Model" in n for n in entry_texts(app, "note")))
+        app.main.composer.load_text("/model offline")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.main.busy
+        assert any("/model cannot run during a turn" in n.message for n in app._notifications)
+        assert app.main.composer.text == "/model offline"  # kept to run again
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not app.main.busy)

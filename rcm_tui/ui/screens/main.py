@@ -416,7 +416,7 @@ class MainScreen(Screen[None]):
             if not is_known(text):
                 await self.chat.add_notice(unknown_command_message(command_name(text)), "warning")
                 return
-            if self._refused_while_busy(command_name(text)):
+            if self._refused_while_busy(text):
                 return
             self.composer.accept(text)
             self.run_command(text.strip())
@@ -457,7 +457,7 @@ class MainScreen(Screen[None]):
         if name == "retry":
             self.action_retry()
             return
-        if self._refused_while_busy(name):
+        if self._refused_while_busy(text):
             return
         if name in ("regenerate", "edit"):
             from . import rewind
@@ -476,8 +476,10 @@ class MainScreen(Screen[None]):
             return
         self.run_worker(self._run_command(text), group="command", exit_on_error=False)
 
-    def _refused_while_busy(self, name: str) -> bool:
-        if name in EXCLUSIVE_COMMANDS and self.busy:
+    def _refused_while_busy(self, text: str) -> bool:
+        name, listing = command_name(text), not text.strip().partition(" ")[2].strip()
+        # /model alone only shows the model; switching waits for the turn.
+        if name in EXCLUSIVE_COMMANDS and self.busy and not (name == "model" and listing):
             self.notify(
                 f"/{name} cannot run during a turn: wait for it or press escape, then run it "
                 "again.",
