@@ -236,9 +236,11 @@ class Controller:
             return
         text = "".join(partial[2]).strip()
         if text:
-            self.session.cancelled_replies.append(
-                CancelledReply(turn=turn, content=text, attempt=partial[1] or 1)
-            )
+            writer = self._providers.generator if self._providers is not None else None
+            self.session.cancelled_replies.append(CancelledReply(
+                turn=turn, content=text, attempt=partial[1] or 1,
+                provider=writer.name if writer else None, model=writer.model if writer else None,
+            ))
 
     # -- persistence --------------------------------------------------------------------------
     def save(self, session: Session | None = None) -> None:

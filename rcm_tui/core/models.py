@@ -226,6 +226,9 @@ class CancelledReply(Document):
     content: str
     attempt: int = 1
     created_at: datetime = Field(default_factory=utc_now)
+    # The provider and model that were writing it (as on an assistant message).
+    provider: str | None = None
+    model: str | None = None
 
 
 class LedgerEdit(Document):

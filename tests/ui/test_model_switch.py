@@ -123,5 +123,10 @@ async def test_during_a_turn_model_lists_and_a_switch_waits_for_the_turn() -> No
         assert app.main.busy
         assert any("/model cannot run during a turn" in n.message for n in app._notifications)
         assert app.main.composer.text == "/model offline"  # kept to run again
+        await wait_for(pilot, lambda: "streaming" in app.main.stage.detail)
+        await pilot.pause(0.3)
         await pilot.press("escape")
         await wait_for(pilot, lambda: not app.main.busy)
+        # The part kept of the cancelled reply says which model was writing it.
+        assert [(c.provider, c.model) for c in controller.session.cancelled_replies] == [
+            ("offline", "offline-demo")]
