@@ -115,6 +115,10 @@ async def _help(c: Controller, _args: str) -> CommandResult:
         "a message · "
         f"`{keys.quit}` quit",
         f"- Enter sends; `{keys.newline}` (or ctrl+j) adds a newline; ctrl+p opens the palette.",
+        "- Requirements panel (tab to it): `c` confirm · `a` addressed · `d` drop · `p` pending · "
+        "`e` edit the text · `n` add one · `m` on the one to keep, then `m` on another: merge. "
+        "Decisions panel: `e` edit SOLIDIFIED · `r` rejected options (Enter edit name and "
+        "reason, `u` unreject). What you set there is yours: the analyser never overrides it.",
         f"- A message that starts with `/` is a command; begin it with `{ESCAPE}` to send it "
         "as a message (`//etc/hosts is wrong` sends “/etc/hosts is wrong”).",
     ]
@@ -221,6 +225,33 @@ async def _unreject(c: Controller, args: str) -> CommandResult:
         return CommandResult(f"{option} is not an active rejected option.", ok=False)
     return CommandResult(f"Reopened **{entry.option}**; it stays in the rejection history.",
                          action="refresh")
+
+
+REQ_USAGE = "Usage: /req add <text> · /req edit <id> <text> · /req merge <keep> <merged> [: text]"
+
+
+async def _req(c: Controller, args: str) -> CommandResult:
+    from .core import ledger_edits as edits
+
+    action, _sep, rest = args.partition(" ")
+    action, rest = action.lower(), rest.strip()
+    if action == "add" and rest:
+        req = c.edit_ledger(edits.add_requirement, rest)
+        return CommandResult(f"Added **{req.id}** by hand: {req.text}", action="refresh")
+    ref, _sep, text = rest.partition(" ")
+    if action == "edit" and ref and text.strip():
+        req = c.edit_ledger(edits.edit_requirement, ref, text)
+        return CommandResult(f"**{req.id}** now reads: {req.text}", action="refresh")
+    if action == "merge":
+        refs, _sep, merged_text = rest.partition(":")
+        pair = refs.split()
+        if len(pair) == 2:
+            kept = c.edit_ledger(edits.merge_requirements, *pair, merged_text.strip() or None)
+            merged = edits.requirement(c.session, pair[1])
+            return CommandResult(
+                f"Merged **{merged.id}** into **{kept.id}**: {kept.text}", action="refresh"
+            )
+    return CommandResult(REQ_USAGE, ok=False)
 
 
 def exports_dir() -> Path:
@@ -351,6 +382,16 @@ async def _fork(c: Controller, args: str) -> CommandResult:
     return CommandResult(f"Forked “{parent}” at turn {at}: this is the branch.", action="forked")
 
 
+async def _model(c: Controller, args: str) -> CommandResult:
+    from .model_command import describe_models
+    from .providers.switching import parse_model_spec
+
+    if not args:
+        return CommandResult(describe_models(c))
+    label = await c.switch_model(parse_model_spec(args, c.choice.name))
+    return CommandResult(f"Now using **{label}** for the next turns.", action="refresh")
+
+
 COMMANDS: dict[str, Command] = {
     c.name: c
     for c in (
@@ -359,10 +400,16 @@ COMMANDS: dict[str, Command] = {
         Command("requirements", "/requirements", "the requirement ledger", _requirements),
         Command("decisions", "/decisions", "SOLIDIFIED, direction, rejected options", _decisions),
         Command("config", "/config", "effective settings and where they came from", _config),
+        Command("model", "/model [[provider:]name]",
+                "show the model and what is available, or switch (e.g. /model openai:gpt-4o)",
+                _model),
         Command("solidify", "/solidify", "write the SOLIDIFIED block now", _solidify),
         Command("status", "/status", "the current conclusion, rejected and open items", _status),
         Command("reject", "/reject <option> [: reason]", "reject an option by hand", _reject),
         Command("unreject", "/unreject <option>", "reopen a rejected option", _unreject),
+        Command("req", "/req add|edit|merge …",
+                "edit the requirements by hand: `/req add <text>`, `/req edit <id> <text>`, "
+                "`/req merge <keep> <merged> [: text]`", _req),
         Command("retry", "/retry", "run the last unanswered message again", _retry),
         Command("regenerate", "/regenerate", "replace the last reply with a new one",
                 _regenerate),

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any, cast, get_args
+from typing import TYPE_CHECKING, Any, TypeVar, cast, get_args
 
 from .config import LoadedSettings, Settings
 from .core.context import Budget, title_from
@@ -39,6 +39,7 @@ from .core.models import (
     utc_now,
 )
 from .providers.registry import Choice, build_provider, choose_provider
+from .providers.switching import ModelSpec, model_name, switched_settings, unavailable_reason
 from .store import SessionLock, SessionStore, StoreError
 
 if TYPE_CHECKING:
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
     from .core.profile import ProfileChoice
 
 log = logging.getLogger("rcm_tui.controller")
+T = TypeVar("T")
 TITLE_WORDS = 8
 
 
@@ -108,6 +110,15 @@ class Controller:
         self.reliability = reliability
         self.on_event = on_event
         self.choice: Choice = _explained(choose_provider(self.settings), loaded)
+        # The settings as started, with the provider they chose: a --base-url stays with it.
+        self._started = self.settings.model_copy(update={"provider": self.choice.name})
+        # A model named on the command line wins over a resumed session's last model, until
+        # the user switches with /model.
+        self._model_flag = any(
+            loaded.source_of(key).startswith("flag") for key in ("provider", "model")
+        )
+        # One line for the screen when a resumed session's model could not be restored.
+        self.model_note: str | None = None
         self._providers = providers
         self._lock: SessionLock | None = None
         self._pipeline: Pipeline | None = None
@@ -125,15 +136,7 @@ class Controller:
         return Session(provider=ProviderInfo(name=self.choice.name, model=self._model_name()))
 
     def _model_name(self) -> str:
-        providers = self.settings.providers
-        name = self.choice.name
-        if name == "openai":
-            return self.settings.model or providers.openai.model
-        if name == "anthropic":
-            return self.settings.model or providers.anthropic.model
-        if name == "local":
-            return self.settings.model or providers.local.model_path or "SmolLM2-135M-Instruct"
-        return "offline-demo"
+        return model_name(self.settings, ModelSpec(self.choice.name, self.settings.model))
 
     @property
     def provider_label(self) -> str:
@@ -234,9 +237,11 @@ class Controller:
             return
         text = "".join(partial[2]).strip()
         if text:
-            self.session.cancelled_replies.append(
-                CancelledReply(turn=turn, content=text, attempt=partial[1] or 1)
-            )
+            writer = self._providers.generator if self._providers is not None else None
+            self.session.cancelled_replies.append(CancelledReply(
+                turn=turn, content=text, attempt=partial[1] or 1,
+                provider=writer.name if writer else None, model=writer.model if writer else None,
+            ))
 
     # -- persistence --------------------------------------------------------------------------
     def save(self, session: Session | None = None) -> None:
@@ -282,7 +287,81 @@ class Controller:
         self.release()
         self._lock = lock
         self.session = session
+        self._restore_session_model()
         return session
+
+    # -- the model (/model, and the one a resumed session last used) ------------------------
+    def _restore_session_model(self) -> None:
+        """Run a resumed session on the model it last used, unless the command line named
+        one (the flag wins) or that model cannot run here (the current one stays, and
+        `model_note` says why). The offline demo is never restored over a configured
+        provider."""
+        self.model_note = None
+        saved = self.session.provider
+        spec = ModelSpec(saved.name, saved.model)
+        if (spec.provider, model_name(self.settings, spec)) == (
+            self.choice.name, self._model_name()
+        ):
+            return
+        if spec.provider == "offline" and self.choice.name != "offline":
+            return
+        used = f"{saved.name} · {saved.model}" if saved.model else saved.name
+        if self._model_flag:
+            self.model_note = (
+                f"This session last used {used}; the command line's choice, "
+                f"{self.provider_label}, runs it now."
+            )
+            return
+        problem = unavailable_reason(self.settings, spec)
+        if problem is not None:
+            self.model_note = (
+                f"This session last used {used}, which cannot run here: {problem}. "
+                f"Using {self.provider_label}."
+            )
+            return
+        self._use(switched_settings(self.settings, spec, self._started), None,
+                  "the session's last model")
+
+    def _use(self, settings: Settings, pair: ProviderPair | None, reason: str) -> None:
+        # The next turn builds its pipeline on these providers (built now, or on first use).
+        self.settings = settings
+        self.choice = Choice(settings.provider, reason)
+        self._providers, self._pipeline, self._loading = pair, None, None
+        self.session.provider = ProviderInfo(name=self.choice.name, model=self._model_name())
+
+    async def switch_model(self, spec: ModelSpec) -> str:
+        """Run the next turns on `spec` and return its label. When it cannot run here (an
+        unknown provider, a missing SDK or key, a model file that does not load), ValueError
+        says why and the current model stays."""
+        keep = f"still using {self.provider_label}"
+        problem = unavailable_reason(self.settings, spec)
+        if problem is not None:
+            raise ValueError(f"{problem}; {keep}.")
+        settings = switched_settings(self.settings, spec, self._started)
+        built: list[LLMProvider] = []
+        try:
+            built.append(build_provider(spec.provider, settings))
+            built.append(build_provider(spec.provider, settings, analysis=True))
+            load = getattr(built[0], "preload", None)
+            if load is not None:
+                await asyncio.to_thread(load)  # an in-process model must load before it is used
+        except ProviderError as exc:
+            for provider in built:
+                await provider.aclose()
+            raise ValueError(f"{exc.message}; {keep}.") from None
+        old, pipeline = self._providers, self._pipeline
+        if pipeline is not None:
+            await pipeline.cancel_background()  # its input is on disk: it runs again later
+        self._use(settings, ProviderPair(built[0], built[1]), f"switched with /model at turn "
+                  f"{self.session.turn}")
+        self._model_flag = False
+        if self.session.messages:
+            self.save()
+        if old is not None:
+            for provider in {id(p): p for p in (old.generator, old.analyst)}.values():
+                with contextlib.suppress(Exception):
+                    await provider.aclose()
+        return self.provider_label
 
     def fork(self, turn: int | None = None) -> Session:
         """Fork the open session at `turn` (default: the last) into a new saved session, and
@@ -407,7 +486,7 @@ class Controller:
     def unreject(self, option: str) -> RejectedOption | None:
         """Reopen the rejected option `option` names exactly; a partial or ambiguous name is
         refused with the candidates (ValueError), never guessed."""
-        from .core import ledger
+        from .core import ledger, ledger_edits
 
         exact, partial = ledger.rejections_named(self.session, option)
         if exact is None and partial:
@@ -415,10 +494,14 @@ class Controller:
             raise ValueError(f"“{option}” only partly names {names}; type the full name.")
         if exact is None:
             return None
-        entry = ledger.reopen_option(self.session, exact.option, self.session.turn)
-        if entry is not None:
-            self.save()
-        return entry
+        return self.edit_ledger(ledger_edits.unreject, exact.id)
+
+    def edit_ledger(self, change: Callable[..., T], *args: Any) -> T:
+        """One edit of the ledger by hand (a function of core/ledger_edits, given the session,
+        `args` and the current turn), saved. Its errors (KeyError, ValueError) say why."""
+        result = change(self.session, *args, turn=self.session.turn)
+        self.save()
+        return result
 
     def set_requirement_status(self, req_id: str, status: str) -> Requirement:
         from .core import ledger

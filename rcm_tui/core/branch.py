@@ -4,11 +4,13 @@ after that turn, so a rejected option can be explored without touching the main 
 The ledger is taken as it stood, not re-run through the analysers: items first recorded after
 the fork turn are dropped, a rejection made later is not carried, an option reopened later is
 rejected again, and a requirement whose status changed later goes back to pending (the
-document keeps no status history, and pending is what it was when it was recorded).
+document keeps no status history, and pending is what it was when it was recorded). Edits
+the user made by hand after the turn are taken back from their record (ledger_edits.py).
 """
 
 from __future__ import annotations
 
+from .ledger_edits import undo_edits_after
 from .models import Memory, Message, Metrics, ParentRef, Requirement, Session, TokenTotals
 
 FORK_TITLE_SUFFIX = " (fork)"
@@ -26,6 +28,7 @@ def fork_session(session: Session, turn: int) -> Session:
         shown = f"1–{turns[-1]}" if turns else "none yet"
         raise ValueError(f"no turn {turn} to fork at (turns: {shown})")
     source = session.model_copy(deep=True)
+    undo_edits_after(source, turn)  # what the user changed by hand later is not carried
     fork = Session(
         title=_fork_title(source.title),
         provider=source.provider,
@@ -48,6 +51,7 @@ def fork_session(session: Session, turn: int) -> Session:
         reliability=source.reliability,
         cancelled_replies=[c for c in source.cancelled_replies if c.turn <= turn],
         parent=ParentRef(id=session.id, turn=turn),
+        ledger_edits=source.ledger_edits,
     )
     if source.consolidated_through_turn <= turn:
         # A summary of later turns would leak them into the branch; it is rebuilt instead.

@@ -74,6 +74,8 @@ def _drop_requirements_proposing(session: Session, option: str, turn: int) -> li
     """A requirement to use an option the user now rejects no longer holds."""
     changes: list[str] = []
     for req in session.requirements:
+        if req.status_set_by == "user":
+            continue  # the user set this status by hand
         if req.status != "dropped" and find_readvocacy(req.text, [option]):
             req.status = "dropped"
             req.updated_turn = turn
@@ -90,14 +92,24 @@ def _reject(
     overwrite_reason: bool,
     category: bool = False,
 ) -> tuple[RejectedOption, list[str]]:
+    from .ledger_edits import reopened_by_user  # it builds on this module
+
     option, reason = option.strip(), reason.strip()
     existing = _active_rejection(session, option) or _rejected_as_category(session, option, turn)
     if existing is not None:
         changes: list[str] = []
-        if reason and (not existing.reason or (overwrite_reason and reason != existing.reason)):
+        by_hand = existing.edited_by == "user" and origin != "user"
+        if reason and not by_hand and (
+            not existing.reason or (overwrite_reason and reason != existing.reason)
+        ):
             existing.reason = reason
             changes.append(f"{existing.option}: reason noted")
         return existing, changes
+    # An option the user reopened by hand is rejected again only by the user's own words (the
+    # reading of a new message) or by hand, never by a model's marker or summary.
+    reopened = reopened_by_user(session, option)
+    if reopened is not None and origin not in ("user", "heuristic"):
+        return reopened, []
     entry = RejectedOption(
         id=_next_id("X", [r.id for r in session.rejected]),
         option=option,
@@ -198,7 +210,9 @@ def _merge_requirement(
     active = [r.option for r in session.active_rejections()]
     if active and find_readvocacy(text, active):
         return []  # "use MongoDB" after MongoDB was rejected is not a requirement
-    existing = _similar_requirement(session, text)
+    from .ledger_edits import follow_user_edits  # it builds on this module
+
+    existing = follow_user_edits(session, _similar_requirement(session, text), text)
     if existing is None:
         req = Requirement(
             id=_next_id("R", [r.id for r in session.requirements]),
@@ -225,14 +239,15 @@ def _update_requirement(
         )
         confidence += 0.1
         changes.append(f"{req.id} restated")
-        if req.status == "dropped":
+        by_hand = req.status_set_by == "user"  # a status the user set stays
+        if req.status == "dropped" and not by_hand:
             req.status = "pending"
             changes.append(f"{req.id} reinstated")
-        elif req.status == "addressed":
+        elif req.status == "addressed" and not by_hand:
             # Said again after it was addressed: the reply evidently lost it.
             req.status = "pending"
             changes.append(f"{req.id} pending again")
-    elif text != req.text and more_specific(text, req.text):
+    elif text != req.text and req.text_set_by != "user" and more_specific(text, req.text):
         req.text = text
         changes.append(f"{req.id} updated: {text}")
     new_confidence = round(min(max(req.confidence, confidence), 1.0), 2)
@@ -251,6 +266,8 @@ def _set_status(
             req = _find_requirement(session, req_id)
         except KeyError:
             continue  # an analyser may name an id that no longer exists; nothing to change
+        if req.status_set_by == "user":
+            continue  # the user set this status by hand
         if req.status != status:
             req.status = status
             req.updated_turn = turn

@@ -59,6 +59,10 @@ class Message(Document):
     # The ledger block a user message was sent with, in the "as sent" layout: later prompts
     # repeat it in the history exactly as the model first saw it, so they extend the KV cache.
     ledger_sent: str | None = None
+    # On an assistant message: the provider and model that wrote it (/model can change them
+    # mid-session). Absent in documents written before they were recorded.
+    provider: str | None = None
+    model: str | None = None
 
 
 class Requirement(Document):
@@ -73,6 +77,15 @@ class Requirement(Document):
     restated_turns: list[int] = Field(default_factory=list)
     # "user" once the user set the status by hand: the analysers never override it.
     status_set_by: Origin | None = None
+    # "user" once the user wrote the text by hand (edited, added or merged): the analysers
+    # never replace it.
+    text_set_by: Origin | None = None
+    # Texts this requirement stands for besides its own: what the user edited away and the
+    # texts of requirements merged into it. A finding like one of them is this requirement.
+    replaced_texts: list[str] = Field(default_factory=list)
+    # Set on a requirement the user merged into another (its status is then "dropped"): the
+    # analysers send whatever matches it to that one and never bring it back.
+    merged_into: str | None = None
 
 
 class RejectedOption(Document):
@@ -85,6 +98,9 @@ class RejectedOption(Document):
     # A class of things ("flat foods", "used clothing", "screens"), not one named option: a
     # reply proposing any member of it goes against the rejection.
     category: bool = False
+    # "user" once the user edited its name or reason by hand, or reopened it by hand.
+    edited_by: Origin | None = None
+    reopened_by: Origin | None = None
 
     @property
     def active(self) -> bool:
@@ -238,6 +254,29 @@ class CancelledReply(Document):
     content: str
     attempt: int = 1
     created_at: datetime = Field(default_factory=utc_now)
+    # The provider and model that were writing it (as on an assistant message).
+    provider: str | None = None
+    model: str | None = None
+
+
+class LedgerEdit(Document):
+    """One change the user made to the ledger by hand (a panel key or /req): what, to which
+    item, and the text before and after (a requirement's text, a rejected option's name). The
+    items carry the effect; this is the record, enough to take the change back (a fork or a
+    rewind to an earlier turn)."""
+
+    turn: int
+    action: Literal["add", "edit", "merge", "edit_rejected", "unreject"]
+    target: str
+    before: str = ""
+    after: str = ""
+    # For a merge: the requirement merged away.
+    merged: str | None = None
+    # For an edited rejected option: its reason before and after.
+    reason_before: str | None = None
+    reason_after: str | None = None
+    origin: Origin = "user"
+    created_at: datetime = Field(default_factory=utc_now)
 
 
 class ParentRef(Document):
@@ -282,6 +321,8 @@ class Session(Document):
     # Set once the server cut off or refused a call because another one ran; from then on,
     # and when the session is resumed, the layer sends one call at a time.
     one_call_at_a_time: SerialCalls | None = None
+    # Every change the user made to the ledger by hand, in order.
+    ledger_edits: list[LedgerEdit] = Field(default_factory=list)
 
     # -- derived views, never stored twice ------------------------------------------------
     @property

@@ -825,7 +825,8 @@ class Pipeline:
     # -- after the reply --------------------------------------------------------------------
     def _finish_turn(self, session: Session, turn: int, best: Draft, record: QualityRecord) -> None:
         session.messages.append(
-            Message(role="assistant", content=best.text, turn=turn, attempt=best.attempt)
+            Message(role="assistant", content=best.text, turn=turn, attempt=best.attempt,
+                    provider=self.generator.name, model=self.generator.model)
         )
         if session.quality and session.quality[-1].turn == turn:
             session.quality[-1] = record  # a regenerated reply: the newest record is replaced

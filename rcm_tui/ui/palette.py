@@ -46,6 +46,7 @@ NOT_LISTED = frozenset(
         "exit",
         "reject",
         "unreject",
+        "req",
         "help",
         "stats",
         "copy",
@@ -54,6 +55,18 @@ NOT_LISTED = frozenset(
         "edit",
     }
 )
+
+
+def _model_entries(app: RcmApp, main: Any) -> list[tuple[str, str, Callable[[], Any]]]:
+    """"Use PROVIDER · MODEL" for every other provider that can run here (same as /model P)."""
+    from ..providers.switching import provider_states
+
+    return [
+        (f"Use {row.provider} · {row.models}", f"switch the model for the next turns "
+         f"(same as /model {row.provider})", partial(main.run_command, f"/model {row.provider}"))
+        for row in provider_states(app.controller.settings)
+        if row.problem is None and row.provider != app.controller.choice.name
+    ]
 
 
 class RcmCommands(Provider):
@@ -78,6 +91,7 @@ class RcmCommands(Provider):
                     entries.append(
                         (command.usage, command.help, partial(main.run_command, f"/{name}"))
                     )
+            entries += _model_entries(app, main)
         return entries
 
     async def discover(self) -> Hits:

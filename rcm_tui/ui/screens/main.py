@@ -64,11 +64,14 @@ log = logging.getLogger("rcm_tui.ui")
 
 # Commands that change the session or call the model: one at a time, never during a turn.
 EXCLUSIVE_COMMANDS = frozenset(
-    {"solidify", "new", "sessions", "exit", "reject", "unreject", "fork", "regenerate", "edit"}
+    {"solidify", "new", "sessions", "exit", "reject", "unreject", "fork", "regenerate", "edit",
+     "model"}
 )
 # Footer entries that leave a narrow footer first (the palette entry takes the last cells).
+# A focused panel's own keys come first; to keep them whole, solidify, help and quit go last.
 FOOTER_DROP_ORDER = (
-    "copy_reply", "export", "inspector", "stats", "new_session", "toggle_panels", "sessions"
+    "copy_reply", "export", "inspector", "stats", "new_session", "toggle_panels", "sessions",
+    "solidify", "app.help", "app.quit",
 )
 FOOTER_PALETTE_CELLS = 14
 # Below this size the three panels become tabs so each stays readable.
@@ -279,6 +282,9 @@ class MainScreen(Screen[None]):
             await self.chat.add_note(
                 as_lines(recap), "recap · where this session stood", kind="recap"
             )
+        note, self.controller.model_note = self.controller.model_note, None
+        if note:
+            await self.chat.add_notice(note, "warning")
         pending = session.pending_user_turn
         if pending is not None:
             kept = self._cancelled_reply(pending.turn)
@@ -410,7 +416,7 @@ class MainScreen(Screen[None]):
             if not is_known(text):
                 await self.chat.add_notice(unknown_command_message(command_name(text)), "warning")
                 return
-            if self._refused_while_busy(command_name(text)):
+            if self._refused_while_busy(text):
                 return
             self.composer.accept(text)
             self.run_command(text.strip())
@@ -451,7 +457,7 @@ class MainScreen(Screen[None]):
         if name == "retry":
             self.action_retry()
             return
-        if self._refused_while_busy(name):
+        if self._refused_while_busy(text):
             return
         if name in ("regenerate", "edit"):
             from . import rewind
@@ -470,8 +476,10 @@ class MainScreen(Screen[None]):
             return
         self.run_worker(self._run_command(text), group="command", exit_on_error=False)
 
-    def _refused_while_busy(self, name: str) -> bool:
-        if name in EXCLUSIVE_COMMANDS and self.busy:
+    def _refused_while_busy(self, text: str) -> bool:
+        name, listing = command_name(text), not text.strip().partition(" ")[2].strip()
+        # /model alone only shows the model; switching waits for the turn.
+        if name in EXCLUSIVE_COMMANDS and self.busy and not (name == "model" and listing):
             self.notify(
                 f"/{name} cannot run during a turn: wait for it or press escape, then run it "
                 "again.",
@@ -505,7 +513,10 @@ class MainScreen(Screen[None]):
             return
         if not result.ok:
             # One line, not a boxed note: a mistyped command is not an event of the session.
-            await self.chat.add_notice(f"/{name}: {result.text}", "warning")
+            # Errors raised by a command already name it ("/fork: no turn 9"): not twice.
+            said = result.text if result.text.startswith(f"/{name}:") else \
+                f"/{name}: {result.text}"
+            await self.chat.add_notice(said, "warning")
         elif result.action not in ("open_sessions", "copy", "forked"):
             await self.chat.add_note(result.text, f"/{name}")
         await self.app.apply_command_action(result)  # type: ignore[attr-defined]
@@ -607,6 +618,14 @@ class MainScreen(Screen[None]):
             return
         self.notify(f"{req.id} is now {req.status}.")
         self.refresh_views()
+
+    @on(RequirementsTable.EditRequested)
+    @on(DecisionsPanel.RejectedRequested)
+    def _edit_ledger(self, message: Message) -> None:
+        message.stop()
+        from .ledger_edit import open_ledger_editor
+
+        open_ledger_editor(self, message)
 
     @on(DecisionsPanel.EditRequested)
     def _edit_solidified(self, message: DecisionsPanel.EditRequested) -> None:

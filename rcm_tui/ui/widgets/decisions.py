@@ -100,10 +100,16 @@ def _decision_log(session: Session, v: Callable[[str], str]) -> Text:
 
 
 class DecisionsPanel(VerticalScroll, can_focus=True):
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("e", "edit_solidified", "Edit SOLIDIFIED")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("e", "edit_solidified", "Edit SOLIDIFIED"),
+        Binding("r", "rejected", "Rejected: edit/unreject"),
+    ]
 
     class EditRequested(Message):
         """The user wants to edit the SOLIDIFIED block."""
+
+    class RejectedRequested(Message):
+        """The user wants to edit or reopen a rejected option."""
 
     session: reactive[Session | None] = reactive(None, always_update=True, init=False)
 
@@ -135,3 +141,6 @@ class DecisionsPanel(VerticalScroll, can_focus=True):
 
     def action_edit_solidified(self) -> None:
         self.post_message(self.EditRequested())
+
+    def action_rejected(self) -> None:
+        self.post_message(self.RejectedRequested())

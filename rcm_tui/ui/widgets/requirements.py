@@ -1,5 +1,6 @@
 """The requirement ledger as a table the user can act on: c confirm, a addressed, d drop,
-p pending. The table is a view of `session.requirements`; changes go up as messages."""
+p pending; e edit the text, n add one, m merge two (m on the one to keep, m on the other).
+The table is a view of `session.requirements`; changes go up as messages."""
 
 from __future__ import annotations
 
@@ -33,7 +34,18 @@ class RequirementsTable(DataTable[Text]):
         Binding("a", "set_status('addressed')", "Addressed"),
         Binding("d", "set_status('dropped')", "Drop"),
         Binding("p", "set_status('pending')", "Pending"),
+        Binding("e", "edit('edit')", "Edit"),
+        Binding("n", "edit('add')", "Add"),
+        Binding("m", "edit('merge')", "Merge"),
     ]
+
+    class EditRequested(Message):
+        """Edit (ids: the one), add (no ids) or merge (ids: the one kept, the one merged)."""
+
+        def __init__(self, what: str, ids: tuple[str, ...] = ()) -> None:
+            super().__init__()
+            self.what = what
+            self.ids = ids
 
     class StatusChosen(Message):
         """The user asked to move a requirement to another status."""
@@ -48,6 +60,8 @@ class RequirementsTable(DataTable[Text]):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=False, show_cursor=True)
         self._text_width = 0
+        # The requirement marked by a first `m`, to keep when a second `m` merges another.
+        self._merge_into: str | None = None
 
     def on_mount(self) -> None:
         self._build_columns()
@@ -119,15 +133,40 @@ class RequirementsTable(DataTable[Text]):
         return (
             Text(visible_line(req.id), "bold" if not dropped else "dim"),
             Text(visible_line(req.text), text_style, overflow="fold"),
-            Text(visible_line(req.status), STATUS_STYLE.get(req.status, "")),
+            Text(f"→{visible_line(req.merged_into)}", "dim") if req.merged_into
+            else Text(visible_line(req.status), STATUS_STYLE.get(req.status, "")),
             Text(str(req.source_turn), "dim", justify="right"),
             Text(f"{req.confidence:.2f}", "dim", justify="right"),
         )
 
-    def action_set_status(self, status: str) -> None:
+    def _cursor_id(self) -> str | None:
         if not self.row_count:
             self.notify("No requirements yet.", severity="warning")
-            return
+            return None
         row_key, _ = self.coordinate_to_cell_key(self.cursor_coordinate)
-        if row_key.value is not None:
-            self.post_message(self.StatusChosen(row_key.value, status))
+        return row_key.value
+
+    def action_set_status(self, status: str) -> None:
+        req_id = self._cursor_id()
+        if req_id is not None:
+            self.post_message(self.StatusChosen(req_id, status))
+
+    def action_edit(self, what: str) -> None:
+        if what == "add":
+            self.post_message(self.EditRequested("add"))
+            return
+        req_id = self._cursor_id()
+        if req_id is None:
+            return
+        if what == "edit":
+            self.post_message(self.EditRequested("edit", (req_id,)))
+        elif self._merge_into is None or self._merge_into == req_id:
+            self._merge_into = None if self._merge_into == req_id else req_id
+            self.notify(
+                f"{req_id} is kept: move to the requirement to merge into it and press m "
+                "(m here again cancels)." if self._merge_into else "Merge cancelled.",
+                timeout=6,
+            )
+        else:
+            keep, self._merge_into = self._merge_into, None
+            self.post_message(self.EditRequested("merge", (keep, req_id)))
