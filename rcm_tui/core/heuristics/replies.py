@@ -94,7 +94,10 @@ _NEGATIVE_AFTER_RE = re.compile(
     r"-free\b|(?:would|could|might)\s+have\s+been\b|aside\b|"
     # "X isn't really your thing", "X is off the menu"
     r"(?:is|are)(?:n't|\s+not)\s+(?:really\s+)?(?:your|my|their|his|her)\s+thing|"
-    r"(?:is|are)\s+off\s+the\s+(?:menu|list)|(?:you|they)\s+(?:hate|dislike|can'?t\s+stand))"
+    r"(?:is|are)\s+off\s+the\s+(?:menu|list)|(?:you|they)\s+(?:hate|dislike|can'?t\s+stand)|"
+    # A participle of exclusion with no copula: "with Heroku crossed off", "Redis excluded,".
+    r"(?:crossed|struck|scratched|ticked)\s+(?:off|out)\b|(?:left|taken|ruled|cut|filtered)\s+"
+    r"out\b|(?:excluded|removed|eliminated|set\s+aside)\b|off\s+the\s+(?:table|list|menu)\b)"
     r"|^(?:被排除|已经排除|不行|不考虑|已被否决|被否决|已排除|除外)",
     re.I,
 )
@@ -107,7 +110,15 @@ _ACK_LATER_RE = re.compile(
     re.I,
 )
 _NEGATOR_BEFORE_CUE_RE = re.compile(
-    r"(?:\b(?:not|never|no|without)|n't)\s+(?:\w+\s+){0,1}$|(?:不|别|没有?|未)$", re.I
+    r"(?:\b(?:not|never|no|without)|n't)\s+(?:\w+\s+){0,1}$|"
+    r"(?:不|别|没有?|未)(?:想|要|打算|愿意?|会|能|再)?$",
+    re.I,
+)
+# A subordinate clause that gives a reason or a premise: what it names is not on offer.
+_REASON_CLAUSE_RE = re.compile(
+    r"^\W{0,3}(?:since|because|as|given(?:\s+that)?|now\s+that|seeing\s+(?:as|that)|"
+    r"considering(?:\s+that)?)\s+(?:[\w'-]+\s+){0,4}$|^\W{0,3}(?:既然|因为|由于|考虑到)",
+    re.I,
 )
 _READV_CLAUSE_SPLIT_RE = re.compile(r"\s*(?:;|；|:\s|：|[—–]|\s-\s|,|，|\(|\))\s*")
 
@@ -170,26 +181,42 @@ def _mention_proposes(clause: str, start: int, end: int) -> bool | None:
     kind = _cue_before(before)
     if kind == "neg":
         return False
+    last_word = before.split()[-1] if before.split() else ""
+    weak = kind == "pos" and bool(_WEAK_POSITIVE_RE.fullmatch(last_word))
+    if (kind is None or weak) and _REASON_CLAUSE_RE.match(before):
+        # "Since a dog would be alone all day, ...", "Given your experience with Kafka, ...":
+        # the option is the reason for what the main clause offers, not the offer.
+        return False
     if kind == "pos" or _POSITIVE_AFTER_RE.match(after):
         return True
     return None
 
 
-def find_readvocacy(reply: str, rejected_options: list[str]) -> list[str]:
+def find_readvocacy(
+    reply: str, rejected_options: list[str], *, plain_offers: bool = False
+) -> list[str]:
     """The rejected options that `reply` proposes again (not those it mentions as rejected)."""
-    return list(find_readvocacy_evidence(reply, rejected_options))
+    return list(find_readvocacy_evidence(reply, rejected_options, plain_offers=plain_offers))
 
 
-def find_readvocacy_evidence(reply: str, rejected_options: list[str]) -> dict[str, str]:
+def find_readvocacy_evidence(
+    reply: str, rejected_options: list[str], *, plain_offers: bool = False
+) -> dict[str, str]:
     """Each rejected option the reply proposes again, with the words that propose it
-    ("pancakes" for "flat foods"), so a rewrite can be told what to take out."""
+    ("pancakes" for "flat foods"), so a rewrite can be told what to take out.
+
+    `plain_offers` (the guard on an assistant's reply): an option named in a sentence that
+    offers something and frames nothing as excluded is proposed ("The taxi ride is only 15
+    minutes"). Off for a user's own text (the ledger asks whether a requirement names an
+    option it rejected), where "the data we exported from MongoDB" offers nothing.
+    """
     reply = _bounded(reply, REPLY_HEAD, REPLY_TAIL)
     lines = _reply_lines(_FENCED_CODE_RE.sub("\n", reply))
     proposed: dict[str, str] = {}
     for option in rejected_options:
         if not option.strip() or any(same_option(option, p) for p in proposed):
             continue
-        found = _proposal(reply, option, lines)
+        found = _proposal(reply, option, lines, plain_offers=plain_offers)
         if found is not None:
             proposed[option] = found
     return proposed
@@ -216,6 +243,11 @@ _STRONG_EXCLUSION = (
     r"~~|[❌✗✘🚫⛔]|排除|不推荐|不考虑|否决|去掉|放弃|弃用|淘汰|不采用"
 )
 _EXCLUDED_ITEM_RE = re.compile(_STRONG_EXCLUSION, re.I)
+# A table cell that is a verdict against its row ("| Kafka | no | too heavy |"); not the first
+# cell, which names the row.
+_NEGATIVE_CELL_RE = re.compile(
+    r"\**(?:no|nope|out|not\s+\w+|n/a|✗|×|x|否|不|不行|不适合)\**\.?(?:\s*[(—–-].*)?", re.I
+)
 _EXCLUSION_HEADER_RE = re.compile(
     _STRONG_EXCLUSION + r"|\b(?:avoid(?:ed)?|skip(?:ped)?|set\s+aside|"
     r"(?:won'?t|will\s+not|do\s+not|don'?t)\s+(?:propose|recommend|suggest))\b|避开|避免|不选",
@@ -259,7 +291,11 @@ def _reply_lines(prose: str) -> list[_Line]:
         text = _ITEM_RE.sub("", raw).replace("|", " ; ") if item else raw
         if not item or raw.lstrip().startswith("#"):
             header_excludes = _excludes_below(raw)
-        excluded = bool(_EXCLUDED_ITEM_RE.search(raw)) or (item and header_excludes)
+        excluded = (
+            bool(_EXCLUDED_ITEM_RE.search(raw))
+            or (item and header_excludes)
+            or any(_NEGATIVE_CELL_RE.fullmatch(cell.strip()) for cell in raw.split("|")[2:])
+        )
         lines.append(_Line(_STRUCK_RE.sub(" ", text), item, excluded))
     return lines
 
@@ -286,28 +322,88 @@ def _reply_sentences(text: str) -> list[str]:
 
 
 def _proposes_option(reply: str, option: str) -> bool:
-    """Does the reply propose the option?"""
+    """Does the reply propose the option? Only a cue or an offering position counts here: the
+    caller looks for the one option a reply puts forward, among every noun it names."""
     return _proposal(reply, option, _reply_lines(_FENCED_CODE_RE.sub("\n", reply))) is not None
 
 
-def _proposal(reply: str, option: str, lines: list[_Line]) -> str | None:
-    """The words of the reply that propose the option, or None."""
+def _proposal(
+    reply: str, option: str, lines: list[_Line], *, plain_offers: bool = False
+) -> str | None:
+    """The words of the reply that propose the option, or None. `plain_offers`: a rejected
+    option named in an offering sentence with no excluding frame counts as proposed."""
     if any(_code_uses(block, option) for block in _CODE_BLOCK_RE.findall(reply)):
         return option
     for line in lines:
         if not guard_spans(option, line.text):
             continue
-        for sentence in _reply_sentences(line.text):
+        sentences = _reply_sentences(line.text)
+        for index, sentence in enumerate(sentences):
             if guard_spans(option, sentence):
-                found = _sentence_proposal(sentence, option, line)
+                following = sentences[index + 1] if index + 1 < len(sentences) else ""
+                found = _sentence_proposal(sentence, option, line, following, plain_offers)
                 if found is not None:
                     return found
     return None
 
 
-def _sentence_proposal(sentence: str, option: str, line: _Line) -> str | None:
+# Anything in a sentence that frames what it names as excluded, contrasted or the user's own
+# view: negation, exclusion verbs, "instead"/"unlike", "you said", "your note", 不要/排除/算了.
+# A sentence with none of these that names a rejected option states it as a fact about the
+# option the user is to act on ("The taxi ride is only 15 minutes", "Kafka remains the standard
+# here"): that offers it. A sentence with one is read mention by mention, by the cues above.
+_EXCLUDING_FRAME_RE = re.compile(
+    r"\b(?:not|no|never|nothing|none|without|instead|rather|unlike|except|besides|apart|"
+    r"avoid\w*|skip\w*|exclud\w*|reject\w*|rul(?:e|ed|es|ing)|drop\w*|left|leave|leaving|"
+    r"aside|off|out|free|minus|away|replac\w*|swap\w*|(?:dis)?like|hate|loathe|allerg\w*|"
+    r"wish(?:ed)?|wanted|prefer\w*|said|say|mentioned|asked|told|noted|explained|"
+    r"your\s+(?:note|rule|request|preference|requirement|constraint|experience|concern|"
+    r"allergy|condition|point)|as\s+you|per\s+your|given\s+your|since\s+you|because\s+you|"
+    r"compared|versus|vs|enough|done\s+with|burn(?:ed|t)|sick|tired|"
+    # "X would have given you replay": what the option would have done, not an offer.
+    r"(?:would|could|might)\s+have)\b|n't\b|~~|[❌✗✘🚫⛔]"
+    r"|不(?![错少过仅但久同断妨])|不要|别|不想|不喜欢|不爱|不能|不吃|不喝|不坐|不含|不带|不去|不买|不住|不选|不考虑|"
+    r"不推荐|不打算|没有|没推荐|除了|除去|排除|否决|否掉|去掉|避|算了|跳过|代替|替代|换掉|而不是|"
+    r"讨厌|受不了|过敏|戒|你说|你提到|按你|按照你|根据你|既然|因为你",
+    re.I,
+)
+
+
+# What makes a sentence an offer to the user rather than a description of the option: an
+# appraisal ("cheap", "the standard", "worth"), a modal, the user addressed, a price or a
+# duration. "Kafka stores messages in partitions" has none; "the taxi ride is only 15 minutes",
+# "Kafka remains the standard here", "MySQL也是不错的选择" have one.
+_OFFER_SIGNAL_RE = re.compile(
+    r"\b(?:you|your|you'?ll|you'?d|yours|we|let'?s|i'?d|best|better|great|good|ideal|perfect|"
+    r"nice|lovely|solid|strong|safe|safest|easy|easiest|easier|simple|simplest|simpler|quick|"
+    r"quickest|quicker|fast|fastest|faster|cheap|cheaper|cheapest|affordable|convenient|"
+    r"comfortable|reliable|worth|recommend\w*|suggest\w*|pick|choice|option|only|just|still|"
+    r"remains?|standard|popular|favou?rite|fits?|suits?|wins?|works?|shines?|handles?|covers?|"
+    r"would|could|can|will|should|might|may|must|try|consider|go|grab|take|book|get|use|"
+    r"hop|head|stay|order|start|set|run|pay|buy|rent)\b|[$€£¥]\s?\d|\d+\s*(?:min|mins|minutes|"
+    r"hours?|h|km|miles|%|元|块|分钟|小时)\b"
+    r"|最|更|可以|建议|推荐|不错|好|方便|便宜|快|值得|适合|选择|方案|元|分钟|小时|试试|考虑",
+    re.I,
+)
+
+
+def _offer_sentence(sentence: str, following: str) -> bool:
+    """A sentence that names a rejected option with no excluding frame and does offer it."""
+    return bool(_OFFER_SIGNAL_RE.search(sentence)) and not _excluding_frame(sentence, following)
+
+
+def _excluding_frame(sentence: str, following: str) -> bool:
+    """Does the sentence, or the one right after it ("X is the obvious pick. But you ruled
+    it out."), frame what it names as excluded or as the user's view?"""
+    return bool(_EXCLUDING_FRAME_RE.search(sentence) or _EXCLUDING_FRAME_RE.search(following))
+
+
+def _sentence_proposal(
+    sentence: str, option: str, line: _Line, following: str, plain_offers: bool
+) -> str | None:
     if _URGE_REOPEN_RE.search(sentence):
         return option
+    plain = plain_offers and not line.excluded and _offer_sentence(sentence, following)
     ack = _ACK_LATER_RE.search(sentence)
     quoted = _speech_spans(sentence)
     bold = [m.span() for m in _BOLD_RE.finditer(sentence)]
@@ -325,7 +421,7 @@ def _sentence_proposal(sentence: str, option: str, line: _Line) -> str | None:
                 continue
             verdict = _mention_proposes(clause, start, end)
             offered = (labelled and start < 3) or line.item or any(a <= at < b for a, b in bold)
-            if verdict or (verdict is None and offered and not line.excluded):
+            if verdict or (verdict is None and (plain or (offered and not line.excluded))):
                 return clause[start:end]
     return None
 

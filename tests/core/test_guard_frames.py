@@ -1,0 +1,82 @@
+"""The guard reads a sentence as an offer or as a mention: written here, in no corpus.
+
+A reply names a rejected option either to put it forward again or to say it was left out. A
+sentence that offers something (an appraisal, a modal, the user addressed, a price or a
+duration) and frames nothing as excluded puts forward what it names; a sentence with a
+negation, an exclusion, a contrast, a reason clause or the user's own view does not.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rcm_tui.core.heuristics import find_readvocacy
+
+
+def flags(reply: str, option: str) -> list[str]:
+    return find_readvocacy(reply, [option], plain_offers=True)
+
+
+@pytest.mark.parametrize(("option", "reply"), [
+    ("Kafka", "Kafka is still the best fit for this throughput, honestly."),
+    ("Kafka", "Kafka remains the industry standard for this."),
+    ("Kafka", "Kafka is faster than NATS for this workload, so it's worth a second look."),
+    ("Kafka", "Personally, I'd still lean towards Kafka."),
+    ("taxis", "The taxi ride is only 15 minutes."),
+    ("taxis", "Taxis are cheap in Lisbon, around €8 to Belém."),
+    ("打车", "最快的是打车，二十分钟。"),
+    ("MySQL", "其实MySQL 8.0的JSON支持已经很好了，可以再考虑一下。"),
+    ("MySQL", "MySQL也是不错的选择。"),
+])
+def test_a_sentence_that_offers_the_option_plainly_proposes_it(option: str, reply: str) -> None:
+    assert flags(reply, option) == [option]
+
+
+@pytest.mark.parametrize(("option", "reply"), [
+    ("Kafka", "Kafka isn't an option for you, so let's compare NATS and Pulsar."),
+    ("Kafka", "I know you've had enough of Kafka, so this design uses NATS."),
+    ("Kafka", "You mentioned Kafka was painful to operate; NATS is far lighter."),
+    ("Kafka", "NATS, not Kafka, is what I'd use here."),
+    ("Kafka", "Kafka would have given you replay, but NATS JetStream has that too."),
+    ("Kafka", "To respect your no-Kafka rule, the queue is NATS."),
+    ("Kafka", "Dropping Kafka was the right call."),
+    ("taxis", "You won't need a taxi — it's a 10-minute walk."),
+    ("taxis", "There's no need for a taxi at any point."),
+    ("Redis", "PostgreSQL can do this on its own; Redis isn't required."),
+    ("咖啡", "你不喝咖啡，所以推荐花草茶。"),
+    ("打车", "打车就算了，地铁更快。"),
+    ("MySQL", "MySQL已经被你否掉了，这里只比较PostgreSQL和TiDB。"),
+])
+def test_a_sentence_that_frames_the_option_as_excluded_does_not_propose_it(
+    option: str, reply: str
+) -> None:
+    assert flags(reply, option) == []
+
+
+@pytest.mark.parametrize(("option", "reply"), [
+    ("dogs", "Since a dog would be alone too long, look at pets that cope on their own."),
+    ("Kafka", "Given your experience with Kafka, I went with NATS."),
+    ("MySQL", "考虑到你不想用MySQL，推荐PostgreSQL。"),
+])
+def test_an_option_named_in_a_reason_clause_is_not_the_offer(option: str, reply: str) -> None:
+    assert flags(reply, option) == []
+
+
+@pytest.mark.parametrize(("option", "reply"), [
+    ("Heroku", "Here are the options, with Heroku crossed off per your note: Render, Fly.io."),
+    ("Redis", "Redis excluded, the cache is an in-process LRU — it will be quick."),
+    ("Kafka", "| Kafka | no | too heavy for three people |"),
+    ("打车", "不打车的话，坐地铁最方便。"),
+])
+def test_an_exclusion_without_a_verb_still_excludes(option: str, reply: str) -> None:
+    assert flags(reply, option) == []
+
+
+def test_a_plain_description_of_the_option_offers_nothing() -> None:
+    assert flags("Kafka stores messages in partitions.", "Kafka") == []
+
+
+def test_the_ledger_reading_of_a_users_own_text_stays_with_cues() -> None:
+    # A requirement that names the rejected option in passing does not propose it.
+    text = "It must import the data we exported from MongoDB."
+    assert find_readvocacy(text, ["MongoDB"]) == []
