@@ -14,9 +14,10 @@ import json
 import re
 from importlib import resources
 
+from .bridge_zh import chinese_words, english_heads, english_names
 from .hierarchy import _base_forms, hyponym_spans, option_senses
 from .options import _option_variants, _strip_option_noise, _token_spans
-from .text import _tokens
+from .text import _CJK_CHAR_RE, _tokens
 
 _LEXICON_FILE = "categories.json"
 
@@ -123,13 +124,35 @@ _WORD_RE = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]")
 
 def guard_spans(option: str, text: str) -> list[tuple[int, int]]:
     """Where in `text` the option, another name of it, a member of a category it names, or
-    (by WordNet) a kind of it occurs: whole tokens, plural, hyphen and spacing tolerated."""
+    (by WordNet) a kind of it occurs: whole tokens, plural, hyphen and spacing tolerated; in
+    either language (a Chinese word by the English nouns it means, a Chinese option under its
+    English names too)."""
+    spans = set(_spans(option, text))
+    for name in english_names(option):
+        spans.update(_spans(name, text))
+    return sorted(spans)
+
+
+@functools.lru_cache(maxsize=4096)
+def _covers(option: str, noun: str) -> bool:
+    """Is the English noun the option, another name of it, a member or a kind of it? The
+    match must end the noun, its head: "coffee shop" is a shop, not coffee."""
+    return any(end == len(noun) for _start, end in _spans(option, noun))
+
+
+def _spans(option: str, text: str) -> list[tuple[int, int]]:
     keys, prefixes, exact = _matcher(option)
     spans = {m.span() for pattern in exact for m in pattern.finditer(text)}
     senses = option_senses(option)
     if senses:
         words = [(m.group().lower(), m.start(), m.end()) for m in _WORD_RE.finditer(text)]
         spans.update(hyponym_spans(senses, words))
+    if not _CJK_CHAR_RE.search(option) and _CJK_CHAR_RE.search(text):
+        spans.update(
+            (start, end)
+            for word, start, end in chinese_words(text)
+            if any(_covers(option, noun) for noun in english_heads(word))
+        )
     if keys:
         hay = _token_spans(text)
         for i in range(len(hay)):

@@ -60,7 +60,7 @@ _POSITIVE_BEFORE_RE = re.compile(
     r"(?:answer|choice|option|solution|pick|recommendation|bet|candidate|approach|fix|tool)\s+"
     r"(?:here\s+)?(?:is|would\s+be))\b"
     r"|建议(?:使用|用|采用)?|推荐|可以(?:用|考虑|使用)|使用|采用|改用|换成|迁移到|放到|存到|存入|放进|选择|考虑|"
-    r"拆成|拆分成|改成|做成|引入|上|用|试试|坐|叫|打|订|买|去|住|报",
+    r"拆成|拆分成|改成|做成|引入|上|用|试试|坐|叫|打|订|买|去|住|报|送|点|吃|喝|带|来一?[个份杯瓶碗]",
     re.I,
 )
 _POSITIVE_AFTER_RE = re.compile(
@@ -98,7 +98,10 @@ _NEGATIVE_AFTER_RE = re.compile(
     # A participle of exclusion with no copula: "with Heroku crossed off", "Redis excluded,".
     r"(?:crossed|struck|scratched|ticked)\s+(?:off|out)\b|(?:left|taken|ruled|cut|filtered)\s+"
     r"out\b|(?:excluded|removed|eliminated|set\s+aside)\b|off\s+the\s+(?:table|list|menu)\b)"
-    r"|^(?:被排除|已经排除|不行|不考虑|已被否决|被否决|已排除|除外)",
+    r"|^(?:被排除|已经排除|不行|不考虑|已被否决|被否决|已排除|除外)"
+    # "酒吧街就跳过了", "KTV就不考虑了": the topic first, then what is done with it.
+    r"|^[\u4e00-\u9fff]{0,3}(?:就|也|都|先)?(?:跳过|算了|免了|省了|不去了|不考虑|不推荐|排除|去掉|"
+    r"不安排|不用了|不要了)",
     re.I,
 )
 # "..., but you ruled it out": an acknowledgement that covers the mentions before it.
@@ -114,6 +117,9 @@ _NEGATOR_BEFORE_CUE_RE = re.compile(
     r"(?:不|别|没有?|未)(?:想|要|打算|愿意?|会|能|再)?$",
     re.I,
 )
+# 不/没/别 and at most one verb right before the mention: 不喝酒, 没坐的士, 别打车 (not 不如, 不妨,
+# 不错, which recommend).
+_ZH_NEGATED_VERB_RE = re.compile(r"(?:不(?![如妨错少])|没|别|无需|无)[\u4e00-\u9fff]?$")
 # A subordinate clause that gives a reason or a premise: what it names is not on offer.
 _REASON_CLAUSE_RE = re.compile(
     r"^\W{0,3}(?:since|because|as|given(?:\s+that)?|now\s+that|seeing\s+(?:as|that)|"
@@ -179,7 +185,7 @@ def _mention_proposes(clause: str, start: int, end: int) -> bool | None:
     if _NEGATIVE_AFTER_RE.match(after):
         return False
     kind = _cue_before(before)
-    if kind == "neg":
+    if kind == "neg" or _ZH_NEGATED_VERB_RE.search(before):
         return False
     last_word = before.split()[-1] if before.split() else ""
     weak = kind == "pos" and bool(_WEAK_POSITIVE_RE.fullmatch(last_word))
