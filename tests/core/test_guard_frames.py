@@ -80,3 +80,35 @@ def test_the_ledger_reading_of_a_users_own_text_stays_with_cues() -> None:
     # A requirement that names the rejected option in passing does not propose it.
     text = "It must import the data we exported from MongoDB."
     assert find_readvocacy(text, ["MongoDB"]) == []
+
+
+def test_a_heading_over_a_section_that_rejects_it_names_an_option_left_out() -> None:
+    record = (
+        "## Options considered\n\n### Option 1: Buildkite\n- Fast, needs our own agents.\n\n"
+        "### Option 2: CircleCI\n- Familiar to the team.\n- **Rejected**: per-seat pricing.\n\n"
+        "## Decision\nBuildkite."
+    )
+    assert flags(record, "CircleCI") == []
+    offered = record.replace("- **Rejected**: per-seat pricing.", "- Cheapest for us.")
+    assert flags(offered, "CircleCI") == ["CircleCI"]
+
+
+@pytest.mark.parametrize(("option", "reply"), [
+    ("出租车", "已经帮你排除了所有需要坐出租车的路线，下面全是地铁。"),
+    ("出租车", "考虑到你晕车，出租车和网约车都没放进来。"),
+    ("酒", "晚上可以去看川剧，完全不涉及喝酒。"),
+    ("酒", "菜品里也避开了料酒和啤酒鸭。"),
+])
+def test_a_chinese_negation_covers_the_verb_and_the_option_after_it(
+    option: str, reply: str
+) -> None:
+    assert flags(reply, option) == []
+
+
+@pytest.mark.parametrize(("option", "reply"), [
+    ("出租车", "最省事的是坐出租车，三十块左右。"),
+    ("酒", "可以配一瓶黄酒，跟大闸蟹很搭。"),
+    ("酒", "不如开一瓶黄酒，跟大闸蟹很搭。"),  # 不如 recommends
+])
+def test_a_chinese_offer_still_proposes(option: str, reply: str) -> None:
+    assert flags(reply, option) == [option]

@@ -60,7 +60,7 @@ _POSITIVE_BEFORE_RE = re.compile(
     r"(?:answer|choice|option|solution|pick|recommendation|bet|candidate|approach|fix|tool)\s+"
     r"(?:here\s+)?(?:is|would\s+be))\b"
     r"|建议(?:使用|用|采用)?|推荐|可以(?:用|考虑|使用)|使用|采用|改用|换成|迁移到|放到|存到|存入|放进|选择|考虑|"
-    r"拆成|拆分成|改成|做成|引入|上|用|试试|坐|叫|打|订|买|去|住|报|送|点|吃|喝|带|来一?[个份杯瓶碗]",
+    r"拆成|拆分成|改成|做成|引入|上|用|试试|坐|叫|打|订|买|去|住|报|送|点|吃|喝|带|来一?[个份杯瓶碗]|不如|不妨",
     re.I,
 )
 _POSITIVE_AFTER_RE = re.compile(
@@ -101,7 +101,9 @@ _NEGATIVE_AFTER_RE = re.compile(
     r"|^(?:被排除|已经排除|不行|不考虑|已被否决|被否决|已排除|除外)"
     # "酒吧街就跳过了", "KTV就不考虑了": the topic first, then what is done with it.
     r"|^[\u4e00-\u9fff]{0,3}(?:就|也|都|先)?(?:跳过|算了|免了|省了|不去了|不考虑|不推荐|排除|去掉|"
-    r"不安排|不用了|不要了)",
+    r"不安排|不用了|不要了)"
+    r"|^[\u4e00-\u9fff]{0,5}(?:就|也|都)?(?:没有?|不|未)(?:再)?(?:放|安排|推荐|考虑|选|列|包括|包含|含|"
+    r"涉及|需要)",
     re.I,
 )
 # "..., but you ruled it out": an acknowledgement that covers the mentions before it.
@@ -119,7 +121,11 @@ _NEGATOR_BEFORE_CUE_RE = re.compile(
 )
 # 不/没/别 and at most one verb right before the mention: 不喝酒, 没坐的士, 别打车 (not 不如, 不妨,
 # 不错, which recommend).
-_ZH_NEGATED_VERB_RE = re.compile(r"(?:不(?![如妨错少])|没|别|无需|无)[\u4e00-\u9fff]?$")
+_ZH_NEGATED_VERB_RE = re.compile(
+    r"(?:不(?![如妨错少仅但管])|没(?![错])|别|无需|无)[\u4e00-\u9fff]{0,3}$"
+)
+_ZH_SCOPE_CHARS = 8
+_ZH_SCOPE_BREAK_RE = re.compile(r"[^\u4e00-\u9fff]|但|而|就|再|然后|或者|还是|可以|建议|推荐")
 # A subordinate clause that gives a reason or a premise: what it names is not on offer.
 _REASON_CLAUSE_RE = re.compile(
     r"^\W{0,3}(?:since|because|as|given(?:\s+that)?|now\s+that|seeing\s+(?:as|that)|"
@@ -175,6 +181,13 @@ def _cue_before(prefix: str) -> str | None:
         # object of a negative verb stays in its scope.
         near = " ".join(prefix[:-neg_start].split()[-_SCOPE_WORDS:])
         if _NEGATIVE_BEFORE_RE.search(near):
+            return "neg"
+    if kind == "pos" and _CJK_CHAR_RE.match(prefix[-neg_start:end]):
+        # "排除了所有需要坐出租车的路线": a Chinese verb of offering inside the scope of a
+        # negative one a few characters before it, with no clause break between them.
+        near = prefix[:-neg_start][-_ZH_SCOPE_CHARS:]
+        negatives = list(_NEGATIVE_BEFORE_RE.finditer(near))
+        if negatives and not _ZH_SCOPE_BREAK_RE.search(near[negatives[-1].end() :]):
             return "neg"
     return kind
 
@@ -289,6 +302,7 @@ class _Line:
 def _reply_lines(prose: str) -> list[_Line]:
     """Every line with its place in the reply's structure."""
     lines: list[_Line] = []
+    heads: list[bool] = []
     header_excludes = False
     for raw in prose.splitlines():
         if not raw.strip():
@@ -303,7 +317,26 @@ def _reply_lines(prose: str) -> list[_Line]:
             or any(_NEGATIVE_CELL_RE.fullmatch(cell.strip()) for cell in raw.split("|")[2:])
         )
         lines.append(_Line(_STRUCK_RE.sub(" ", text), item, excluded))
+        heads.append(bool(_HEADING_RE.match(raw)))
+    _exclude_rejected_sections(lines, heads)
     return lines
+
+
+# A heading, or a line that is all bold: the title of the section below it.
+_HEADING_RE = re.compile(r"^\s*(?:#{1,6}\s+\S|\*\*[^*]+\*\*:?\s*$|__[^_]+__:?\s*$)")
+_SECTION_LINES = 8
+
+
+def _exclude_rejected_sections(lines: list[_Line], heads: list[bool]) -> None:
+    """A heading whose short section says it was rejected ("### Option 2: Travis CI" over
+    "- **Rejected**: pricing") names an option left out, not one offered: as in a decision
+    record, which lists every option considered and its verdict."""
+    starts = [i for i, head in enumerate(heads) if head]
+    for n, start in enumerate(starts):
+        end = starts[n + 1] if n + 1 < len(starts) else len(lines)
+        body = lines[start + 1 : end]
+        if len(body) <= _SECTION_LINES and any(_EXCLUDED_ITEM_RE.search(b.text) for b in body):
+            lines[start].excluded = True
 
 
 def _excludes_below(line: str) -> bool:
@@ -368,7 +401,7 @@ _EXCLUDING_FRAME_RE = re.compile(
     r"compared|versus|vs|enough|done\s+with|burn(?:ed|t)|sick|tired|"
     # "X would have given you replay": what the option would have done, not an offer.
     r"(?:would|could|might)\s+have)\b|n't\b|~~|[❌✗✘🚫⛔]"
-    r"|不(?![错少过仅但久同断妨])|不要|别|不想|不喜欢|不爱|不能|不吃|不喝|不坐|不含|不带|不去|不买|不住|不选|不考虑|"
+    r"|不(?![错少过仅但久同断妨如])|没(?!错)|不要|别|不想|不喜欢|不爱|不能|不吃|不喝|不坐|不含|不带|不去|不买|不住|不选|不考虑|"
     r"不推荐|不打算|没有|没推荐|除了|除去|排除|否决|否掉|去掉|避|算了|跳过|代替|替代|换掉|而不是|"
     r"讨厌|受不了|过敏|戒|你说|你提到|按你|按照你|根据你|既然|因为你",
     re.I,
