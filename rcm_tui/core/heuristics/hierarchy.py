@@ -28,7 +28,13 @@ _READ_SENSES = 2
 def _hierarchy() -> tuple[dict[str, list[int]], list[list[int]], frozenset[int]]:
     packed = resources.files(__package__).joinpath(_HIERARCHY_FILE).read_bytes()
     data = json.loads(gzip.decompress(packed))
+    _derived.update({int(k): v for k, v in data.get("derived", {}).items()})
     return data["lemmas"], data["parents"], frozenset(data["general"])
+
+
+# An activity's sense → the senses of the things it is done with or in ("driving" → a drive,
+# a ride; "camping" → a tent), filled when the hierarchy is read.
+_derived: dict[int, list[int]] = {}
 
 
 def warm() -> None:
@@ -64,7 +70,9 @@ def option_senses(option: str) -> frozenset[int]:
     _lemmas, _parents, general = _hierarchy()
     if _CJK_CHAR_RE.search(option) or not option.strip():
         return frozenset()
-    return frozenset(s for s in _senses(option) if s not in general)
+    senses = [s for s in _senses(option) if s not in general]
+    # "No driving" also rules out what driving is done in: a ride, a drive along the coast.
+    return frozenset([*senses, *(d for s in senses for d in _derived.get(s, ()))])
 
 
 @functools.lru_cache(maxsize=4096)
