@@ -32,3 +32,38 @@ def test_an_activity_does_not_cover_people_general_things_or_rare_senses(
     option: str, reply: str
 ) -> None:
     assert flags(reply, option) == []
+
+
+@pytest.mark.parametrize(("option", "reply"), [
+    ("flowers", "Add a hand-tied bunch of peonies to go with it."),  # one level below flower
+    ("clothing", "A cashmere sweater makes a lovely gift."),
+])
+def test_a_general_option_covers_what_lies_just_below_it(option: str, reply: str) -> None:
+    assert flags(reply, option) == [option]
+
+
+def test_a_general_option_does_not_reach_far_down() -> None:
+    # A goat is an animal seven levels down: a farm visit does not propose "animals".
+    assert flags("Visit the farm and feed the goats, the kids will love it.", "animals") == []
+
+
+@pytest.mark.parametrize(("option", "reply"), [
+    ("spicy food", "Try the spicy vindaloo at the place on Brick Lane, it is famous."),
+    ("used clothing", "A used leather jacket from the market would suit you."),
+    ("hot drinks", "Grab a hot chocolate at the kiosk."),
+    ("early flights", "Take the early flight at 6am, it is the cheapest."),
+    ("cheap hotels", "Book a cheap motel near the airport."),
+])
+def test_a_kind_of_the_head_with_the_options_modifier_is_the_option(
+    option: str, reply: str
+) -> None:
+    assert flags(reply, option) == [option]
+
+
+@pytest.mark.parametrize(("option", "reply"), [
+    ("spicy food", "Try the mild korma at the place on Brick Lane, it is famous."),
+    ("long walks", "Have a long lunch, then a short walk to the castle."),
+    ("cheap hotels", "Book the boutique hotel by the harbour, it is lovely."),
+])
+def test_the_head_without_the_modifier_is_not_the_option(option: str, reply: str) -> None:
+    assert flags(reply, option) == []

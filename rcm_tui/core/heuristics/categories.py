@@ -15,7 +15,7 @@ import re
 from importlib import resources
 
 from .bridge_zh import chinese_words, english_heads, english_names
-from .hierarchy import _base_forms, hyponym_spans, option_senses
+from .hierarchy import _base_forms, all_senses, broad_senses, hyponym_spans, option_senses
 from .options import _option_variants, _strip_option_noise, _token_spans
 from .text import _CJK_CHAR_RE, _tokens
 
@@ -120,6 +120,42 @@ def _matcher(option: str) -> tuple[frozenset[str], frozenset[str], tuple[re.Patt
 
 
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]")
+_MODIFIER_WINDOW = 3
+# A comma may join a modifier to its noun ("a loud, buzzy trattoria"); nothing else does.
+_PHRASE_BREAK_RE = re.compile(r"[;:.!?()\[\]—–]")
+# Words before an option's head that quantify it rather than say which kind it is.
+_DETERMINERS = frozenset(
+    "a an the any some all more most other such my our your their no too very much many "
+    "anything something".split()
+)
+
+
+@functools.lru_cache(maxsize=256)
+def _modified_head(option: str) -> tuple[frozenset[int], frozenset[str]]:
+    """For an option WordNet does not list as a whole ("spicy food", "used clothing", "long
+    walks"): the senses of its head noun and the forms of its modifiers. A kind of the head
+    with one of the modifiers right before it is the option ("a spicy vindaloo", "a long
+    hike"); the head alone is not (a mild curry is food, not spicy food)."""
+    bare = _strip_option_noise(option)
+    words = [w.lower() for w in _WORD_RE.findall(bare)]
+    if len(words) < 2 or _CJK_CHAR_RE.search(bare) or option_senses(option):
+        return frozenset(), frozenset()
+    forms = {f for w in words[:-1] if w not in _DETERMINERS for f in _modifier_forms(w)}
+    return (all_senses(words[-1]) if forms else frozenset()), frozenset(forms)
+
+
+def _modifier_forms(word: str) -> list[str]:
+    """'spicy' → spicy, spicier, spiciest; 'second-hand' → secondhand; 'long' → longer."""
+    word = word.replace("-", "")
+    stem = word[:-1] + "i" if word.endswith("y") else word.removesuffix("e")
+    return [word, stem + "er", stem + "est"]
+
+
+def _modified(before: str, modifiers: frozenset[str]) -> bool:
+    """Is one of the modifiers among the last few words before a match, in the same phrase?"""
+    phrase = _PHRASE_BREAK_RE.split(before)[-1]
+    near = [w.lower().replace("-", "") for w in _WORD_RE.findall(phrase)[-_MODIFIER_WINDOW:]]
+    return any(w in modifiers for w in near)
 
 
 def guard_spans(option: str, text: str) -> list[tuple[int, int]]:
@@ -143,10 +179,16 @@ def _covers(option: str, noun: str) -> bool:
 def _spans(option: str, text: str) -> list[tuple[int, int]]:
     keys, prefixes, exact = _matcher(option)
     spans = {m.span() for pattern in exact for m in pattern.finditer(text)}
-    senses = option_senses(option)
-    if senses:
+    senses, near = option_senses(option), broad_senses(option)
+    head_senses, modifiers = _modified_head(option)
+    if senses or near or head_senses:
         words = [(m.group().lower(), m.start(), m.end()) for m in _WORD_RE.finditer(text)]
-        spans.update(hyponym_spans(senses, words))
+        spans.update(hyponym_spans(senses, words, near))
+        spans.update(
+            (start, end)
+            for start, end in hyponym_spans(head_senses, words)
+            if _modified(text[:start], modifiers)
+        )
     if not _CJK_CHAR_RE.search(option) and _CJK_CHAR_RE.search(text):
         spans.update(
             (start, end)
