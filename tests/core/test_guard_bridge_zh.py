@@ -48,3 +48,17 @@ def test_words_are_found_longest_first() -> None:
     words = [w for w, _s, _e in chinese_words("我们坐出租车去机场")]
     assert words == ["出租车", "机场"]  # not 出租 (to rent); 我们 has no noun to mean
     assert "wine" in english_names("酒") and english_names("taxis") == ()
+
+
+@pytest.mark.parametrize(("option", "reply"), [
+    ("买酒", "送他一瓶茅台，逢年过节也有面子。"),
+    ("安排出租车", "从机场坐的士过去最快，二十分钟。"),
+])
+def test_a_chinese_option_phrase_is_matched_by_its_object(option: str, reply: str) -> None:
+    # The ledger may keep the verb ("买酒", "安排出租车"): the option is what is bought, booked.
+    assert flags(reply, option) == [option]
+
+
+def test_a_chinese_word_of_its_own_keeps_its_meaning() -> None:
+    # 打车 is "take a taxi", not 打 + 车 (a car, a vehicle, a machine).
+    assert flags("自己开车过去，停车很方便。", "打车") == []

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import gzip
 import json
+import re
 from importlib import resources
 
 from .text import _CJK_CHAR_RE
@@ -42,13 +43,33 @@ def english_heads(word: str) -> tuple[str, ...]:
     return tuple(_bridge().get(word, ()))
 
 
+# A verb or quantifier a Chinese option phrase may start with ("买酒", "安排出租车", "任何电子产品",
+# "住地下室"): the option is its object.
+_LEAD_RE = re.compile(
+    r"^(?:任何|所有|一切|再|去|买|安排|住|坐|吃|喝|用|叫|打|要|选|订|点|玩|看|报|带|送)+"
+)
+
+
+def zh_object(option: str) -> str:
+    """The object of a Chinese option phrase: 安排出租车 → 出租车; the option itself when it is
+    a word of its own or what is left is no word."""
+    bare = option.strip().rstrip("的了")
+    if bare in _bridge():
+        return bare  # a word of its own: 打车 is not 车
+    rest = _LEAD_RE.sub("", bare)
+    known = rest in _bridge() or (rest and not _CJK_CHAR_RE.search(rest))
+    return rest if known else bare
+
+
 @functools.lru_cache(maxsize=256)
 def english_names(option: str) -> tuple[str, ...]:
     """A Chinese option's English names (酒 → wine, liquor, spirits, alcoholic beverage)."""
     bare = option.strip().rstrip("的了")
     if not _CJK_CHAR_RE.search(bare):
         return ()
-    return english_heads(bare)
+    names = list(english_heads(bare))
+    names += [n for n in english_heads(zh_object(bare)) if n not in names]
+    return tuple(names)
 
 
 def chinese_words(text: str) -> list[tuple[str, int, int]]:

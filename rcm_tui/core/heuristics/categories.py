@@ -14,7 +14,7 @@ import json
 import re
 from importlib import resources
 
-from .bridge_zh import chinese_words, english_heads, english_names
+from .bridge_zh import chinese_words, english_heads, english_names, zh_object
 from .hierarchy import _base_forms, all_senses, broad_senses, hyponym_spans, option_senses
 from .options import _option_variants, _strip_option_noise, _token_spans
 from .text import _CJK_CHAR_RE, _tokens
@@ -164,6 +164,9 @@ def guard_spans(option: str, text: str) -> list[tuple[int, int]]:
     either language (a Chinese word by the English nouns it means, a Chinese option under its
     English names too)."""
     spans = set(_spans(option, text))
+    obj = zh_object(option) if _CJK_CHAR_RE.search(option) else option
+    if obj != option:
+        spans.update(_spans(obj, text))
     for name in english_names(option):
         spans.update(_spans(name, text))
     return sorted(spans)
