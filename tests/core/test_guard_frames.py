@@ -112,3 +112,17 @@ def test_a_chinese_negation_covers_the_verb_and_the_option_after_it(
 ])
 def test_a_chinese_offer_still_proposes(option: str, reply: str) -> None:
     assert flags(reply, option) == [option]
+
+
+@pytest.mark.parametrize("reply", [
+    "Pick a Pixel 8, it beats any iPhone.",
+    "Pick a Pixel 8 over an iPhone.",
+])
+def test_what_the_offer_is_measured_against_is_not_offered(reply: str) -> None:
+    assert flags(reply, "Apple") == []
+
+
+def test_a_brand_before_a_generic_head_is_the_option() -> None:
+    # The ledger may keep "Windows machines"; a laptop running Windows 11 is one.
+    reply = "- **Dell XPS 13** running Windows 11 — great keyboard."
+    assert flags(reply, "Windows machines") == ["Windows machines"]

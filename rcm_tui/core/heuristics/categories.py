@@ -164,12 +164,27 @@ def guard_spans(option: str, text: str) -> list[tuple[int, int]]:
     either language (a Chinese word by the English nouns it means, a Chinese option under its
     English names too)."""
     spans = set(_spans(option, text))
-    obj = zh_object(option) if _CJK_CHAR_RE.search(option) else option
+    obj = zh_object(option) if _CJK_CHAR_RE.search(option) else _brand_of(option)
     if obj != option:
         spans.update(_spans(obj, text))
     for name in english_names(option):
         spans.update(_spans(name, text))
     return sorted(spans)
+
+
+# Heads that say only "something of": "Windows machines", "Apple products", "Google services"
+# name the brand before them.
+_GENERIC_HEAD_RE = re.compile(
+    r"^(.+?)\s+(?:machines?|products?|devices?|stuff|things?|brands?|services?|gear|kit|"
+    r"ecosystem|platforms?)$",
+    re.I,
+)
+
+
+def _brand_of(option: str) -> str:
+    """'Windows machines' → 'Windows'; the option itself otherwise."""
+    match = _GENERIC_HEAD_RE.match(_strip_option_noise(option))
+    return match.group(1) if match else option
 
 
 @functools.lru_cache(maxsize=4096)

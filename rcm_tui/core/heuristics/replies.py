@@ -34,7 +34,9 @@ _NEGATIVE_BEFORE_RE = re.compile(
     # "vegan leather", "gluten-free pasta", "non-alcoholic beer": not the thing itself.
     r"faux|vegan|fake|imitation|[\w]+-free|non-[\w]+|nonalcoholic|decaf(?:feinated)?|"
     r"away\s+from|off|against|rul(?:e|es|ed|ing)[\s-]+out|reject(?:ed|ing)?|exclud(?:e|ed|ing)|"
-    r"no\s+longer|compared\s+(?:with|to)|than|versus|vs\.?|"
+    r"no\s+longer|compared\s+(?:with|to)|than|versus|vs\.?|over|"
+    # "it beats any iPhone": the option is what the offer is measured against.
+    r"beat(?:s|ing)?|outperform(?:s|ing)?|outclass(?:es|ing)?|trump(?:s|ing)?|"
     r"(?:don'?t|do\s+not|won'?t|will\s+not|shouldn'?t|can'?t|cannot|never)\s+"
     r"(?:\w+\s+)?(?:use|using|need|want|add|go\s+with|recommend|suggest|propose|"
     r"go\s+back\s+to|return\s+to|revisit|reconsider|bring\s+back))\b"
