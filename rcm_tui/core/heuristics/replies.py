@@ -146,7 +146,14 @@ _PROPOSAL_LABEL_RE = re.compile(
 # "..., I would reconsider it": the reply argues for the option it just named.
 _URGE_REOPEN_RE = re.compile(
     r"\b(?:i|we|you)\s*(?:would|'d|should|could|might\s+want\s+to)\s+(?:really\s+)?"
-    r"(?:reconsider|revisit)\b|建议重新考虑",
+    r"(?:reconsider|revisit)\b|建议重新考虑|"
+    # "I know you said no screens, but this one is worth an exception": a concession to the
+    # user's rule, then the case against it.
+    r"\b(?:but|however|though|that\s+said|even\s+so)\b.{0,120}?\b(?:make\s+an\s+exception|"
+    r"worth\s+an\s+exception|(?:one|an)\s+exception\s+(?:here|for|worth)|hear\s+me\s+out|"
+    r"bend\s+(?:the|that|your|this)\s+rule|just\s+this\s+once|give\s+(?:it|them)\s+"
+    r"(?:another|a\s+second)\s+(?:chance|try|go|shot))\b"
+    r"|(?:但是?|不过).{0,30}?(?:破个?例|例外一次|网开一面|再给.{0,4}一次机会)",
     re.I,
 )
 
