@@ -151,7 +151,7 @@ _URGE_REOPEN_RE = re.compile(
     # user's rule, then the case against it.
     r"\b(?:but|however|though|that\s+said|even\s+so)\b.{0,120}?\b(?:make\s+an\s+exception|"
     r"worth\s+an\s+exception|(?:one|an)\s+exception\s+(?:here|for|worth)|hear\s+me\s+out|"
-    r"bend\s+(?:the|that|your|this)\s+rule|just\s+this\s+once|give\s+(?:it|them)\s+"
+    r"bend\s+(?:the|that|your|this)\s+rule|just\s+this\s+once|giv(?:e|ing)\s+(?:it|them)\s+"
     r"(?:another|a\s+second)\s+(?:chance|try|go|shot))\b"
     r"|(?:但是?|不过).{0,30}?(?:破个?例|例外一次|网开一面|再给.{0,4}一次机会)",
     re.I,
