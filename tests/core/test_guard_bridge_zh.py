@@ -12,7 +12,7 @@ from rcm_tui.core.heuristics.bridge_zh import chinese_words, english_names
 
 
 def flags(reply: str, option: str) -> list[str]:
-    return find_readvocacy(reply, [option], plain_offers=True)
+    return find_readvocacy(reply, [option], as_reply=True)
 
 
 @pytest.mark.parametrize(("option", "reply"), [

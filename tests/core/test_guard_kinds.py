@@ -9,7 +9,7 @@ from rcm_tui.core.heuristics import find_readvocacy
 
 
 def flags(reply: str, option: str) -> list[str]:
-    return find_readvocacy(reply, [option], plain_offers=True)
+    return find_readvocacy(reply, [option], as_reply=True)
 
 
 @pytest.mark.parametrize(("option", "reply"), [

@@ -15,7 +15,14 @@ import re
 from importlib import resources
 
 from .bridge_zh import chinese_words, english_heads, english_names, zh_object
-from .hierarchy import _base_forms, all_senses, broad_senses, hyponym_spans, option_senses
+from .hierarchy import (
+    _base_forms,
+    activity_senses,
+    all_senses,
+    broad_senses,
+    hyponym_spans,
+    option_senses,
+)
 from .options import _option_variants, _strip_option_noise, _token_spans
 from .text import _CJK_CHAR_RE, _tokens
 
@@ -158,17 +165,23 @@ def _modified(before: str, modifiers: frozenset[str]) -> bool:
     return any(w in modifiers for w in near)
 
 
-def guard_spans(option: str, text: str) -> list[tuple[int, int]]:
+def guard_spans(option: str, text: str, *, wide: bool = False) -> list[tuple[int, int]]:
     """Where in `text` the option, another name of it, a member of a category it names, or
-    (by WordNet) a kind of it occurs: whole tokens, plural, hyphen and spacing tolerated; in
-    either language (a Chinese word by the English nouns it means, a Chinese option under its
-    English names too)."""
-    spans = set(_spans(option, text))
+    (by WordNet) a kind of it occurs: whole tokens, plural, hyphen and spacing tolerated.
+
+    `wide` (the guard reading an assistant's reply) also finds: what an activity is done with,
+    what lies just below a general option, a kind of the head of a modified option with its
+    modifier, a brand before a generic head, and either language (a Chinese word by the
+    English nouns it means, a Chinese option under its English names and by its object).
+    """
+    if not wide:
+        return _spans(option, text, wide=False)
+    spans = set(_spans(option, text, wide=True))
     obj = zh_object(option) if _CJK_CHAR_RE.search(option) else _brand_of(option)
     if obj != option:
-        spans.update(_spans(obj, text))
+        spans.update(_spans(obj, text, wide=True))
     for name in english_names(option):
-        spans.update(_spans(name, text))
+        spans.update(_spans(name, text, wide=True))
     return sorted(spans)
 
 
@@ -191,23 +204,28 @@ def _brand_of(option: str) -> str:
 def _covers(option: str, noun: str) -> bool:
     """Is the English noun the option, another name of it, a member or a kind of it? The
     match must end the noun, its head: "coffee shop" is a shop, not coffee."""
-    return any(end == len(noun) for _start, end in _spans(option, noun))
+    return any(end == len(noun) for _start, end in _spans(option, noun, wide=True))
 
 
-def _spans(option: str, text: str) -> list[tuple[int, int]]:
+def _spans(option: str, text: str, *, wide: bool) -> list[tuple[int, int]]:
     keys, prefixes, exact = _matcher(option)
     spans = {m.span() for pattern in exact for m in pattern.finditer(text)}
-    senses, near = option_senses(option), broad_senses(option)
-    head_senses, modifiers = _modified_head(option)
+    senses = option_senses(option)
+    if wide:
+        senses |= activity_senses(option)
+    near = broad_senses(option) if wide else frozenset()
+    head_senses, modifiers = _modified_head(option) if wide else (frozenset(), frozenset())
     if senses or near or head_senses:
         words = [(m.group().lower(), m.start(), m.end()) for m in _WORD_RE.finditer(text)]
-        spans.update(hyponym_spans(senses, words, near))
-        spans.update(
-            (start, end)
-            for start, end in hyponym_spans(head_senses, words)
-            if _modified(text[:start], modifiers)
-        )
-    if not _CJK_CHAR_RE.search(option) and _CJK_CHAR_RE.search(text):
+        if senses or near:
+            spans.update(hyponym_spans(senses, words, near))
+        if head_senses:
+            spans.update(
+                (start, end)
+                for start, end in hyponym_spans(head_senses, words)
+                if _modified(text[:start], modifiers)
+            )
+    if wide and not _CJK_CHAR_RE.search(option) and _CJK_CHAR_RE.search(text):
         spans.update(
             (start, end)
             for word, start, end in chinese_words(text)

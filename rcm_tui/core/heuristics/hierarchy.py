@@ -70,9 +70,14 @@ def option_senses(option: str) -> frozenset[int]:
     _lemmas, _parents, general = _hierarchy()
     if _CJK_CHAR_RE.search(option) or not option.strip():
         return frozenset()
-    senses = [s for s in _senses(option) if s not in general]
-    # "No driving" also rules out what driving is done in: a ride, a drive along the coast.
-    return frozenset([*senses, *(d for s in senses for d in _derived.get(s, ()))])
+    return frozenset(s for s in _senses(option) if s not in general)
+
+
+@functools.lru_cache(maxsize=256)
+def activity_senses(option: str) -> frozenset[int]:
+    """What an activity the user won't do is done with or in: "driving" → a ride, a drive
+    along the coast; "cycling" → a bike. Empty for an option that is no activity."""
+    return frozenset(d for s in option_senses(option) for d in _derived.get(s, ()))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -87,6 +92,7 @@ def _kinds(sense: int) -> frozenset[int]:
     return frozenset(seen)
 
 
+@functools.lru_cache(maxsize=65536)
 def kind_of(words: str, senses: frozenset[int], near: frozenset[int] = frozenset()) -> bool:
     """Is the most frequent sense of `words` one of `senses`, or below one of them? Or is its
     most frequent sense a few levels below one of `near` (senses too general to be searched at

@@ -221,22 +221,24 @@ def _mention_proposes(clause: str, start: int, end: int) -> bool | None:
 
 
 def find_readvocacy(
-    reply: str, rejected_options: list[str], *, plain_offers: bool = False
+    reply: str, rejected_options: list[str], *, as_reply: bool = False
 ) -> list[str]:
     """The rejected options that `reply` proposes again (not those it mentions as rejected)."""
-    return list(find_readvocacy_evidence(reply, rejected_options, plain_offers=plain_offers))
+    return list(find_readvocacy_evidence(reply, rejected_options, as_reply=as_reply))
 
 
 def find_readvocacy_evidence(
-    reply: str, rejected_options: list[str], *, plain_offers: bool = False
+    reply: str, rejected_options: list[str], *, as_reply: bool = False
 ) -> dict[str, str]:
     """Each rejected option the reply proposes again, with the words that propose it
     ("pancakes" for "flat foods"), so a rewrite can be told what to take out.
 
-    `plain_offers` (the guard on an assistant's reply): an option named in a sentence that
+    `as_reply` (the guard on an assistant's reply): an option named in a sentence that
     offers something and frames nothing as excluded is proposed ("The taxi ride is only 15
-    minutes"). Off for a user's own text (the ledger asks whether a requirement names an
-    option it rejected), where "the data we exported from MongoDB" offers nothing.
+    minutes"), and the option is looked for wide (categories.guard_spans). Off for a user's
+    own text (the ledger asks whether a requirement names an option it rejected), where "the
+    data we exported from MongoDB" offers nothing, and for finding which option a reply put
+    forward, among every noun it names.
     """
     reply = _bounded(reply, REPLY_HEAD, REPLY_TAIL)
     lines = _reply_lines(_FENCED_CODE_RE.sub("\n", reply))
@@ -244,7 +246,7 @@ def find_readvocacy_evidence(
     for option in rejected_options:
         if not option.strip() or any(same_option(option, p) for p in proposed):
             continue
-        found = _proposal(reply, option, lines, plain_offers=plain_offers)
+        found = _proposal(reply, option, lines, as_reply=as_reply)
         if found is not None:
             proposed[option] = found
     return proposed
@@ -376,20 +378,20 @@ def _proposes_option(reply: str, option: str) -> bool:
 
 
 def _proposal(
-    reply: str, option: str, lines: list[_Line], *, plain_offers: bool = False
+    reply: str, option: str, lines: list[_Line], *, as_reply: bool = False
 ) -> str | None:
-    """The words of the reply that propose the option, or None. `plain_offers`: a rejected
-    option named in an offering sentence with no excluding frame counts as proposed."""
+    """The words of the reply that propose the option, or None. `as_reply`: the option is
+    looked for wide, and one named in an offering sentence with no excluding frame counts."""
     if any(_code_uses(block, option) for block in _CODE_BLOCK_RE.findall(reply)):
         return option
     for line in lines:
-        if not guard_spans(option, line.text):
+        if not guard_spans(option, line.text, wide=as_reply):
             continue
         sentences = _reply_sentences(line.text)
         for index, sentence in enumerate(sentences):
-            if guard_spans(option, sentence):
+            if guard_spans(option, sentence, wide=as_reply):
                 following = sentences[index + 1] if index + 1 < len(sentences) else ""
-                found = _sentence_proposal(sentence, option, line, following, plain_offers)
+                found = _sentence_proposal(sentence, option, line, following, as_reply)
                 if found is not None:
                     return found
     return None
@@ -447,11 +449,11 @@ def _excluding_frame(sentence: str, following: str) -> bool:
 
 
 def _sentence_proposal(
-    sentence: str, option: str, line: _Line, following: str, plain_offers: bool
+    sentence: str, option: str, line: _Line, following: str, as_reply: bool
 ) -> str | None:
     if _URGE_REOPEN_RE.search(sentence):
         return option
-    plain = plain_offers and not line.excluded and _offer_sentence(sentence, following)
+    plain = as_reply and not line.excluded and _offer_sentence(sentence, following)
     ack = _ACK_LATER_RE.search(sentence)
     quoted = _speech_spans(sentence)
     bold = [m.span() for m in _BOLD_RE.finditer(sentence)]
@@ -463,7 +465,7 @@ def _sentence_proposal(
         prefix = sentence[:position]
         # "Option 2: Redis" proposes; "Rejected options: Redis" does not.
         labelled = bool(_PROPOSAL_LABEL_RE.search(prefix)) and _cue_before(prefix) != "neg"
-        for start, end in guard_spans(option, clause):
+        for start, end in guard_spans(option, clause, wide=as_reply):
             at = position + start
             if (ack and at < ack.start()) or any(a <= at < b for a, b in quoted):
                 continue
