@@ -62,3 +62,8 @@ def test_a_chinese_option_phrase_is_matched_by_its_object(option: str, reply: st
 def test_a_chinese_word_of_its_own_keeps_its_meaning() -> None:
     # 打车 is "take a taxi", not 打 + 车 (a car, a vehicle, a machine).
     assert flags("自己开车过去，停车很方便。", "打车") == []
+
+
+def test_a_chinese_option_phrase_with_its_subject_is_matched_by_its_object() -> None:
+    # "新娘对芒果过敏" may reach the ledger as "新娘对芒果": the option is 芒果.
+    assert flags("甜品推荐芒果班戟，颜色喜庆。", "新娘对芒果") == ["新娘对芒果"]

@@ -126,3 +126,8 @@ def test_a_brand_before_a_generic_head_is_the_option() -> None:
     # The ledger may keep "Windows machines"; a laptop running Windows 11 is one.
     reply = "- **Dell XPS 13** running Windows 11 — great keyboard."
     assert flags(reply, "Windows machines") == ["Windows machines"]
+
+
+def test_an_option_with_a_focus_suffix_is_its_stem() -> None:
+    reply = "3. **A cocktail masterclass**: they can do mocktails for you."
+    assert flags(reply, "drinking-focused") == ["drinking-focused"]

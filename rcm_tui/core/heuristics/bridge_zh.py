@@ -51,12 +51,13 @@ _LEAD_RE = re.compile(
 
 
 def zh_object(option: str) -> str:
-    """The object of a Chinese option phrase: 安排出租车 → 出租车; the option itself when it is
-    a word of its own or what is left is no word."""
+    """The object of a Chinese option phrase: 安排出租车 → 出租车, 新娘对芒果 → 芒果; the option
+    itself when it is a word of its own or what is left is no word."""
     bare = option.strip().rstrip("的了")
     if bare in _bridge():
         return bare  # a word of its own: 打车 is not 车
-    rest = _LEAD_RE.sub("", bare)
+    # "新娘对芒果(过敏)": what the phrase is about comes after 对.
+    rest = _LEAD_RE.sub("", bare.rsplit("对", 1)[-1])
     known = rest in _bridge() or (rest and not _CJK_CHAR_RE.search(rest))
     return rest if known else bare
 

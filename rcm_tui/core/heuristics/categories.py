@@ -188,14 +188,16 @@ def guard_spans(option: str, text: str, *, wide: bool = False) -> list[tuple[int
 # Heads that say only "something of": "Windows machines", "Apple products", "Google services"
 # name the brand before them.
 _GENERIC_HEAD_RE = re.compile(
-    r"^(.+?)\s+(?:machines?|products?|devices?|stuff|things?|brands?|services?|gear|kit|"
-    r"ecosystem|platforms?)$",
+    r"^(.+?)(?:\s+(?:machines?|products?|devices?|stuff|things?|brands?|services?|gear|kit|"
+    r"ecosystem|platforms?)|-(?:focused|heavy|related|oriented|centric|"
+    r"themed)(?:\s+\w+)?)$",
     re.I,
 )
 
 
 def _brand_of(option: str) -> str:
-    """'Windows machines' → 'Windows'; the option itself otherwise."""
+    """'Windows machines' → 'Windows', 'drinking-focused stuff' → 'drinking'; the option
+    itself otherwise."""
     match = _GENERIC_HEAD_RE.match(_strip_option_noise(option))
     return match.group(1) if match else option
 
