@@ -465,6 +465,7 @@ class WordNet:
     tagged: dict[str, int]  # lemma → sense-tagged count (how common it is)
     # noun offset → the nouns derived from the same verb sense ("driving" → drive → a ride)
     derived: dict[str, list[str]] = field(default_factory=dict)
+    folder: Path = Path(".")
 
     @classmethod
     def load(cls, folder: Path) -> WordNet:
@@ -508,7 +509,7 @@ class WordNet:
             for offset, vs in verbs.items()
             if vs
         }
-        return cls(senses, lemmas, hyponyms, hypernyms, tagged, derived)
+        return cls(senses, lemmas, hyponyms, hypernyms, tagged, derived, folder)
 
     def members(self, seed: str) -> list[str]:
         lemma, sense = seed.rsplit(".", 1)
@@ -588,7 +589,48 @@ def build_hierarchy(wordnet: WordNet) -> dict[str, object]:
         "parents": parents,
         "general": general,
         "derived": _activity_things(wordnet, index, parents, descendants),
+        "adjectives": _adjective_synonyms(wordnet.folder),
     }
+
+
+# A modifier and the words that say the same of a thing: "cheap" → inexpensive, low-cost,
+# affordable; "sugary" → sweetened, sweet; "crowded" → packed. From the adjective's most
+# frequent sense, its synset and the synsets similar to it.
+ADJECTIVE_SENSES = 1
+MAX_SYNONYM_SENSES = 3
+
+
+def _adjective_synonyms(folder: Path) -> dict[str, list[str]]:
+    words: dict[str, list[str]] = {}
+    similar: dict[str, list[str]] = {}
+    for line in (folder / "data.adj").read_text(encoding="utf-8").splitlines():
+        if line.startswith(" "):
+            continue
+        parts = line.split(" | ")[0].split()
+        count = int(parts[3], 16)
+        words[parts[0]] = [parts[4 + 2 * i].split("(")[0].lower() for i in range(count)]
+        at = 4 + 2 * count
+        links = [parts[at + 1 + 4 * i : at + 5 + 4 * i] for i in range(int(parts[at]))]
+        similar[parts[0]] = [o for kind, o, pos, _ in links if kind == "&"]
+    index: dict[str, list[str]] = {}
+    for line in (folder / "index.adj").read_text(encoding="utf-8").splitlines():
+        if not line.startswith(" "):
+            parts = line.split()
+            synsets, pointers = int(parts[2]), int(parts[3])
+            index[parts[0]] = parts[4 + pointers + 2 : 4 + pointers + 2 + synsets]
+    out: dict[str, list[str]] = {}
+    for lemma, offsets in index.items():
+        same = {
+            w.replace("_", " ")
+            for o in offsets[:ADJECTIVE_SENSES]
+            for s in [o, *similar.get(o, [])]
+            for w in words.get(s, [])
+            # A synonym with many senses ("big" for "loud") says something else as often.
+            if w != lemma and len(index.get(w, [])) <= MAX_SYNONYM_SENSES
+        }
+        if same and lemma.isalpha():
+            out[lemma] = sorted(same)
+    return out
 
 
 # An activity the user will not do covers the things it is done with or in: "driving" (to drive

@@ -67,3 +67,17 @@ def test_a_kind_of_the_head_with_the_options_modifier_is_the_option(
 ])
 def test_the_head_without_the_modifier_is_not_the_option(option: str, reply: str) -> None:
     assert flags(reply, option) == []
+
+
+@pytest.mark.parametrize(("option", "reply"), [
+    ("sugary drinks", "Grab a sweetened iced tea at the kiosk."),
+    ("cheap hotels", "Book an inexpensive motel near the airport."),
+])
+def test_a_modifier_is_also_found_by_what_says_the_same(option: str, reply: str) -> None:
+    # WordNet's synset and similar adjectives: sweetened for sugary, inexpensive for cheap.
+    assert flags(reply, option) == [option]
+
+
+def test_a_synonym_with_many_senses_is_not_taken_for_the_modifier() -> None:
+    # "big" is similar to "loud" in one sense among thirteen: a big restaurant is not loud.
+    assert flags("Book a big restaurant with a view of the harbour.", "loud restaurants") == []

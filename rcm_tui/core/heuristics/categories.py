@@ -22,6 +22,7 @@ from .hierarchy import (
     broad_senses,
     hyponym_spans,
     option_senses,
+    same_as,
 )
 from .options import _option_variants, _strip_option_noise, _token_spans
 from .text import _CJK_CHAR_RE, _tokens
@@ -152,10 +153,12 @@ def _modified_head(option: str) -> tuple[frozenset[int], frozenset[str]]:
 
 
 def _modifier_forms(word: str) -> list[str]:
-    """'spicy' → spicy, spicier, spiciest; 'second-hand' → secondhand; 'long' → longer."""
-    word = word.replace("-", "")
-    stem = word[:-1] + "i" if word.endswith("y") else word.removesuffix("e")
-    return [word, stem + "er", stem + "est"]
+    """'spicy' → spicy, spicier, spiciest; 'second-hand' → secondhand; 'long' → longer; and
+    what says the same: 'cheap' → inexpensive, low-cost, affordable."""
+    bare = word.replace("-", "")
+    stem = bare[:-1] + "i" if bare.endswith("y") else bare.removesuffix("e")
+    synonyms = [s.replace("-", "") for s in same_as(word) if " " not in s]
+    return [bare, stem + "er", stem + "est", *synonyms]
 
 
 def _modified(before: str, modifiers: frozenset[str]) -> bool:

@@ -29,12 +29,21 @@ def _hierarchy() -> tuple[dict[str, list[int]], list[list[int]], frozenset[int]]
     packed = resources.files(__package__).joinpath(_HIERARCHY_FILE).read_bytes()
     data = json.loads(gzip.decompress(packed))
     _derived.update({int(k): v for k, v in data.get("derived", {}).items()})
+    _adjectives.update(data.get("adjectives", {}))
     return data["lemmas"], data["parents"], frozenset(data["general"])
 
 
 # An activity's sense → the senses of the things it is done with or in ("driving" → a drive,
 # a ride; "camping" → a tent), filled when the hierarchy is read.
 _derived: dict[int, list[int]] = {}
+# An adjective → the adjectives that say the same of a thing ("cheap" → inexpensive, low-cost).
+_adjectives: dict[str, list[str]] = {}
+
+
+def same_as(adjective: str) -> tuple[str, ...]:
+    """What WordNet says the same with as the adjective's most frequent sense."""
+    _hierarchy()
+    return tuple(_adjectives.get(adjective, ()))
 
 
 def warm() -> None:
