@@ -38,6 +38,7 @@ _SKIP_GLOSS_RE = re.compile(
 )
 _PAREN_RE = re.compile(r"\([^)]*\)|\[[^\]]*\]")
 _CJK_RE = re.compile(r"[\u3400-\u9fff|]+")
+_HEADWORD_RE = re.compile(r"(?=.*[\u3400-\u9fff])[\u3400-\u9fffA-Za-z]+")
 _LEAD_RE = re.compile(r"^(?:to\s+(?:\w+\s+)?(?:a|an|the|some)?\s*|a\s+|an\s+|the\s+)", re.I)
 _WORD_RE = re.compile(r"[a-z][a-z'-]*")
 # An English noun phrase ends in its head before a postmodifier: "room (rented) for karaoke",
@@ -92,7 +93,8 @@ def build(cedict: Path) -> dict[str, list[str]]:
         if not match or line.startswith("#"):
             continue
         simplified, glosses = match.group(2), match.group(3).split("/")
-        if len(simplified) > MAX_CHARS or not _CJK_RE.fullmatch(simplified):
+        # Chinese words, also those written with latin letters in them (卡拉OK, T恤).
+        if len(simplified) > MAX_CHARS or not _HEADWORD_RE.fullmatch(simplified):
             continue
         heads = bridge.setdefault(simplified, [])
         for gloss in glosses:

@@ -67,3 +67,7 @@ def test_a_chinese_word_of_its_own_keeps_its_meaning() -> None:
 def test_a_chinese_option_phrase_with_its_subject_is_matched_by_its_object() -> None:
     # "新娘对芒果过敏" may reach the ledger as "新娘对芒果": the option is 芒果.
     assert flags("甜品推荐芒果班戟，颜色喜庆。", "新娘对芒果") == ["新娘对芒果"]
+
+
+def test_a_chinese_word_written_with_latin_letters_is_read_too() -> None:
+    assert flags("- **包一个卡拉OK大厅**，大家轮流上台唱歌。", "karaoke") == ["karaoke"]
