@@ -131,3 +131,20 @@ def test_a_brand_before_a_generic_head_is_the_option() -> None:
 def test_an_option_with_a_focus_suffix_is_its_stem() -> None:
     reply = "3. **A cocktail masterclass**: they can do mocktails for you."
     assert flags(reply, "drinking-focused") == ["drinking-focused"]
+
+
+@pytest.mark.parametrize(("option", "reply"), [
+    ("hotels", "不住酒店的话，可以考虑青旅或者民宿。"),
+    ("hotels", "As you'd rather skip hotels, book a room at a small family-run inn."),
+])
+def test_a_reply_that_excludes_the_option_by_name_offers_its_alternatives(
+    option: str, reply: str
+) -> None:
+    # It applied the user's rule: what it puts in the option's place is what it judged
+    # outside it, even where a dictionary files it under the option (an inn is a hotel).
+    assert flags(reply, option) == []
+
+
+def test_after_excluding_the_option_by_name_naming_it_as_an_offer_still_proposes() -> None:
+    reply = "I've skipped hotels as you asked. That said, the Hotel Amora is only €90 a night."
+    assert flags(reply, "hotels") == ["hotels"]

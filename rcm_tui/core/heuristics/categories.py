@@ -24,7 +24,13 @@ from .hierarchy import (
     option_senses,
     same_as,
 )
-from .options import _option_variants, _strip_option_noise, _token_spans
+from .options import (
+    _option_spans,
+    _option_variants,
+    _strip_option_noise,
+    _token_spans,
+    same_option,
+)
 from .text import _CJK_CHAR_RE, _tokens
 
 _LEXICON_FILE = "categories.json"
@@ -185,6 +191,22 @@ def guard_spans(option: str, text: str, *, wide: bool = False) -> list[tuple[int
         spans.update(_spans(obj, text, wide=True))
     for name in english_names(option):
         spans.update(_spans(name, text, wide=True))
+    return sorted(spans)
+
+
+def name_spans(option: str, text: str) -> list[tuple[int, int]]:
+    """Where the option is named, in either language: its own names and aliases, a Chinese
+    word that means it (酒店 for "hotels"), a Chinese option's English names and object."""
+    spans = set(_option_spans(option, text))
+    if _CJK_CHAR_RE.search(option):
+        for name in (*english_names(option), zh_object(option)):
+            spans.update(_option_spans(name, text))
+    elif _CJK_CHAR_RE.search(text):
+        spans.update(
+            (start, end)
+            for word, start, end in chinese_words(text)
+            if any(same_option(option, noun) for noun in english_heads(word))
+        )
     return sorted(spans)
 
 

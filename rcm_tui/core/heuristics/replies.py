@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from .categories import guard_spans
+from .categories import guard_spans, name_spans
 from .options import option_matches, same_option
 from .sentences import (
     _BULLET_RE,
@@ -384,17 +386,36 @@ def _proposal(
     looked for wide, and one named in an offering sentence with no excluding frame counts."""
     if any(_code_uses(block, option) for block in _CODE_BLOCK_RE.findall(reply)):
         return option
+    spans = name_spans if as_reply and _excluded_by_name(option, lines) else (
+        functools.partial(guard_spans, wide=as_reply)
+    )
     for line in lines:
-        if not guard_spans(option, line.text, wide=as_reply):
+        if not spans(option, line.text):
             continue
         sentences = _reply_sentences(line.text)
         for index, sentence in enumerate(sentences):
-            if guard_spans(option, sentence, wide=as_reply):
+            if spans(option, sentence):
                 following = sentences[index + 1] if index + 1 < len(sentences) else ""
-                found = _sentence_proposal(sentence, option, line, following, as_reply)
+                found = _sentence_proposal(sentence, option, line, following, as_reply, spans)
                 if found is not None:
                     return found
     return None
+
+
+def _excluded_by_name(option: str, lines: list[_Line]) -> bool:
+    """Does the reply name the option to exclude it ("since you'd rather skip hotels", "不住酒店
+    的话")? Then it has applied the user's rule, and what it offers in the option's place (a
+    guesthouse, 民宿) is what it judged outside the option: only the option's own names, said
+    as an offer, still propose it."""
+    for line in lines:
+        if not name_spans(option, line.text):
+            continue
+        for sentence in _reply_sentences(line.text):
+            for clause in _READV_CLAUSE_SPLIT_RE.split(sentence):
+                for start, end in name_spans(option, clause):
+                    if line.excluded or _mention_proposes(clause, start, end) is False:
+                        return True
+    return False
 
 
 # Anything in a sentence that frames what it names as excluded, contrasted or the user's own
@@ -406,7 +427,9 @@ _EXCLUDING_FRAME_RE = re.compile(
     r"\b(?:not|no|never|nothing|none|without|instead|rather|unlike|except|besides|apart|"
     r"avoid\w*|skip\w*|exclud\w*|reject\w*|rul(?:e|ed|es|ing)|drop\w*|left|leave|leaving|"
     r"aside|off|out|free|minus|away|replac\w*|swap\w*|(?:dis)?like|hate|loathe|allerg\w*|"
-    r"wish(?:ed)?|wanted|prefer\w*|said|say|mentioned|asked|told|noted|explained|"
+    # The user's words reported: "you said", "you'd prefer", "as you asked" (not "that said").
+    r"(?:you|you'?ve|you'?d|you\s+have|you\s+had)\s+(?:\w+\s+)?(?:wish\w*|wanted|want|"
+    r"prefer\w*|said|say|mentioned|asked|told|noted|explained)|"
     r"your\s+(?:note|rule|request|preference|requirement|constraint|experience|concern|"
     r"allergy|condition|point)|as\s+you|per\s+your|given\s+your|since\s+you|because\s+you|"
     r"compared|versus|vs|enough|done\s+with|burn(?:ed|t)|sick|tired|"
@@ -449,7 +472,12 @@ def _excluding_frame(sentence: str, following: str) -> bool:
 
 
 def _sentence_proposal(
-    sentence: str, option: str, line: _Line, following: str, as_reply: bool
+    sentence: str,
+    option: str,
+    line: _Line,
+    following: str,
+    as_reply: bool,
+    spans: Callable[[str, str], list[tuple[int, int]]],
 ) -> str | None:
     if _URGE_REOPEN_RE.search(sentence):
         return option
@@ -465,7 +493,7 @@ def _sentence_proposal(
         prefix = sentence[:position]
         # "Option 2: Redis" proposes; "Rejected options: Redis" does not.
         labelled = bool(_PROPOSAL_LABEL_RE.search(prefix)) and _cue_before(prefix) != "neg"
-        for start, end in guard_spans(option, clause, wide=as_reply):
+        for start, end in spans(option, clause):
             at = position + start
             if (ack and at < ack.start()) or any(a <= at < b for a, b in quoted):
                 continue
