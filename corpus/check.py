@@ -17,8 +17,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SPLITS = ("dev", "heldout")
-# dev2: guard items written for the guard's second round of tuning (tuning only, like dev).
-GUARD_SPLITS = ("dev", "dev2", "heldout")
+# dev2: guard items for the guard's second round of tuning (tuning only, like dev); fresh:
+# written after that round's last change, measured once, not tuned on.
+GUARD_SPLITS = ("dev", "dev2", "fresh", "heldout")
 LANGS = {"en", "zh", "mixed"}
 REJECTION_FAMILIES = {
     "explicit_refusal", "aversion", "exclusion", "not_needed", "inability", "bad_experience",
