@@ -18,7 +18,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 SPLITS = ("dev", "heldout")
 # dev2: guard items for the guard's second round of tuning (tuning only, like dev); fresh:
-# written after that round's last change, measured once, not tuned on.
+# written late in that round, only measured, not tuned on.
 GUARD_SPLITS = ("dev", "dev2", "fresh", "heldout")
 LANGS = {"en", "zh", "mixed"}
 REJECTION_FAMILIES = {
