@@ -435,9 +435,9 @@ _EXCLUDING_FRAME_RE = re.compile(
     r"compared|versus|vs|enough|done\s+with|burn(?:ed|t)|sick|tired|"
     # "X would have given you replay": what the option would have done, not an offer.
     r"(?:would|could|might)\s+have)\b|n't\b|~~|[❌✗✘🚫⛔]"
-    r"|不(?![错少过仅但久同断妨如])|没(?!错)|不要|别|不想|不喜欢|不爱|不能|不吃|不喝|不坐|不含|不带|不去|不买|不住|不选|不考虑|"
-    r"不推荐|不打算|没有|没推荐|除了|除去|排除|否决|否掉|去掉|避|算了|跳过|代替|替代|换掉|而不是|"
-    r"讨厌|受不了|过敏|戒|你说|你提到|按你|按照你|根据你|既然|因为你",
+    # 不 and 没 but for the words they make positive (不错 "good", 不如/不妨 "better to").
+    r"|不(?![错少过仅但久同断妨如])|没(?!错)|别|除了|除去|排除|否决|否掉|去掉|避|算了|跳过|"
+    r"代替|替代|换掉|讨厌|过敏|戒|你说|你提到|按你|按照你|根据你|既然|因为你",
     re.I,
 )
 
