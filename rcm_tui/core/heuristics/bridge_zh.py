@@ -73,7 +73,8 @@ def english_names(option: str) -> tuple[str, ...]:
     return tuple(names)
 
 
-def chinese_words(text: str) -> list[tuple[str, int, int]]:
+@functools.lru_cache(maxsize=4096)
+def chinese_words(text: str) -> tuple[tuple[str, int, int], ...]:
     """(word, start, end) of every dictionary word of two or more characters, longest first
     at each position, left to right."""
     bridge = _bridge()
@@ -91,4 +92,4 @@ def chinese_words(text: str) -> list[tuple[str, int, int]]:
                 break
         else:
             i += 1
-    return words
+    return tuple(words)

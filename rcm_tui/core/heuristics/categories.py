@@ -203,11 +203,21 @@ def name_spans(option: str, text: str) -> list[tuple[int, int]]:
             spans.update(_option_spans(name, text))
     elif _CJK_CHAR_RE.search(text):
         spans.update(
-            (start, end)
-            for word, start, end in chinese_words(text)
-            if any(same_option(option, noun) for noun in english_heads(word))
+            (start, end) for word, start, end in chinese_words(text) if _means(option, word)
         )
     return sorted(spans)
+
+
+@functools.lru_cache(maxsize=8192)
+def _means(option: str, word: str) -> bool:
+    """Is the Chinese word another name of the (English) option: 酒店 of "hotels"?"""
+    return any(same_option(option, noun) for noun in english_heads(word))
+
+
+@functools.lru_cache(maxsize=8192)
+def _is_kind(option: str, word: str) -> bool:
+    """Is the Chinese word, by the English nouns it means, the option or a kind of it?"""
+    return any(_covers(option, noun) for noun in english_heads(word))
 
 
 # Heads that say only "something of": "Windows machines", "Apple products", "Google services"
@@ -254,9 +264,7 @@ def _spans(option: str, text: str, *, wide: bool) -> list[tuple[int, int]]:
             )
     if wide and not _CJK_CHAR_RE.search(option) and _CJK_CHAR_RE.search(text):
         spans.update(
-            (start, end)
-            for word, start, end in chinese_words(text)
-            if any(_covers(option, noun) for noun in english_heads(word))
+            (start, end) for word, start, end in chinese_words(text) if _is_kind(option, word)
         )
     if keys:
         hay = _token_spans(text)

@@ -410,10 +410,18 @@ def _excluded_by_name(option: str, lines: list[_Line]) -> bool:
     for line in lines:
         if not name_spans(option, line.text):
             continue
+        if line.excluded:
+            return True
         for sentence in _reply_sentences(line.text):
-            for clause in _READV_CLAUSE_SPLIT_RE.split(sentence):
-                for start, end in name_spans(option, clause):
-                    if line.excluded or _mention_proposes(clause, start, end) is False:
+            found = name_spans(option, sentence)
+            offset = 0
+            for clause in _READV_CLAUSE_SPLIT_RE.split(sentence) if found else ():
+                position = sentence.find(clause, offset)
+                offset = max(offset, position + len(clause))
+                for start, end in found:
+                    if not position <= start < end <= position + len(clause):
+                        continue
+                    if _mention_proposes(clause, start - position, end - position) is False:
                         return True
     return False
 
