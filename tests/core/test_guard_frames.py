@@ -148,3 +148,10 @@ def test_a_reply_that_excludes_the_option_by_name_offers_its_alternatives(
 def test_after_excluding_the_option_by_name_naming_it_as_an_offer_still_proposes() -> None:
     reply = "I've skipped hotels as you asked. That said, the Hotel Amora is only €90 a night."
     assert flags(reply, "hotels") == ["hotels"]
+
+
+def test_only_a_next_sentence_that_turns_back_frames_the_one_before() -> None:
+    reply = "Kafka would keep every message for replay. But you ruled it out, so: NATS."
+    assert flags(reply, "Kafka") == []
+    other = "Lunch with a glass of Rioja is lovely. Since you hate taxis, I left them out."
+    assert flags(other, "wine") == ["wine"]

@@ -473,10 +473,21 @@ def _offer_sentence(sentence: str, following: str) -> bool:
     return bool(_OFFER_SIGNAL_RE.search(sentence)) and not _excluding_frame(sentence, following)
 
 
+# A next sentence that turns back on this one: "But you ruled it out.", "It is off the list."
+_TURNS_BACK_RE = re.compile(
+    r"^\W*(?:but|however|though|yet|sadly|unfortunately|it|that|this|they|which)\b"
+    r"|^\W*(?:但|不过|可是|可惜|它|这)",
+    re.I,
+)
+
+
 def _excluding_frame(sentence: str, following: str) -> bool:
-    """Does the sentence, or the one right after it ("X is the obvious pick. But you ruled
-    it out."), frame what it names as excluded or as the user's view?"""
-    return bool(_EXCLUDING_FRAME_RE.search(sentence) or _EXCLUDING_FRAME_RE.search(following))
+    """Does the sentence, or the one right after it when that one turns back on it ("X is the
+    obvious pick. But you ruled it out."), frame what it names as excluded or as the user's
+    view?"""
+    if _EXCLUDING_FRAME_RE.search(sentence):
+        return True
+    return bool(_TURNS_BACK_RE.match(following) and _EXCLUDING_FRAME_RE.search(following))
 
 
 def _sentence_proposal(
