@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turn guard items into replay scripts that `score-scenarios` and `rcm-tui eval` can score.
 
-Usage: python corpus/build_guard_replays.py dev|heldout [--mode given|e2e] [--out DIR]
+Usage: python corpus/build_guard_replays.py dev|dev2|fresh|heldout [--mode given|e2e] [--out DIR]
 
 For every item of corpus/guard/SPLIT.jsonl writes GID.jsonl + GID.expect.json into --out
 (default: a new temporary folder, printed). The user turns are replayed with a short
@@ -51,7 +51,7 @@ def script_for(item: dict, mode: str) -> tuple[list[dict], dict]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("split", choices=("dev", "heldout"))
+    ap.add_argument("split", choices=("dev", "dev2", "fresh", "heldout"))
     ap.add_argument("--mode", choices=("given", "e2e"), default="given")
     ap.add_argument("--out", default=None)
     args = ap.parse_args()

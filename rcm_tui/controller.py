@@ -170,10 +170,12 @@ class Controller:
         return "" if profile is None else f"{profile.name} profile"
 
     async def warm_analysers(self) -> None:
-        """Read the guard's word hierarchy in a worker thread, before the first turn needs it."""
-        from .core.heuristics import hierarchy
+        """Read the guard's word hierarchy and Chinese bridge in a worker thread, before the
+        first turn needs them."""
+        from .core.heuristics import bridge_zh, hierarchy
 
         await asyncio.to_thread(hierarchy.warm)
+        await asyncio.to_thread(bridge_zh.warm)
 
     async def preload(self) -> float | None:
         """Load an in-process model now, off the event loop, so the first reply costs what the

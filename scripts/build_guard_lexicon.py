@@ -463,6 +463,9 @@ class WordNet:
     hyponyms: dict[str, list[str]]  # offset → hyponym and instance offsets
     hypernyms: dict[str, list[str]]  # offset → hypernym and instance-of offsets
     tagged: dict[str, int]  # lemma → sense-tagged count (how common it is)
+    # noun offset → the nouns derived from the same verb sense ("driving" → drive → a ride)
+    derived: dict[str, list[str]] = field(default_factory=dict)
+    folder: Path = Path(".")
 
     @classmethod
     def load(cls, folder: Path) -> WordNet:
@@ -479,6 +482,7 @@ class WordNet:
         lemmas: dict[str, list[str]] = {}
         hyponyms: dict[str, list[str]] = {}
         hypernyms: dict[str, list[str]] = {}
+        verbs: dict[str, list[str]] = {}
         for line in (folder / "data.noun").read_text(encoding="utf-8").splitlines():
             if line.startswith(" "):
                 continue
@@ -491,7 +495,21 @@ class WordNet:
             nouns = [(kind, o) for kind, o, pos, _ in links if pos == "n"]
             hyponyms[offset] = [o for kind, o in nouns if kind in ("~", "~i")]
             hypernyms[offset] = [o for kind, o in nouns if kind in ("@", "@i")]
-        return cls(senses, lemmas, hyponyms, hypernyms, tagged)
+            verbs[offset] = [o for kind, o, pos, _ in links if kind == "+" and pos == "v"]
+        nouns_of_verb: dict[str, list[str]] = {}
+        for line in (folder / "data.verb").read_text(encoding="utf-8").splitlines():
+            if line.startswith(" "):
+                continue
+            parts = line.split(" | ")[0].split()
+            at = 4 + 2 * int(parts[3], 16)
+            links = [parts[at + 1 + 4 * i : at + 5 + 4 * i] for i in range(int(parts[at]))]
+            nouns_of_verb[parts[0]] = [o for kind, o, pos, _ in links if kind == "+" and pos == "n"]
+        derived = {
+            offset: sorted({n for v in vs for n in nouns_of_verb.get(v, []) if n != offset})
+            for offset, vs in verbs.items()
+            if vs
+        }
+        return cls(senses, lemmas, hyponyms, hypernyms, tagged, derived, folder)
 
     def members(self, seed: str) -> list[str]:
         lemma, sense = seed.rsplit(".", 1)
@@ -566,7 +584,87 @@ def build_hierarchy(wordnet: WordNet) -> dict[str, object]:
         for ancestor in seen:
             descendants[ancestor] += 1
     general = [i for i, count in enumerate(descendants) if count > MAX_DESCENDANTS]
-    return {"lemmas": lemmas, "parents": parents, "general": general}
+    return {
+        "lemmas": lemmas,
+        "parents": parents,
+        "general": general,
+        "derived": _activity_things(wordnet, index, parents, descendants),
+        "adjectives": _adjective_synonyms(wordnet.folder),
+    }
+
+
+# A modifier and the words that say the same of a thing: "cheap" → inexpensive, low-cost,
+# affordable; "sugary" → sweetened, sweet; "crowded" → packed. From the adjective's most
+# frequent sense, its synset and the synsets similar to it.
+ADJECTIVE_SENSES = 1
+MAX_SYNONYM_SENSES = 3
+
+
+def _adjective_synonyms(folder: Path) -> dict[str, list[str]]:
+    words: dict[str, list[str]] = {}
+    similar: dict[str, list[str]] = {}
+    for line in (folder / "data.adj").read_text(encoding="utf-8").splitlines():
+        if line.startswith(" "):
+            continue
+        parts = line.split(" | ")[0].split()
+        count = int(parts[3], 16)
+        words[parts[0]] = [parts[4 + 2 * i].split("(")[0].lower() for i in range(count)]
+        at = 4 + 2 * count
+        links = [parts[at + 1 + 4 * i : at + 5 + 4 * i] for i in range(int(parts[at]))]
+        similar[parts[0]] = [o for kind, o, pos, _ in links if kind == "&"]
+    index: dict[str, list[str]] = {}
+    for line in (folder / "index.adj").read_text(encoding="utf-8").splitlines():
+        if not line.startswith(" "):
+            parts = line.split()
+            synsets, pointers = int(parts[2]), int(parts[3])
+            index[parts[0]] = parts[4 + pointers + 2 : 4 + pointers + 2 + synsets]
+    out: dict[str, list[str]] = {}
+    for lemma, offsets in index.items():
+        same = {
+            w.replace("_", " ")
+            for o in offsets[:ADJECTIVE_SENSES]
+            for s in [o, *similar.get(o, [])]
+            for w in words.get(s, [])
+            # A synonym with many senses ("big" for "loud") says something else as often.
+            if w != lemma and len(index.get(w, [])) <= MAX_SYNONYM_SENSES
+        }
+        if same and lemma.isalpha():
+            out[lemma] = sorted(same)
+    return out
+
+
+# An activity the user will not do covers the things it is done with or in: "driving" (to drive
+# a car) covers a drive and a ride, "flying" a flight, "camping" a tent and a campsite,
+# "cycling" a bike. WordNet links an -ing noun to its verb and the verb to its other nouns; the
+# people (a driver, a swimmer) and senses too general to be a thing offered are left out.
+DERIVED_MAX_DESCENDANTS = 120
+PERSON = "00007846"
+
+
+def _activity_things(
+    wordnet: WordNet, index: dict[str, int], parents: list[list[int]], descendants: list[int]
+) -> dict[str, list[int]]:
+    person = index[PERSON]
+
+    def is_person(i: int) -> bool:
+        seen, frontier = {i}, [i]
+        while frontier:
+            frontier = [p for f in frontier for p in parents[f] if p not in seen]
+            seen.update(frontier)
+        return person in seen
+
+    out: dict[str, list[int]] = {}
+    for offset, nouns in wordnet.derived.items():
+        if not any(w.lower().endswith("ing") for w in wordnet.lemmas.get(offset, [])):
+            continue
+        things = [
+            index[n] for n in nouns
+            if n in index and descendants[index[n]] <= DERIVED_MAX_DESCENDANTS
+            and not is_person(index[n])
+        ]
+        if things:
+            out[str(index[offset])] = things
+    return out
 
 
 def main() -> int:

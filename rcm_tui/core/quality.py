@@ -159,7 +159,7 @@ def _evidence(reply: str, rejected: list[str]) -> dict[str, str | None]:
     the option's own name (pancakes for "flat foods")."""
     if not rejected:
         return {}
-    found = heuristics.find_readvocacy_evidence(reply, rejected)
+    found = heuristics.find_readvocacy_evidence(reply, rejected, as_reply=True)
     return {o: None if heuristics.same_option(o, w) else w for o, w in found.items()}
 
 

@@ -169,7 +169,7 @@ def score(items: Iterable[GuardItem], flags_of: Callable[[GuardItem], list[str]]
 
 def given_flags(item: GuardItem) -> list[str]:
     """The guard alone, handed the user's rejections."""
-    return find_readvocacy(item.reply, item.rejected)
+    return find_readvocacy(item.reply, item.rejected, as_reply=True)
 
 
 # What the assistant said between two user messages when the data set gives only the user's

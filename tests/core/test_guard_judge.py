@@ -108,3 +108,16 @@ async def test_a_rewrite_is_told_which_words_proposed_the_rejected_category() ->
         rewrite.messages[-1].content
     )
     assert session.quality[-1].readvocated == ["flat foods"]
+
+
+async def test_a_malformed_judge_verdict_leaves_the_heuristic_call() -> None:
+    # "proposes" must be true or false; an answer that cannot be read is no verdict at all, so
+    # the heuristics decide: the flag they raise stays, and none is added.
+    malformed = json.loads(judge([("taxis", False)]))
+    malformed["rejected_options"] = [{"option": "taxis", "proposes": "maybe"}]
+    flagged = "Honestly, just grab a taxi from the rank: it is 15 minutes."
+    session = session_rejecting("taxis")
+    assert await first_draft_flags(session, [json.dumps(malformed)], flagged) == ["taxis"]
+    clean = "Take tram 28 from the square; it stops at the gate."
+    session = session_rejecting("taxis")
+    assert await first_draft_flags(session, ["{not json"], clean) == []

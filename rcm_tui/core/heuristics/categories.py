@@ -14,9 +14,24 @@ import json
 import re
 from importlib import resources
 
-from .hierarchy import _base_forms, hyponym_spans, option_senses
-from .options import _option_variants, _strip_option_noise, _token_spans
-from .text import _tokens
+from .bridge_zh import chinese_words, english_heads, english_names, zh_object
+from .hierarchy import (
+    _base_forms,
+    activity_senses,
+    all_senses,
+    broad_senses,
+    hyponym_spans,
+    option_senses,
+    same_as,
+)
+from .options import (
+    _option_spans,
+    _option_variants,
+    _strip_option_noise,
+    _token_spans,
+    same_option,
+)
+from .text import _CJK_CHAR_RE, _tokens
 
 _LEXICON_FILE = "categories.json"
 
@@ -119,17 +134,138 @@ def _matcher(option: str) -> tuple[frozenset[str], frozenset[str], tuple[re.Patt
 
 
 _WORD_RE = re.compile(r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]")
+_MODIFIER_WINDOW = 3
+# A comma may join a modifier to its noun ("a loud, buzzy trattoria"); nothing else does.
+_PHRASE_BREAK_RE = re.compile(r"[;:.!?()\[\]—–]")
+# Words before an option's head that quantify it rather than say which kind it is.
+_DETERMINERS = frozenset(
+    "a an the any some all more most other such my our your their no too very much many "
+    "anything something".split()
+)
 
 
-def guard_spans(option: str, text: str) -> list[tuple[int, int]]:
+@functools.lru_cache(maxsize=256)
+def _modified_head(option: str) -> tuple[frozenset[int], frozenset[str]]:
+    """For an option WordNet does not list as a whole ("spicy food", "used clothing", "long
+    walks"): the senses of its head noun and the forms of its modifiers. A kind of the head
+    with one of the modifiers right before it is the option ("a spicy vindaloo", "a long
+    hike"); the head alone is not (a mild curry is food, not spicy food)."""
+    bare = _strip_option_noise(option)
+    words = [w.lower() for w in _WORD_RE.findall(bare)]
+    if len(words) < 2 or _CJK_CHAR_RE.search(bare) or option_senses(option):
+        return frozenset(), frozenset()
+    forms = {f for w in words[:-1] if w not in _DETERMINERS for f in _modifier_forms(w)}
+    return (all_senses(words[-1]) if forms else frozenset()), frozenset(forms)
+
+
+def _modifier_forms(word: str) -> list[str]:
+    """'spicy' → spicy, spicier, spiciest; 'second-hand' → secondhand; 'long' → longer; and
+    what says the same: 'cheap' → inexpensive, low-cost, affordable."""
+    bare = word.replace("-", "")
+    stem = bare[:-1] + "i" if bare.endswith("y") else bare.removesuffix("e")
+    synonyms = [s.replace("-", "") for s in same_as(word) if " " not in s]
+    return [bare, stem + "er", stem + "est", *synonyms]
+
+
+def _modified(before: str, modifiers: frozenset[str]) -> bool:
+    """Is one of the modifiers among the last few words before a match, in the same phrase?"""
+    phrase = _PHRASE_BREAK_RE.split(before)[-1]
+    near = [w.lower().replace("-", "") for w in _WORD_RE.findall(phrase)[-_MODIFIER_WINDOW:]]
+    return any(w in modifiers for w in near)
+
+
+def guard_spans(option: str, text: str, *, wide: bool = False) -> list[tuple[int, int]]:
     """Where in `text` the option, another name of it, a member of a category it names, or
-    (by WordNet) a kind of it occurs: whole tokens, plural, hyphen and spacing tolerated."""
+    (by WordNet) a kind of it occurs: whole tokens, plural, hyphen and spacing tolerated.
+
+    `wide` (the guard reading an assistant's reply) also finds: what an activity is done with,
+    what lies just below a general option, a kind of the head of a modified option with its
+    modifier, a brand before a generic head, and either language (a Chinese word by the
+    English nouns it means, a Chinese option under its English names and by its object).
+    """
+    if not wide:
+        return _spans(option, text, wide=False)
+    spans = set(_spans(option, text, wide=True))
+    obj = zh_object(option) if _CJK_CHAR_RE.search(option) else _brand_of(option)
+    if obj != option:
+        spans.update(_spans(obj, text, wide=True))
+    for name in english_names(option):
+        spans.update(_spans(name, text, wide=True))
+    return sorted(spans)
+
+
+def name_spans(option: str, text: str) -> list[tuple[int, int]]:
+    """Where the option is named, in either language: its own names and aliases, a Chinese
+    word that means it (酒店 for "hotels"), a Chinese option's English names and object."""
+    spans = set(_option_spans(option, text))
+    if _CJK_CHAR_RE.search(option):
+        for name in (*english_names(option), zh_object(option)):
+            spans.update(_option_spans(name, text))
+    elif _CJK_CHAR_RE.search(text):
+        spans.update(
+            (start, end) for word, start, end in chinese_words(text) if _means(option, word)
+        )
+    return sorted(spans)
+
+
+@functools.lru_cache(maxsize=8192)
+def _means(option: str, word: str) -> bool:
+    """Is the Chinese word another name of the (English) option: 酒店 of "hotels"?"""
+    return any(same_option(option, noun) for noun in english_heads(word))
+
+
+@functools.lru_cache(maxsize=8192)
+def _is_kind(option: str, word: str) -> bool:
+    """Is the Chinese word, by the English nouns it means, the option or a kind of it?"""
+    return any(_covers(option, noun) for noun in english_heads(word))
+
+
+# Heads that say only "something of": "Windows machines", "Apple products", "Google services"
+# name the brand before them.
+_GENERIC_HEAD_RE = re.compile(
+    r"^(.+?)(?:\s+(?:machines?|products?|devices?|stuff|things?|brands?|services?|gear|kit|"
+    r"ecosystem|platforms?)|-(?:focused|heavy|related|oriented|centric|"
+    r"themed)(?:\s+\w+)?)$",
+    re.I,
+)
+
+
+def _brand_of(option: str) -> str:
+    """'Windows machines' → 'Windows', 'drinking-focused stuff' → 'drinking'; the option
+    itself otherwise."""
+    match = _GENERIC_HEAD_RE.match(_strip_option_noise(option))
+    return match.group(1) if match else option
+
+
+@functools.lru_cache(maxsize=4096)
+def _covers(option: str, noun: str) -> bool:
+    """Is the English noun the option, another name of it, a member or a kind of it? The
+    match must end the noun, its head: "coffee shop" is a shop, not coffee."""
+    return any(end == len(noun) for _start, end in _spans(option, noun, wide=True))
+
+
+def _spans(option: str, text: str, *, wide: bool) -> list[tuple[int, int]]:
     keys, prefixes, exact = _matcher(option)
     spans = {m.span() for pattern in exact for m in pattern.finditer(text)}
     senses = option_senses(option)
-    if senses:
+    if wide:
+        senses |= activity_senses(option)
+    near = broad_senses(option) if wide else frozenset()
+    head_senses, modifiers = _modified_head(option) if wide else (frozenset(), frozenset())
+    if senses or near or head_senses:
         words = [(m.group().lower(), m.start(), m.end()) for m in _WORD_RE.finditer(text)]
-        spans.update(hyponym_spans(senses, words))
+        if senses or near:
+            spans.update(hyponym_spans(senses, words, near))
+        if head_senses:
+            spans.update(
+                (start, end)
+                for start, end in hyponym_spans(head_senses, words)
+                if _modified(text[:start], modifiers)
+            )
+    if wide and not _CJK_CHAR_RE.search(option) and _CJK_CHAR_RE.search(text):
+        spans.update(
+            (start, end) for word, start, end in chinese_words(text) if _is_kind(option, word)
+        )
     if keys:
         hay = _token_spans(text)
         for i in range(len(hay)):

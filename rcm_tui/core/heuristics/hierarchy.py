@@ -28,7 +28,22 @@ _READ_SENSES = 2
 def _hierarchy() -> tuple[dict[str, list[int]], list[list[int]], frozenset[int]]:
     packed = resources.files(__package__).joinpath(_HIERARCHY_FILE).read_bytes()
     data = json.loads(gzip.decompress(packed))
+    _derived.update({int(k): v for k, v in data.get("derived", {}).items()})
+    _adjectives.update(data.get("adjectives", {}))
     return data["lemmas"], data["parents"], frozenset(data["general"])
+
+
+# An activity's sense → the senses of the things it is done with or in ("driving" → a drive,
+# a ride; "camping" → a tent), filled when the hierarchy is read.
+_derived: dict[int, list[int]] = {}
+# An adjective → the adjectives that say the same of a thing ("cheap" → inexpensive, low-cost).
+_adjectives: dict[str, list[str]] = {}
+
+
+def same_as(adjective: str) -> tuple[str, ...]:
+    """What WordNet says the same with as the adjective's most frequent sense."""
+    _hierarchy()
+    return tuple(_adjectives.get(adjective, ()))
 
 
 def warm() -> None:
@@ -67,6 +82,13 @@ def option_senses(option: str) -> frozenset[int]:
     return frozenset(s for s in _senses(option) if s not in general)
 
 
+@functools.lru_cache(maxsize=256)
+def activity_senses(option: str) -> frozenset[int]:
+    """What an activity the user won't do is done with or in: "driving" → a ride, a drive
+    along the coast; "cycling" → a bike. Empty for an option that is no activity."""
+    return frozenset(d for s in option_senses(option) for d in _derived.get(s, ()))
+
+
 @functools.lru_cache(maxsize=4096)
 def _kinds(sense: int) -> frozenset[int]:
     """The sense and everything above it, up to _MAX_LEVELS."""
@@ -79,16 +101,55 @@ def _kinds(sense: int) -> frozenset[int]:
     return frozenset(seen)
 
 
-def kind_of(words: str, senses: frozenset[int]) -> bool:
-    """Is the most frequent sense of `words` one of `senses`, or below one of them?"""
+@functools.lru_cache(maxsize=65536)
+def kind_of(words: str, senses: frozenset[int], near: frozenset[int] = frozenset()) -> bool:
+    """Is the most frequent sense of `words` one of `senses`, or below one of them? Or is its
+    most frequent sense a few levels below one of `near` (senses too general to be searched at
+    full depth)?"""
     found = _senses(words)
-    return any(_kinds(s) & senses for s in found[:_READ_SENSES])
+    if any(_kinds(s) & senses for s in found[:_READ_SENSES]):
+        return True
+    return bool(near and found and _near_kinds(found[0]) & near)
+
+
+# How far below a general option sense a reply word may be: a peony is a flower (one level),
+# a fedora a hat; a goat is not "animals" (seven levels down), so no reply about a farm is one.
+_NEAR_LEVELS = 3
+
+
+@functools.lru_cache(maxsize=4096)
+def _near_kinds(sense: int) -> frozenset[int]:
+    _lemmas, parents, _general = _hierarchy()
+    seen = {sense}
+    frontier = [sense]
+    for _ in range(_NEAR_LEVELS):
+        frontier = [p for f in frontier for p in parents[f] if p not in seen]
+        seen.update(frontier)
+    return frozenset(seen)
+
+
+@functools.lru_cache(maxsize=256)
+def broad_senses(phrase: str) -> frozenset[int]:
+    """The senses of an option too general to search at full depth ("flowers", "clothing")."""
+    _lemmas, _parents, general = _hierarchy()
+    if _CJK_CHAR_RE.search(phrase) or not phrase.strip():
+        return frozenset()
+    return frozenset(s for s in _senses(phrase) if s in general)
+
+
+@functools.lru_cache(maxsize=256)
+def all_senses(phrase: str) -> frozenset[int]:
+    """Every listed sense of a noun phrase, general or not ("food" for "spicy food")."""
+    if _CJK_CHAR_RE.search(phrase) or not phrase.strip():
+        return frozenset()
+    return frozenset(_senses(phrase))
 
 
 def hyponym_spans(
-    senses: frozenset[int], words: list[tuple[str, int, int]]
+    senses: frozenset[int], words: list[tuple[str, int, int]], near: frozenset[int] = frozenset()
 ) -> list[tuple[int, int]]:
-    """Spans of the words (and runs of up to three words) that are a kind of `senses`.
+    """Spans of the words (and runs of up to three words) that are a kind of `senses` (or of
+    `near`, a few levels down).
 
     `words`: (lower-case word, start, end) for each latin word of the text, in order.
     """
@@ -98,7 +159,7 @@ def hyponym_spans(
             continue
         for size in range(min(_MAX_WORDS, len(words) - i), 0, -1):
             run = words[i : i + size]
-            if kind_of(" ".join(w for w, _s, _e in run), senses):
+            if kind_of(" ".join(w for w, _s, _e in run), senses, near):
                 spans.append((run[0][1], run[-1][2]))
                 break
     return spans

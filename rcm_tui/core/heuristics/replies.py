@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from .categories import guard_spans
+from .categories import guard_spans, name_spans
 from .options import option_matches, same_option
 from .sentences import (
     _BULLET_RE,
@@ -34,7 +36,9 @@ _NEGATIVE_BEFORE_RE = re.compile(
     # "vegan leather", "gluten-free pasta", "non-alcoholic beer": not the thing itself.
     r"faux|vegan|fake|imitation|[\w]+-free|non-[\w]+|nonalcoholic|decaf(?:feinated)?|"
     r"away\s+from|off|against|rul(?:e|es|ed|ing)[\s-]+out|reject(?:ed|ing)?|exclud(?:e|ed|ing)|"
-    r"no\s+longer|compared\s+(?:with|to)|than|versus|vs\.?|"
+    r"no\s+longer|compared\s+(?:with|to)|than|versus|vs\.?|over|"
+    # "it beats any iPhone": the option is what the offer is measured against.
+    r"beat(?:s|ing)?|outperform(?:s|ing)?|outclass(?:es|ing)?|trump(?:s|ing)?|"
     r"(?:don'?t|do\s+not|won'?t|will\s+not|shouldn'?t|can'?t|cannot|never)\s+"
     r"(?:\w+\s+)?(?:use|using|need|want|add|go\s+with|recommend|suggest|propose|"
     r"go\s+back\s+to|return\s+to|revisit|reconsider|bring\s+back))\b"
@@ -60,7 +64,7 @@ _POSITIVE_BEFORE_RE = re.compile(
     r"(?:answer|choice|option|solution|pick|recommendation|bet|candidate|approach|fix|tool)\s+"
     r"(?:here\s+)?(?:is|would\s+be))\b"
     r"|建议(?:使用|用|采用)?|推荐|可以(?:用|考虑|使用)|使用|采用|改用|换成|迁移到|放到|存到|存入|放进|选择|考虑|"
-    r"拆成|拆分成|改成|做成|引入|上|用|试试|坐|叫|打|订|买|去|住|报",
+    r"拆成|拆分成|改成|做成|引入|上|用|试试|坐|叫|打|订|买|去|住|报|送|点|吃|喝|带|来一?[个份杯瓶碗]|不如|不妨",
     re.I,
 )
 _POSITIVE_AFTER_RE = re.compile(
@@ -94,8 +98,16 @@ _NEGATIVE_AFTER_RE = re.compile(
     r"-free\b|(?:would|could|might)\s+have\s+been\b|aside\b|"
     # "X isn't really your thing", "X is off the menu"
     r"(?:is|are)(?:n't|\s+not)\s+(?:really\s+)?(?:your|my|their|his|her)\s+thing|"
-    r"(?:is|are)\s+off\s+the\s+(?:menu|list)|(?:you|they)\s+(?:hate|dislike|can'?t\s+stand))"
-    r"|^(?:被排除|已经排除|不行|不考虑|已被否决|被否决|已排除|除外)",
+    r"(?:is|are)\s+off\s+the\s+(?:menu|list)|(?:you|they)\s+(?:hate|dislike|can'?t\s+stand)|"
+    # A participle of exclusion with no copula: "with Heroku crossed off", "Redis excluded,".
+    r"(?:crossed|struck|scratched|ticked)\s+(?:off|out)\b|(?:left|taken|ruled|cut|filtered)\s+"
+    r"out\b|(?:excluded|removed|eliminated|set\s+aside)\b|off\s+the\s+(?:table|list|menu)\b)"
+    r"|^(?:被排除|已经排除|不行|不考虑|已被否决|被否决|已排除|除外)"
+    # "酒吧街就跳过了", "KTV就不考虑了": the topic first, then what is done with it.
+    r"|^[\u4e00-\u9fff]{0,3}(?:就|也|都|先)?(?:跳过|算了|免了|省了|不去了|不考虑|不推荐|排除|去掉|"
+    r"不安排|不用了|不要了)"
+    r"|^[\u4e00-\u9fff]{0,5}(?:就|也|都)?(?:没有?|不|未)(?:再)?(?:放|安排|推荐|考虑|选|列|包括|包含|含|"
+    r"涉及|需要)",
     re.I,
 )
 # "..., but you ruled it out": an acknowledgement that covers the mentions before it.
@@ -107,7 +119,22 @@ _ACK_LATER_RE = re.compile(
     re.I,
 )
 _NEGATOR_BEFORE_CUE_RE = re.compile(
-    r"(?:\b(?:not|never|no|without)|n't)\s+(?:\w+\s+){0,1}$|(?:不|别|没有?|未)$", re.I
+    r"(?:\b(?:not|never|no|without)|n't)\s+(?:\w+\s+){0,1}$|"
+    r"(?:不|别|没有?|未)(?:想|要|打算|愿意?|会|能|再)?$",
+    re.I,
+)
+# 不/没/别 and at most one verb right before the mention: 不喝酒, 没坐的士, 别打车 (not 不如, 不妨,
+# 不错, which recommend).
+_ZH_NEGATED_VERB_RE = re.compile(
+    r"(?:不(?![如妨错少仅但管])|没(?![错])|别|无需|无)[\u4e00-\u9fff]{0,3}$"
+)
+_ZH_SCOPE_CHARS = 8
+_ZH_SCOPE_BREAK_RE = re.compile(r"[^\u4e00-\u9fff]|但|而|就|再|然后|或者|还是|可以|建议|推荐")
+# A subordinate clause that gives a reason or a premise: what it names is not on offer.
+_REASON_CLAUSE_RE = re.compile(
+    r"^\W{0,3}(?:since|because|as|given(?:\s+that)?|now\s+that|seeing\s+(?:as|that)|"
+    r"considering(?:\s+that)?)\s+(?:[\w'-]+\s+){0,4}$|^\W{0,3}(?:既然|因为|由于|考虑到)",
+    re.I,
 )
 _READV_CLAUSE_SPLIT_RE = re.compile(r"\s*(?:;|；|:\s|：|[—–]|\s-\s|,|，|\(|\))\s*")
 
@@ -121,7 +148,14 @@ _PROPOSAL_LABEL_RE = re.compile(
 # "..., I would reconsider it": the reply argues for the option it just named.
 _URGE_REOPEN_RE = re.compile(
     r"\b(?:i|we|you)\s*(?:would|'d|should|could|might\s+want\s+to)\s+(?:really\s+)?"
-    r"(?:reconsider|revisit)\b|建议重新考虑",
+    r"(?:reconsider|revisit)\b|建议重新考虑|"
+    # "I know you said no screens, but this one is worth an exception": a concession to the
+    # user's rule, then the case against it.
+    r"\b(?:but|however|though|that\s+said|even\s+so)\b.{0,120}?\b(?:make\s+an\s+exception|"
+    r"worth\s+an\s+exception|(?:one|an)\s+exception\s+(?:here|for|worth)|hear\s+me\s+out|"
+    r"bend\s+(?:the|that|your|this)\s+rule|just\s+this\s+once|giv(?:e|ing)\s+(?:it|them)\s+"
+    r"(?:another|a\s+second)\s+(?:chance|try|go|shot))\b"
+    r"|(?:但是?|不过).{0,30}?(?:破个?例|例外一次|网开一面|再给.{0,4}一次机会)",
     re.I,
 )
 
@@ -159,6 +193,13 @@ def _cue_before(prefix: str) -> str | None:
         near = " ".join(prefix[:-neg_start].split()[-_SCOPE_WORDS:])
         if _NEGATIVE_BEFORE_RE.search(near):
             return "neg"
+    if kind == "pos" and _CJK_CHAR_RE.match(prefix[-neg_start:end]):
+        # "排除了所有需要坐出租车的路线": a Chinese verb of offering inside the scope of a
+        # negative one a few characters before it, with no clause break between them.
+        near = prefix[:-neg_start][-_ZH_SCOPE_CHARS:]
+        negatives = list(_NEGATIVE_BEFORE_RE.finditer(near))
+        if negatives and not _ZH_SCOPE_BREAK_RE.search(near[negatives[-1].end() :]):
+            return "neg"
     return kind
 
 
@@ -168,28 +209,46 @@ def _mention_proposes(clause: str, start: int, end: int) -> bool | None:
     if _NEGATIVE_AFTER_RE.match(after):
         return False
     kind = _cue_before(before)
-    if kind == "neg":
+    if kind == "neg" or _ZH_NEGATED_VERB_RE.search(before):
+        return False
+    last_word = before.split()[-1] if before.split() else ""
+    weak = kind == "pos" and bool(_WEAK_POSITIVE_RE.fullmatch(last_word))
+    if (kind is None or weak) and _REASON_CLAUSE_RE.match(before):
+        # "Since a dog would be alone all day, ...", "Given your experience with Kafka, ...":
+        # the option is the reason for what the main clause offers, not the offer.
         return False
     if kind == "pos" or _POSITIVE_AFTER_RE.match(after):
         return True
     return None
 
 
-def find_readvocacy(reply: str, rejected_options: list[str]) -> list[str]:
+def find_readvocacy(
+    reply: str, rejected_options: list[str], *, as_reply: bool = False
+) -> list[str]:
     """The rejected options that `reply` proposes again (not those it mentions as rejected)."""
-    return list(find_readvocacy_evidence(reply, rejected_options))
+    return list(find_readvocacy_evidence(reply, rejected_options, as_reply=as_reply))
 
 
-def find_readvocacy_evidence(reply: str, rejected_options: list[str]) -> dict[str, str]:
+def find_readvocacy_evidence(
+    reply: str, rejected_options: list[str], *, as_reply: bool = False
+) -> dict[str, str]:
     """Each rejected option the reply proposes again, with the words that propose it
-    ("pancakes" for "flat foods"), so a rewrite can be told what to take out."""
+    ("pancakes" for "flat foods"), so a rewrite can be told what to take out.
+
+    `as_reply` (the guard on an assistant's reply): an option named in a sentence that
+    offers something and frames nothing as excluded is proposed ("The taxi ride is only 15
+    minutes"), and the option is looked for wide (categories.guard_spans). Off for a user's
+    own text (the ledger asks whether a requirement names an option it rejected), where "the
+    data we exported from MongoDB" offers nothing, and for finding which option a reply put
+    forward, among every noun it names.
+    """
     reply = _bounded(reply, REPLY_HEAD, REPLY_TAIL)
     lines = _reply_lines(_FENCED_CODE_RE.sub("\n", reply))
     proposed: dict[str, str] = {}
     for option in rejected_options:
         if not option.strip() or any(same_option(option, p) for p in proposed):
             continue
-        found = _proposal(reply, option, lines)
+        found = _proposal(reply, option, lines, as_reply=as_reply)
         if found is not None:
             proposed[option] = found
     return proposed
@@ -216,6 +275,11 @@ _STRONG_EXCLUSION = (
     r"~~|[❌✗✘🚫⛔]|排除|不推荐|不考虑|否决|去掉|放弃|弃用|淘汰|不采用"
 )
 _EXCLUDED_ITEM_RE = re.compile(_STRONG_EXCLUSION, re.I)
+# A table cell that is a verdict against its row ("| Kafka | no | too heavy |"); not the first
+# cell, which names the row.
+_NEGATIVE_CELL_RE = re.compile(
+    r"\**(?:no|nope|out|not\s+\w+|n/a|✗|×|x|否|不|不行|不适合)\**\.?(?:\s*[(—–-].*)?", re.I
+)
 _EXCLUSION_HEADER_RE = re.compile(
     _STRONG_EXCLUSION + r"|\b(?:avoid(?:ed)?|skip(?:ped)?|set\s+aside|"
     r"(?:won'?t|will\s+not|do\s+not|don'?t)\s+(?:propose|recommend|suggest))\b|避开|避免|不选",
@@ -251,6 +315,7 @@ class _Line:
 def _reply_lines(prose: str) -> list[_Line]:
     """Every line with its place in the reply's structure."""
     lines: list[_Line] = []
+    heads: list[bool] = []
     header_excludes = False
     for raw in prose.splitlines():
         if not raw.strip():
@@ -259,9 +324,32 @@ def _reply_lines(prose: str) -> list[_Line]:
         text = _ITEM_RE.sub("", raw).replace("|", " ; ") if item else raw
         if not item or raw.lstrip().startswith("#"):
             header_excludes = _excludes_below(raw)
-        excluded = bool(_EXCLUDED_ITEM_RE.search(raw)) or (item and header_excludes)
+        excluded = (
+            bool(_EXCLUDED_ITEM_RE.search(raw))
+            or (item and header_excludes)
+            or any(_NEGATIVE_CELL_RE.fullmatch(cell.strip()) for cell in raw.split("|")[2:])
+        )
         lines.append(_Line(_STRUCK_RE.sub(" ", text), item, excluded))
+        heads.append(bool(_HEADING_RE.match(raw)))
+    _exclude_rejected_sections(lines, heads)
     return lines
+
+
+# A heading, or a line that is all bold: the title of the section below it.
+_HEADING_RE = re.compile(r"^\s*(?:#{1,6}\s+\S|\*\*[^*]+\*\*:?\s*$|__[^_]+__:?\s*$)")
+_SECTION_LINES = 8
+
+
+def _exclude_rejected_sections(lines: list[_Line], heads: list[bool]) -> None:
+    """A heading whose short section says it was rejected ("### Option 2: Travis CI" over
+    "- **Rejected**: pricing") names an option left out, not one offered: as in a decision
+    record, which lists every option considered and its verdict."""
+    starts = [i for i, head in enumerate(heads) if head]
+    for n, start in enumerate(starts):
+        end = starts[n + 1] if n + 1 < len(starts) else len(lines)
+        body = lines[start + 1 : end]
+        if len(body) <= _SECTION_LINES and any(_EXCLUDED_ITEM_RE.search(b.text) for b in body):
+            lines[start].excluded = True
 
 
 def _excludes_below(line: str) -> bool:
@@ -286,28 +374,133 @@ def _reply_sentences(text: str) -> list[str]:
 
 
 def _proposes_option(reply: str, option: str) -> bool:
-    """Does the reply propose the option?"""
+    """Does the reply propose the option? Only a cue or an offering position counts here: the
+    caller looks for the one option a reply puts forward, among every noun it names."""
     return _proposal(reply, option, _reply_lines(_FENCED_CODE_RE.sub("\n", reply))) is not None
 
 
-def _proposal(reply: str, option: str, lines: list[_Line]) -> str | None:
-    """The words of the reply that propose the option, or None."""
+def _proposal(
+    reply: str, option: str, lines: list[_Line], *, as_reply: bool = False
+) -> str | None:
+    """The words of the reply that propose the option, or None. `as_reply`: the option is
+    looked for wide, and one named in an offering sentence with no excluding frame counts."""
     if any(_code_uses(block, option) for block in _CODE_BLOCK_RE.findall(reply)):
         return option
+    spans = name_spans if as_reply and _excluded_by_name(option, lines) else (
+        functools.partial(guard_spans, wide=as_reply)
+    )
     for line in lines:
-        if not guard_spans(option, line.text):
+        if not spans(option, line.text):
             continue
-        for sentence in _reply_sentences(line.text):
-            if guard_spans(option, sentence):
-                found = _sentence_proposal(sentence, option, line)
+        sentences = _reply_sentences(line.text)
+        for index, sentence in enumerate(sentences):
+            if spans(option, sentence):
+                following = sentences[index + 1] if index + 1 < len(sentences) else ""
+                found = _sentence_proposal(sentence, option, line, following, as_reply, spans)
                 if found is not None:
                     return found
     return None
 
 
-def _sentence_proposal(sentence: str, option: str, line: _Line) -> str | None:
+def _excluded_by_name(option: str, lines: list[_Line]) -> bool:
+    """Does the reply name the option to exclude it ("since you'd rather skip hotels", "不住酒店
+    的话")? Then it has applied the user's rule, and what it offers in the option's place (a
+    guesthouse, 民宿) is what it judged outside the option: only the option's own names, said
+    as an offer, still propose it."""
+    for line in lines:
+        if not name_spans(option, line.text):
+            continue
+        if line.excluded:
+            return True
+        for sentence in _reply_sentences(line.text):
+            found = name_spans(option, sentence)
+            offset = 0
+            for clause in _READV_CLAUSE_SPLIT_RE.split(sentence) if found else ():
+                position = sentence.find(clause, offset)
+                offset = max(offset, position + len(clause))
+                for start, end in found:
+                    if not position <= start < end <= position + len(clause):
+                        continue
+                    if _mention_proposes(clause, start - position, end - position) is False:
+                        return True
+    return False
+
+
+# Anything in a sentence that frames what it names as excluded, contrasted or the user's own
+# view: negation, exclusion verbs, "instead"/"unlike", "you said", "your note", 不要/排除/算了.
+# A sentence with none of these that names a rejected option states it as a fact about the
+# option the user is to act on ("The taxi ride is only 15 minutes", "Kafka remains the standard
+# here"): that offers it. A sentence with one is read mention by mention, by the cues above.
+_EXCLUDING_FRAME_RE = re.compile(
+    r"\b(?:not|no|never|nothing|none|without|instead|rather|unlike|except|besides|apart|"
+    r"avoid\w*|skip\w*|exclud\w*|reject\w*|rul(?:e|ed|es|ing)|drop\w*|left|leave|leaving|"
+    r"aside|off|out|free|minus|away|replac\w*|swap\w*|(?:dis)?like|hate|loathe|allerg\w*|"
+    # The user's words reported: "you said", "you'd prefer", "as you asked" (not "that said").
+    r"(?:you|you'?ve|you'?d|you\s+have|you\s+had)\s+(?:\w+\s+)?(?:wish\w*|wanted|want|"
+    r"prefer\w*|said|say|mentioned|asked|told|noted|explained)|"
+    r"your\s+(?:note|rule|request|preference|requirement|constraint|experience|concern|"
+    r"allergy|condition|point)|as\s+you|per\s+your|given\s+your|since\s+you|because\s+you|"
+    r"compared|versus|vs|enough|done\s+with|burn(?:ed|t)|sick|tired|"
+    # "X would have given you replay": what the option would have done, not an offer.
+    r"(?:would|could|might)\s+have)\b|n't\b|~~|[❌✗✘🚫⛔]"
+    # 不 and 没 but for the words they make positive (不错 "good", 不如/不妨 "better to").
+    r"|不(?![错少过仅但久同断妨如])|没(?!错)|别|除了|除去|排除|否决|否掉|去掉|避|算了|跳过|"
+    r"代替|替代|换掉|讨厌|过敏|戒|你说|你提到|按你|按照你|根据你|既然|因为你",
+    re.I,
+)
+
+
+# What makes a sentence an offer to the user rather than a description of the option: an
+# appraisal ("cheap", "the standard", "worth"), a modal, the user addressed, a price or a
+# duration. "Kafka stores messages in partitions" has none; "the taxi ride is only 15 minutes",
+# "Kafka remains the standard here", "MySQL也是不错的选择" have one.
+_OFFER_SIGNAL_RE = re.compile(
+    r"\b(?:you|your|you'?ll|you'?d|yours|we|let'?s|i'?d|best|better|great|good|ideal|perfect|"
+    r"nice|lovely|solid|strong|safe|safest|easy|easiest|easier|simple|simplest|simpler|quick|"
+    r"quickest|quicker|fast|fastest|faster|cheap|cheaper|cheapest|affordable|convenient|"
+    r"comfortable|reliable|worth|recommend\w*|suggest\w*|pick|choice|option|only|just|still|"
+    r"remains?|standard|popular|favou?rite|fits?|suits?|wins?|works?|shines?|handles?|covers?|"
+    r"would|could|can|will|should|might|may|must|try|consider|go|grab|take|book|get|use|"
+    r"hop|head|stay|order|start|set|run|pay|buy|rent)\b|[$€£¥]\s?\d|\d+\s*(?:min|mins|minutes|"
+    r"hours?|h|km|miles|%|元|块|分钟|小时)\b"
+    r"|最|更|可以|建议|推荐|不错|好|方便|便宜|快|值得|适合|选择|方案|元|分钟|小时|试试|考虑",
+    re.I,
+)
+
+
+def _offer_sentence(sentence: str, following: str) -> bool:
+    """A sentence that names a rejected option with no excluding frame and does offer it."""
+    return bool(_OFFER_SIGNAL_RE.search(sentence)) and not _excluding_frame(sentence, following)
+
+
+# A next sentence that turns back on this one: "But you ruled it out.", "It is off the list."
+_TURNS_BACK_RE = re.compile(
+    r"^\W*(?:but|however|though|yet|sadly|unfortunately|it|that|this|they|which)\b"
+    r"|^\W*(?:但|不过|可是|可惜|它|这)",
+    re.I,
+)
+
+
+def _excluding_frame(sentence: str, following: str) -> bool:
+    """Does the sentence, or the one right after it when that one turns back on it ("X is the
+    obvious pick. But you ruled it out."), frame what it names as excluded or as the user's
+    view?"""
+    if _EXCLUDING_FRAME_RE.search(sentence):
+        return True
+    return bool(_TURNS_BACK_RE.match(following) and _EXCLUDING_FRAME_RE.search(following))
+
+
+def _sentence_proposal(
+    sentence: str,
+    option: str,
+    line: _Line,
+    following: str,
+    as_reply: bool,
+    spans: Callable[[str, str], list[tuple[int, int]]],
+) -> str | None:
     if _URGE_REOPEN_RE.search(sentence):
         return option
+    plain = as_reply and not line.excluded and _offer_sentence(sentence, following)
     ack = _ACK_LATER_RE.search(sentence)
     quoted = _speech_spans(sentence)
     bold = [m.span() for m in _BOLD_RE.finditer(sentence)]
@@ -319,13 +512,13 @@ def _sentence_proposal(sentence: str, option: str, line: _Line) -> str | None:
         prefix = sentence[:position]
         # "Option 2: Redis" proposes; "Rejected options: Redis" does not.
         labelled = bool(_PROPOSAL_LABEL_RE.search(prefix)) and _cue_before(prefix) != "neg"
-        for start, end in guard_spans(option, clause):
+        for start, end in spans(option, clause):
             at = position + start
             if (ack and at < ack.start()) or any(a <= at < b for a, b in quoted):
                 continue
             verdict = _mention_proposes(clause, start, end)
             offered = (labelled and start < 3) or line.item or any(a <= at < b for a, b in bold)
-            if verdict or (verdict is None and offered and not line.excluded):
+            if verdict or (verdict is None and (plain or (offered and not line.excluded))):
                 return clause[start:end]
     return None
 
