@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from .cues import _SYSTEM_VERB_RE
 from .text import _CJK, _CJK_CHAR_RE
+from .verdicts import PRONOUNS, antecedent, verdict
 
 _OPT = r"(?P<opt>(?:[^,.;:!?()—–\n]|\.(?=\S))+)"
 
@@ -49,7 +50,7 @@ _ADVERBS = (
     r"strongly|deeply|literally|specifically|already|certainly|tend\s+to|hate\s+to\s+say\s+it\s+but)"
 )
 _SUBJECT_END_RE = re.compile(
-    r"(?:^|(?<=[\s,]))(?:(?i:i|we|he|she|they|both\s+of\s+us|(?:my|our|his|her|their)"
+    r"(?:^|(?<=[\s,]))(?:(?i:i|we|he|she|they|shes|hes|im|theyre|both\s+of\s+us|(?:my|our|his|her|their)"
     r"(?:\s+[\w'-]+){1,2}|the\s+(?:kids?|children|boss|family|client|baby|bride|groom)|"
     r"(?:i|we)\s+(?:both|all))|[A-Z][a-z]+)"
     rf"(?:\s+(?i:{_ADVERBS}))*\s*$"
@@ -139,9 +140,10 @@ def _ok(phrase: str) -> bool:
 _AVERSION_VERB = (
     r"(?:hates?|hated|detests?|loathes?|dislikes?|despises?|abhors?|"
     r"(?:can'?t|cannot|couldn'?t)\s+(?:stand|bear|stomach|tolerate|deal\s+with|do)|"
-    r"(?:(?:'m|am|is|'s|are|'re|was|were)\s+)?(?:not\s+(?:a\s+(?:big\s+|huge\s+|great\s+)?fan\s+of|"
+    rf"(?:(?:'m|am|is|'s|are|'re|was|were)\s+(?:{_ADVERBS}\s+)*)?(?:not\s+(?:a\s+(?:big\s+|huge\s+|great\s+)?fan\s+of|"
     r"(?:really\s+|that\s+|too\s+|very\s+)?(?:into|keen\s+on|fond\s+of|big\s+on|crazy\s+about|"
     r"interested\s+in))|no\s+fan\s+of|(?:done|finished|through|fed\s+up)\s+with|"
+    r"(?:so\s+|totally\s+|completely\s+|well\s+)?over(?=\s+(?:it|them|that|those|this|[a-z]+s\b))|"
     r"(?:sick|tired|weary)\s+of|(?:scared|afraid|terrified|wary)\s+of)|"
     r"(?:do|does|did)(?:n'?t|\s+not)\s+(?:really\s+|particularly\s+|much\s+|even\s+)?"
     r"(?:like|love|enjoy|fancy|dig|care\s+for|trust|eat|drink|do)|"
@@ -226,9 +228,9 @@ _REQUEST_RE = re.compile(
     re.I,
 )
 _NOTHING_RE = re.compile(
-    r"\bnothing\s+(?:(?:with|containing|involving|made\s+(?:from|of|with)|that\s+(?:has|have|"
+    r"\bnothing\s+(?:(?:with|containing|involving|on|in|from|via|made\s+(?:from|of|with)|that\s+(?:has|have|"
     r"involves?|contains?|uses?|needs?|requires?))\s+" + _OPT + r"|(?:too\s+)?(?P<adj>[a-z]+)"
-    r"(?=\s*(?:please|at\s+all|whatsoever|[,.;!]|$)))",
+    r"(?=\s*(?:please|at\s+all|whatsoever|[,.;!]|$)|\s+(?:for|in|on|at|as|please)\b))",
     re.I,
 )
 _NO_GERUND_TO_RE = re.compile(
@@ -249,6 +251,12 @@ _NOT_NEEDED_RE = re.compile(
     r"\b(?:do|does|did|wo|will)(?:n'?t|\s+not)\s+(?:really\s+|even\s+|actually\s+|necessarily\s+)?"
     r"(?:need|require)\s+(?:to\s+(?:have|use|buy|get|book|rent|hire|take|bring|pay\s+for|add|"
     rf"include|go\s+to|see)\s+)?(?:any\s+)?{_OPT}",
+    re.I,
+)
+# "I don't need it furnished": the state the speaker does without.
+_NOT_NEEDED_STATE_RE = re.compile(
+    r"\b(?:do|does|did)(?:n'?t|\s+not)\s+(?:really\s+)?(?:need|want|require)\s+(?:it|them|the\s+"
+    r"[\w-]+)\s+(?P<opt>(?:fully\s+|pre-?)?[a-z]+ed)\b",
     re.I,
 )
 _NO_NEED_RE = re.compile(
@@ -273,7 +281,9 @@ _INABILITY_RE = re.compile(
     + _OPT
     + r"|\b(?:can'?t|cannot|can\s+not|couldn'?t|(?:am|is|are|'m|'s|'re)\s+(?:not\s+able|unable)\s+"
     r"to)\s+(?:eat|have|drink|take|afford|tolerate|digest|wear|carry|climb|lift|ride|handle|"
-    r"(?:run|walk|sleep|sit)\s+on|be\s+around)\s+(?:any\s+)?(?P<opt2>(?:[^,.;:!?()—–\n])+)",
+    r"manage|cope\s+with|(?:run|walk|sleep|sit)\s+on|be\s+around)\s+(?:any\s+)?"
+    r"(?:(?:lots|a\s+lot|loads|plenty)\s+of\s+|(?:many|much|long|steep)\s+)?"
+    r"(?P<opt2>(?:[^,.;:!?()—–\n])+)",
     re.I,
 )
 _ALLERGY_NOUN_RE = re.compile(
@@ -291,7 +301,13 @@ _NEGATIVE_EVAL_RE = re.compile(
     r"unreliable|buggy|useless|rubbish|garbage|sucked|broke|broken|failed|crashed|kept\s+\w+ing|"
     r"fell\s+apart|went\s+(?:badly|wrong|bust)|didn'?t\s+work|never\s+worked|stopped\s+\w+ing|"
     r"waste|regret\w*|overpriced|rude|dirty|filthy|scam|ripped|miserable|hated|lost|delayed|"
-    r"sick|food\s+poisoning|problems|issues|trouble|slow|bad)\b",
+    r"sick|food\s+poisoning|problems|issues|trouble|slow|bad|"
+    # Harm and complaint: what a bad experience does to people and things.
+    r"blisters?|hurt|injur\w*|aches?|aching|rash|bruis\w*|itch\w*|leak\w*|crack\w*|peel\w*|"
+    r"tore|torn|ripped|overcharg\w*|cancell?ed|late|noisy|damp|mou?ldy?|cockroach\w*|bugs|"
+    r"smelly|smelled|stank|complain\w*|headaches?|migraines?|cramps?|nause\w*|vomit\w*|"
+    r"threw\s+up|never\s+(?:arrived|showed|answered|replied)|ignored|disappointing|"
+    r"disappointed|meh|worst|awkward|embarrassing|exhausting|stressful|chaos|chaotic)\b",
     re.I,
 )
 _TRIED_RE = re.compile(
@@ -380,7 +396,8 @@ def _aversions(core: str, found: _Found) -> None:
             continue
         # "avoid blocking the event loop" is a requirement on behaviour, not an option.
         avoid = "avoid" in core[m.start() : m.start("opt")].lower()
-        found.add(m.group("opt"), core[m.end() :], "aversion", gerund=not avoid)
+        option = _resolve(m.group("opt"), core[: m.start()])
+        found.add(option, core[m.end() :], "aversion", gerund=not avoid)
     thing = None if found else _NOT_MY_THING_RE.match(core)
     if thing:
         found.add(_first(thing).split(",")[-1], core[thing.end() :], "aversion")
@@ -390,6 +407,35 @@ def _aversions(core: str, found: _Found) -> None:
         named = bool(re.search(r"[A-Z0-9]", subject)) and not subject.lower().startswith("the ")
         if named or re.search(r"[a-z]s$", subject):
             found.add(subject, core[out.end() :], "withdrawal")
+
+
+_LEAD_ADVERB_RE = re.compile(
+    r"(?:(?:honestly|frankly|really|actually|also|just|tbh|though)\s+)*", re.I
+)
+_CONJUNCT_RE = re.compile(r"\s*(?:,\s*(?:and|but|so)?|\s(?:and|but|so))\s+", re.I)
+
+
+def _resolve(phrase: str, before: str) -> str:
+    """A pronoun object or subject ("I'm over it", "that's so boring") read as the noun
+    phrase the sentence opened with; any other phrase as it is."""
+    words = phrase.strip().split()
+    if words and words[0].lower().strip(".,!") in PRONOUNS and len(words) <= 2:
+        return antecedent(before) or phrase
+    return phrase
+
+
+def _verdicts(core: str, found: _Found) -> None:
+    """ "Jenkins isn't an option", "Spanner is overkill for us", "… and that's so boring":
+    a verdict on the subject of the clause or of a conjunct after "and"/"but"/a comma."""
+    starts = [0] + [m.end() for m in _CONJUNCT_RE.finditer(core)]
+    for start in starts:
+        lead = _LEAD_ADVERB_RE.match(core, start)
+        start = lead.end() if lead else start
+        judged = verdict(core[start:])
+        if judged:
+            subject, rest = judged
+            found.add(_resolve(subject, core[:start]), rest, "aversion")
+            return
 
 
 def _exclusions(core: str, found: _Found) -> None:
@@ -423,7 +469,7 @@ def _needs_and_abilities(core: str, found: _Found) -> None:
         before = core[: m.start()]
         if _experiencer_before(before) and not re.search(r"\byou\s*$", before, re.I):
             found.add(m.group("opt"), core[m.end() :], "not_needed")
-    for pattern in (_NO_NEED_RE, _SKIP_RE, _NEEDLESS_RE):
+    for pattern in (_NO_NEED_RE, _SKIP_RE, _NEEDLESS_RE, _NOT_NEEDED_STATE_RE):
         needless = pattern.search(core)
         if needless:
             found.add(_first(needless), core[needless.end() :], "not_needed")
@@ -469,6 +515,8 @@ def _english(core: str) -> list[Construction]:
     _exclusions(core, found)
     _needs_and_abilities(core, found)
     _experiences_and_changes(core, found)
+    if not found:
+        _verdicts(core, found)
     for c in list(found):
         more = _ESPECIALLY_RE.match(c.rest)
         if more:

@@ -17,6 +17,7 @@ from .cues import (
 from .options import _EDGE_PUNCT, _strip_option_noise, option_matches, same_option
 from .sentences import _Sentence, _strip_discourse, _tidy
 from .text import _CJK, _CJK_CHAR_RE, _word_set
+from .verdicts import with_apostrophes
 
 # Phrases that cannot be an option: quantities, pronouns, and the heads of idioms that look like
 # rejections ("no problem with X", "no need to", "don't worry", "不用担心").
@@ -67,9 +68,22 @@ _REJECTION_CHAIN_SPLIT_RE = re.compile(
 )
 
 
+# Heads that name a state of mind or an abstraction, never an option: "no strong feelings",
+# "no real preference", "no big plans".
+_ABSTRACT_HEADS = _word_set(
+    """feeling feelings opinion opinions preference preferences clue
+    objection objections complaint complaints thought thoughts strong rush worries doubt
+    doubts pressure hurry interest expectations questions comment comments luck offense"""
+)
+# Chat noise that can trail a phrase: "heights lmao".
+_INTERJECTION_TAIL_RE = re.compile(r"(?:\s+(?:lol|lmao|haha+|hehe|tbh|imo|xd|ugh|omg))+\s*$", re.I)
+# "another paid one": "one" stands for the noun of the option before it.
+_ONE_RE = re.compile(r"^(?:another|a|the|any)?\s*(?P<mod>[\w-]+\s+)?ones?$", re.I)
+
+
 def _clean_options(raw: str, *, allow_gerund: bool = True) -> list[str]:
     """Option names from the phrase after a rejection cue, or [] when it is no option."""
-    phrase = _cut_option(raw.strip())
+    phrase = _INTERJECTION_TAIL_RE.sub("", _cut_option(raw.strip()))
     options: list[str] = []
     for part in _LIST_SPLIT_RE.split(phrase):
         option = _strip_option_noise(_LIST_ITEM_LEAD_RE.sub("", part.strip()))
@@ -78,6 +92,8 @@ def _clean_options(raw: str, *, allow_gerund: bool = True) -> list[str]:
             continue
         first = words[0].lower()
         if first in _BAD_OPTION_STARTS or first[0].isdigit():
+            continue
+        if words[-1].lower() in _ABSTRACT_HEADS:
             continue
         if _ZH_BAD_OPTION_START_RE.match(option):
             continue
@@ -97,7 +113,13 @@ _CHOOSING_VERB_RE = re.compile(
     r"\b(?:use|go\s+with|pick|choose|prefer|switch|store|keep|run)\b", re.I
 )
 _ZH_NOT_NEGATION_RE = re.compile(r"(?:不仅|并不|不一定)$")
-_SO_SPLIT_RE = re.compile(r",?\s+so\s+(?!that\b)", re.I)
+# "…, so B": B follows from what came before. After a copula "so" is a degree ("that's so
+# boring"), and "so much/far/long" measure.
+_SO_SPLIT_RE = re.compile(
+    r"(?<!\bis)(?<!'s)(?<!\bare)(?<!'re)(?<!\bwas)(?<!\bwere)(?<!\bam)(?<!'m)(?<!\bthats)"
+    r",?\s+so\s+(?!that\b|much\b|many\b|far\b|long\b)",
+    re.I,
+)
 
 
 def _looks_generic(raw: str, option: str) -> bool:
@@ -306,7 +328,7 @@ def _english_clause_rejections(clause: str) -> list[_Raw]:
     reject something, so "Go with Postgres, not Mongo" or "If we use X, no Y" are read whole.
     A piece without a reason of its own shares the reason that ends the chain.
     """
-    core = _strip_discourse(clause)
+    core = with_apostrophes(_strip_discourse(clause))
     pieces = [p for p in _REJECTION_CHAIN_SPLIT_RE.split(core) if p.strip()]
     if len(pieces) >= 2:
         per_piece = [_single_clause_rejections(p) for p in pieces]
@@ -478,6 +500,11 @@ def _sentence_rejections(sentence: _Sentence) -> tuple[list[_RejectionHit], set[
             cause, clause = because["why"], because["rest"]
         raw_hits = _clause_hits(clause)
         kept = cause
+        if cause and (cause_hits := _clause_hits(cause)):
+            # "She's not big on clutter, so physical stuff is meh": the cause rejects too, and
+            # what follows from it ("so the hotel has to have a lift") is read with it.
+            raw_hits = cause_hits + raw_hits
+            kept = sentence.clauses[ci]
         bare_not = _BARE_NOT_RE.search(clause)
         if raw_hits and bare_not and bare_not.start() > 0:
             kept = clause[: bare_not.start()]  # "Go with Postgres, not Mongo": the choice stays
@@ -499,6 +526,13 @@ def _sentence_rejections(sentence: _Sentence) -> tuple[list[_RejectionHit], set[
             raw_hits = [h for h in raw_hits if h[3] != "not_needed"]
         zh = bool(_CJK_CHAR_RE.search(sentence.clauses[ci]))
         for option, rest, generic, family in raw_hits:
+            one = _ONE_RE.match(option)
+            if one:
+                # "no dashboards, especially not another paid one": the paid dashboards.
+                head = hits[-1].option.split()[-1] if hits else ""
+                if not head:
+                    continue
+                option = f"{one.group('mod') or ''}{head}"
             inline = _reason_after(rest, zh)
             reason = inline or _tidy(cause or lead, 200)
             follower = ci + 1

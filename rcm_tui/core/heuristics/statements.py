@@ -76,7 +76,7 @@ _CONTEXT_RE = re.compile(
 )
 # Not a requirement whatever else it holds.
 _SMALL_TALK_RE = re.compile(
-    r"\b(?:lol|haha+|ugh|lmao|omg|hehe|sorry|hey|hi|hello|wow|oops|by\s+the\s+way|"
+    r"\b(?:lol|haha+|ugh|lmao|omg|hehe|sorry|hey|hi|hello|wow|oops|ooh+|aww+|yay|by\s+the\s+way|"
     r"to\s+be\s+clear|to\s+be\s+fair|no\s+doubt)\b|哈哈|呵呵|天气",
     re.I,
 )
