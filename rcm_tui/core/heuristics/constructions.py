@@ -21,6 +21,7 @@ requirement (inability).
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -540,7 +541,7 @@ _ZH_VERBS = r"(?:用|使用|吃|喝|坐|去|住|买|选|订|报|带|看|穿|养|
 _ZH_AVERSION_RE = re.compile(
     rf"(?<!不)(?:讨厌|不喜欢|不太喜欢|不怎么喜欢|不爱|受不了|忍受不了|反感|烦|不想|不愿意|"
     rf"不让|不允许|禁止|不能接受|接受不了|没法接受|受够了|戒了|戒掉|不打算|没打算|拒绝|"
-    rf"(?:别|不要)(?:给我们?|帮我们?)?推荐)"
+    rf"(?:别|不要)(?!的)(?:再|也)?(?:给|帮|跟|替)?(?:我们?|咱们|他们?|她)?(?:推荐|安排|介绍))"
     rf"{_ZH_VERBS}?{_ZH_O}{_ZH_END}"
 )
 # "我不吃辣", "他不喝酒": a standing dietary rule (a single character is a whole option here).
@@ -557,16 +558,32 @@ _ZH_CANNOT_SUFFIX_RE = re.compile(
     rf"(?P<opt>{_ZH_NAME}|[{_CJK}]{{1,8}}?)的?(?:一律|都|也|绝对|完全)?(?:不能|没法|不可以)"
     r"(?:吃|喝|碰|买|用)"
 )
-# The option first, as the topic: "线上课我们不想报", "牛肉我也想避开".
+# The option first, as the topic, and a negative comment on it: "线上课我们不想报", "牛肉我也想
+# 避开", "宋城那种大型演出他们实在喜欢不起来", "爬山就免了吧". Topic, an optional experiencer
+# (the speaker or someone planned for), adverbs of degree or scope, then one predicate of the
+# class "turned down", at the end of the clause (sentence-final particles allowed).
+_ZH_EXPERIENCER = (
+    r"(?:我们?|咱们|他们?|她们?|我(?:爸|妈|老婆|老公|家|女儿|儿子)|爸妈|父母|家里人?|孩子|老人|"
+    r"老板|领导|客户|女朋友|男朋友|对象)"
+)
+_ZH_ADVERB = (
+    r"(?:其实|真的|实在|确实|完全|根本|一点也|一点都|也|都|就|还是|倒是|是|向来|从来|一直|再也)"
+)
+_ZH_TURNED_DOWN = (
+    r"(?:不想|不愿意|不喜欢|不太喜欢|不怎么喜欢|喜欢不起来|提不起兴趣|没兴趣|不感兴趣|不考虑|"
+    r"想避开|要避开|避开|不感冒|吃不惯|用不惯|住不惯|看不惯|玩不来|吃腻了|腻了|受够了|接受不了|"
+    r"受不了|不在考虑范围内?|不在考虑之内|不予考虑|一律不要|没必要|用不上|不太合适|不合适|"
+    r"不适合(?:我们?|他们?|她|他|孩子|老人)?|就?pass|排除掉?|免了|算了|不要了|不用了|不需要了|"
+    r"不去了|不买了|不选了|不看了|不报了|拉倒|看不上|不靠谱|不行)"
+)
+_ZH_TURNED_DOWN_KEYS = "想愿喜考避感惯腻够受要必上合适pass排免算去买选看报拉靠行来兴"
 _ZH_TOPIC_FIRST_RE = re.compile(
-    rf"^(?P<opt>{_ZH_NAME}|[{_CJK}]{{2,8}}?)(?:我们?|咱们|他|她)?(?:就|也|都|真的|实在|还是)?"
-    r"(?:不想|不愿意|不喜欢|不考虑|想避开|要避开|避开|不感冒|吃不惯|用不惯|住不惯|吃腻了|"
-    r"受够了|接受不了|不在考虑范围内?|不在考虑之内|不予考虑|一律不要|没必要|用不上|不太合适|"
-    r"不适合(?:我们?|他们?|她|孩子|老人)|就?pass|排除掉?)(?:报|用|买|去|吃|选|要)?了?吧?"
-    r"(?=[，,。.！!；;]|$)"
+    rf"^(?P<opt>{_ZH_NAME}(?:[{_CJK}]{{0,4}}?)|[{_CJK}]{{2,10}}?)(?:那种|这种|那个|这个|那些|这类|之类的?)?"
+    rf"(?:{_ZH_EXPERIENCER})?{_ZH_ADVERB}*{_ZH_TURNED_DOWN}"
+    r"(?:报|用|买|去|吃|选|要|玩|看)?[了吧啊呀哈嘛]*(?=[，,。.！!；;]|$)"
 )
 _ZH_EXCEPT_ALL_RE = re.compile(
-    rf"除了{_ZH_O}(?:以外|之外)?[，,]?\s*(?:其他|其它|别的)?(?:的)?(?:什么)?(?:都|全都|全)"
+    rf"除了{_ZH_O}(?:以外|之外)?[，,]?\s*(?:(?:其他|其它|别的)(?:的)?[{_CJK}]{{0,4}}?)?(?:什么)?(?:都|全都|全)"
     r"(?:可以|行|好|没问题|能接受|OK|ok|随便)"
 )
 # A verb after 不需要 names a thing to do without ("不需要加图表"); "不需要实时，T+1就够了"
@@ -575,7 +592,7 @@ _ZH_NOT_NEEDED_RE = re.compile(
     rf"(?:不需要|用不着|不必|没必要)(?:加|用|买|带|订|要|请|报|找|配)?{_ZH_O}{_ZH_END}"
 )
 _ZH_NOT_NEEDED_SUFFIX_RE = re.compile(
-    rf"(?P<opt>{_ZH_NAME}|[{_CJK}]{{1,8}}?)(?:就|也|都)?(?:不需要|不用|免|省)了?(?=[，,。.！!；;]|$)"
+    rf"(?P<opt>{_ZH_NAME}|[{_CJK}]{{1,8}}?)(?:就|也|都)?(?:不需要|不用|免|省)了?[吧啊呀哈]*(?=[，,。.！!；;]|$)"
 )
 _ZH_REPLACE_RE = re.compile(
     rf"把{_ZH_O}(?:换成|改成|替换成|换为)"
@@ -600,14 +617,23 @@ _ZH_BAD_EXPERIENCE_RE = re.compile(
 _ZH_NEGATIVE_EVAL_RE = re.compile(
     r"差|糟|噩梦|失望|后悔|烂|坑|坏了|推脱|太慢|不好用|问题|麻烦|踩雷|难吃|难用|不靠谱|上当|吃亏"
 )
-_ZH_HEDGE_RE = re.compile(r"不确定|不太确定|要不要|再想想|也许|可能|考虑一下|不一定|不介意|不排斥")
+_ZH_HEDGE_RE = re.compile(
+    # "也不是不能吃": a double negation keeps the option.
+    r"不确定|不太确定|要不要|再想想|也许|可能|考虑一下|不一定|不介意|不排斥|(?:不是|并非|没有)不"
+)
 _ZH_LEAD_RE = re.compile(
-    r"^(?:我们?|咱们|他们?|她们?|我(?:妈|爸|老婆|老公|家)|这种|那种|这个|那个|[那这][家间款个]|那|"
-    r"对|某)+"
+    r"^(?:所以|因此|但是|不过|可是|而且|然后|另外|还有|其实|我们?|咱们|他们?|她们?|"
+    r"我(?:妈|爸|老婆|老公|家)|这种|那种|这个|那个|[那这][家间款个]|那|对|某)+"
 )
 
 
-_ZH_NOT_OPTIONS = frozenset("东西 这个 那个 这种 那种 它 他 她 推荐 说 了 的 吧 呢 啊".split())
+# An aspect marker makes a clause of the phrase ("吃了一个月"), not a noun phrase; a final 得
+# is a degree ("迷得不行": crazy about it).
+_ZH_ASPECT_RE = re.compile(r"[了着]|(?<=[吃用试去住坐买看玩])过|得$")
+_ZH_NOT_OPTIONS = frozenset(
+    "东西 这个 那个 这种 那种 它 他 她 推荐 说 了 的 吧 呢 啊 这样 那样 这么 那么 这些 那些 "
+    "一切 什么 全部 都".split()
+)
 
 
 def _chinese(clause: str) -> list[Construction]:
@@ -619,7 +645,7 @@ def _chinese(clause: str) -> list[Construction]:
         if not raw:
             return
         phrase = _ZH_LEAD_RE.sub("", raw.strip()).strip("的 ")
-        if phrase in _ZH_NOT_OPTIONS:
+        if phrase in _ZH_NOT_OPTIONS or _ZH_ASPECT_RE.search(phrase):
             return
         diet = raw == phrase and ("不吃" in clause or "不喝" in clause)
         single_ok = family in {"exclusion", "inability"} or diet
@@ -636,7 +662,7 @@ def _chinese(clause: str) -> list[Construction]:
         (_ZH_NOT_INTERESTED_RE, "aversion", False, "兴趣好感"),
         (_ZH_CANNOT_RE, "inability", True, "能可法了"),
         (_ZH_CANNOT_SUFFIX_RE, "exclusion", False, "能法"),
-        (_ZH_TOPIC_FIRST_RE, "aversion", False, "想愿喜考避感惯腻够受要必上合适pass排"),
+        (_ZH_TOPIC_FIRST_RE, "aversion", False, _ZH_TURNED_DOWN_KEYS),
         (_ZH_EXCEPT_ALL_RE, "exclusion", False, "除"),
         (_ZH_NOT_NEEDED_RE, "not_needed", False, "需着必"),
         (_ZH_NOT_NEEDED_SUFFIX_RE, "not_needed", False, "需用免省"),
@@ -671,20 +697,49 @@ def is_category(option: str, family: str) -> bool:
 # Chinese chains a story and its verdict with commas ("我们试过钉钉，体验很差"; "本来想买口红，
 # 算了"): these two constructions are read over the whole sentence.
 _ZH_SENTENCE_RE = re.compile(
+    # "除了香菜，别的调料都行": the exclusion and the universal sit in two clauses.
+    rf"除了(?P<opt3>{_ZH_NAME}|[{_CJK}]{{1,10}}?)(?:以外|之外)?[，,]\s*(?:(?:其他|其它|别的)(?:的)?"
+    rf"[{_CJK}]{{0,4}}?)?(?:什么)?(?:都|全都|全)(?:可以|行|好|没问题|能接受|OK|ok|随便)"
+    r"|"
     rf"(?:用过|试过|吃过|去过|住过|坐过|买过|报过|请过|上过)(?:某|一个|一家)?"
     rf"(?P<opt>{_ZH_NAME}|[{_CJK}]{{2,8}}?)[，,](?P<eval>[^。！!；;]*)"
     rf"|本来(?:想|打算|要)(?:买|用|去|选|吃|订|报)?(?P<opt2>{_ZH_NAME}|[{_CJK}]{{2,10}}?)[，,]\s*算了"
 )
 
 
-def chinese_sentence_constructions(sentence: str) -> list[Construction]:
+# A clause that is only a verdict ("…，不考虑。", "…，算了吧") turns down the topic of the clause
+# before it: "Slack在国内访问不稳定，不考虑".
+_ZH_BARE_VERDICT_RE = re.compile(
+    rf"^{_ZH_ADVERB}*(?:不考虑|不要|不用|算了|pass|PASS|免了|不行|排除|不选|放弃|拉倒|不予考虑)"
+    r"[了吧啊呀哈]*[。！!.]?$"
+)
+_ZH_CLAUSE_TOPIC_RE = re.compile(
+    rf"^(?:{_ZH_EXPERIENCER}(?:觉得|感觉))?(?P<t>{_ZH_NAME}(?:\s{_ZH_NAME})?|[{_CJK}]{{2,6}}?)"
+    r"(?=太|很|不|没|在|有点|比较|实在|的?价格|也|都|就|还是|用起来|吃起来|看起来|听说|据说)"
+)
+
+
+def _bare_verdicts(sentence: str) -> list[Construction]:
+    clauses = [c.strip() for c in re.split(r"[，,]", sentence)]
     found: list[Construction] = []
+    for before, clause in itertools.pairwise(clauses):
+        topic = _ZH_CLAUSE_TOPIC_RE.match(before)
+        if topic and _ZH_BARE_VERDICT_RE.match(clause):
+            option = topic.group("t")
+            if option not in _ZH_NOT_OPTIONS and not _ZH_LEAD_RE.fullmatch(option):
+                found.append(Construction(option, "，" + before[topic.end() :], "explicit_refusal"))
+    return found
+
+
+def chinese_sentence_constructions(sentence: str) -> list[Construction]:
+    found: list[Construction] = _bare_verdicts(sentence)
     for m in _ZH_SENTENCE_RE.finditer(sentence):
         if m.group("opt") and not _ZH_NEGATIVE_EVAL_RE.search(m.group("eval") or ""):
             continue
-        option = _ZH_LEAD_RE.sub("", m.group("opt") or m.group("opt2") or "")
+        option = _ZH_LEAD_RE.sub("", m.group("opt") or m.group("opt2") or m.group("opt3") or "")
         family = "bad_experience" if m.group("opt") else "withdrawal"
-        if len(option) > 1 and option not in _ZH_NOT_OPTIONS:
+        family = "exclusion" if m.group("opt3") else family
+        if (len(option) > 1 or m.group("opt3")) and option not in _ZH_NOT_OPTIONS:
             found.append(Construction(option, m.group("eval") or "", family))
     return found
 

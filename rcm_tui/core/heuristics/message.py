@@ -312,11 +312,20 @@ def _scan_statements(
                 # requirement every answer must respect.
                 found.add_requirement(_tidy(_strip_discourse(clause)), 0.9)
             zh = bool(_CJK_CHAR_RE.search(clause))
-            mined = bool(rejected and families and families <= _MINED_FAMILIES and not zh)
+            # "把燃气灶换成电磁炉" says what is wanted in Chinese too; the other mined
+            # constructions are read for English only.
+            mined = bool(
+                rejected
+                and families
+                and families <= _MINED_FAMILIES
+                and (not zh or families == {"replacement"})
+            )
             if mined:
                 # "Use bbolt instead of SQLite", "dog-friendly with no weight limit": the
                 # clause turns one option down and states what is wanted.
                 rejected = False
+                if zh:
+                    found.add_requirement(_tidy(_strip_discourse(clause)), 0.7)
             instead = _JUST_INSTEAD_RE.search(clause) if "not_needed" in families else None
             if instead:
                 # "I don't need an advisor, just a straightforward plan": what is needed

@@ -228,7 +228,7 @@ _ZH_OPT = (
 )
 _ZH_OPT_END = r"(?=[了吧呢啊嘛，,。.！!？?；;、：:\s也又还都就]|因为|由于|所以|太|$)"
 _ZH_PREFIX_REJECT_RE = re.compile(
-    r"(?:不要再?|(?<!特)别再?|不再|不用|不使用|不采用|不考虑|放弃|排除|去掉|弃用|不选)"
+    r"(?:不要再?|(?<!特)别(?![的人处家])再?|不再|不用|不使用|不采用|不考虑|放弃|排除|去掉|弃用|不选)"
     rf"(?:用|使用|采用|选用?|考虑)?\s*{_ZH_OPT}{_ZH_OPT_END}"
 )
 _ZH_SUFFIX_REJECT_RE = re.compile(
@@ -274,7 +274,8 @@ _ALTERNATIVE_RE = re.compile(
     r"will\s+(?:use|go|run|stay|talk|communicate|rely|stick|build|be)\b(?!\s+(?:too|very|hard|"
     r"slow|expensive|costly|painful|difficult|overkill|a\s+pain|a\s+nightmare|impossible)))\b"
     r"|\b(?:good|fine)\s+enough\b|\bwill\s+do\b|\bdoes\s+the\s+job\b"
-    r"|^(?:use|keep|go|stick|switch|store|put|move)\b|改用|换成|就用|而是|还是用|^用",
+    r"|^(?:use|keep|go|stick|switch|store|put|move)\b|改用|换成|就用|而是|还是用|^用"
+    r"|只要|只选|只看|只考虑|只订|只住",
     re.I,
 )
 
@@ -645,7 +646,8 @@ _CHOICE_RE = re.compile(
     r"|^(?:(?:let'?s|we(?:'ll|\s+will|\s+should)?|i'd|i\s+would)\s+)?(?:go\s+with|stick\s+with|"
     r"settle\s+on|opt\s+for|pick|choose)\s+(?P<c>.+)$"
     r"|^(?:we\s+)?(?:chose|picked|decided\s+on|went\s+with|settled\s+on)\s+(?P<d>.+)$"
-    rf"|^(?:我们|咱们|[{_CJK}]{{1,6}}?)?(?:就|还是|决定|改|那就)?(?:用|选|选用|采用)(?P<e>[^，,。]+?)(?:吧|了)?$"
+    # "主要用微信" / "平时用X" describe a habit, they choose nothing.
+    rf"|^(?:我们|咱们|(?!主要|平时|一般|经常|偶尔|通常|常常|每天|只是)[{_CJK}]{{1,6}}?)?(?:就|还是|决定|改|那就)?(?:用|选|选用|采用)(?P<e>[^，,。]+?)(?:吧|了)?$"
     r"|^(?P<g>.+?)就(?:够了|行了?|可以了?)$",
     re.I,
 )

@@ -12,7 +12,9 @@ from .text import _CJK_CHAR_RE
 _FENCED_CODE_RE = re.compile(r"```.*?(?:```|\Z)", re.S)
 _CODE_BLOCK_RE = re.compile(r"```[^\n]*\n(.*?)(?:```|\Z)", re.S)
 _CODE_COMMENT_RE = re.compile(r"(?:#|//|--).*$|/\*.*?\*/|<!--.*?-->")
-_SENTENCE_SPLIT_RE = re.compile(r"(?<=[!?])\s+|(?<=\.)\s+(?=[A-Z0-9\"'“(\[])|(?<=[。！？])|\n+")
+_SENTENCE_SPLIT_RE = re.compile(
+    r"(?<=[!?])\s+|(?<=\.)\s+(?=[A-Z0-9\"'“(\[\u4e00-\u9fff])|(?<=[。！？])|\n+"
+)
 # Clause boundaries that never fall inside a noun phrase.
 _CLAUSE_SPLIT_RE = re.compile(r"\s*(?:;|；|\s[—–]\s|[—–]|\s-\s|:\s|：)\s*")
 _QUESTION_START_RE = re.compile(

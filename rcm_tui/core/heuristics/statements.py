@@ -29,7 +29,9 @@ _COUNT_RE = re.compile(
 )
 _AGE_RE = re.compile(
     r"\b(?:turning|turns|aged?|i'?m|she'?s|he'?s|is|are)\s+(?:about\s+)?\d{1,2}\b(?!\s*(?:%|\$))"
-    r"|\b\d{1,2}(?:th|st|nd|rd)\b",
+    r"|\b\d{1,2}(?:th|st|nd|rd)\b"
+    # "她七十了", "他们都六十多了": an age said as a number and 了.
+    rf"|(?:他|她|我|爸|妈|孩子|老人|女儿|儿子)(?:们)?(?:都|也|已经|今年)*[\d{_ZH_NUM}]{{1,4}}多?(?:岁)?了",
     re.I,
 )
 _WHEN_RE = re.compile(
@@ -46,7 +48,8 @@ _PREFER_RE = re.compile(
     r"\b(?:prefer|preferably|ideally|i'?d\s+(?:like|love)|we'?d\s+(?:like|love)|"
     r"hoping\s+for|goal\s+is|aim\s+is|(?:is|are)\s+preferable|(?:is|are)\s+(?:a\s+)?(?:plus|bonus)|"
     r"mostly|mainly)\b"
-    r"|最好|希望|偏好|尽量|只能|只有|主要|一定要|适合",
+    r"|最好|希望|偏好|尽量|只能|只有|只要|主要|一定要|适合|为主|(?<![不没])(?:特别|很|最|比较|超|挺)?喜欢"
+    r"|(?<![不没])爱(?:吃|喝|玩|看|画|听|读)",
     re.I,
 )
 # Who it is for and what it has to fit: "for my dad", "I'm vegan", "I have a dog".
