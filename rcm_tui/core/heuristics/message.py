@@ -439,7 +439,9 @@ def _scan_clause(
         found.add_fact(team)
         if not strong_only:
             found.add_requirement(team, 0.6)
-        return previous
+        if len(core.split()) <= 4:
+            return previous
+        # "22 people, served at 12:30": the head count and the rest of the clause.
     m = _OPEN_DECISION_RE.search(core)
     if m:
         found.questions.append(_tidy(m.group("what"), 140))
@@ -471,9 +473,16 @@ def _scan_clause(
     if result is None and after_rejection and not strong_only and _looks_declarative(core):
         # "We're not doing gRPC; the APIs will be plain REST": what comes instead is decided.
         result = (_tidy(core), 0.7)
+    main = _main_clause(core)
     if result is None and not strong_only and not explicit_only:
-        stated = stated_requirement(_main_clause(core))
+        stated = stated_requirement(main)
         result = (_tidy(stated), 0.55) if stated else None
+    tail = core[len(main) :].strip(" ,") if main != core else ""
+    stated_tail = stated_requirement(tail) if tail and not strong_only else None
+    if stated_tail:
+        # "Getting married in June and I need a gift, budget is like 150 bucks": the
+        # independent clause after the comma states its own constraint.
+        found.add_requirement(_tidy(stated_tail), 0.55)
     if result is None:
         return None
     text, confidence = result

@@ -14,6 +14,10 @@ _CODE_BLOCK_RE = re.compile(r"```[^\n]*\n(.*?)(?:```|\Z)", re.S)
 _CODE_COMMENT_RE = re.compile(r"(?:#|//|--).*$|/\*.*?\*/|<!--.*?-->")
 _SENTENCE_SPLIT_RE = re.compile(
     r"(?<=[!?])\s+|(?<=\.)\s+(?=[A-Z0-9\"'“(\[\u4e00-\u9fff])|(?<=[。！？])|\n+"
+    # Typed without capitals ("…is kinda meh. an experience would be better"): a full stop
+    # after a word of three letters or more, except the usual abbreviations.
+    r"|(?<=[a-z]{3}\.)(?<!approx\.)(?<!incl\.)(?<!excl\.)(?<!etc\.)(?<!est\.)(?<!min\.)"
+    r"(?<!max\.)(?<!ref\.)\s+(?=[a-z])"
 )
 # Clause boundaries that never fall inside a noun phrase.
 _CLAUSE_SPLIT_RE = re.compile(r"\s*(?:;|；|\s[—–]\s|[—–]|\s-\s|:\s|：)\s*")

@@ -18,10 +18,11 @@ _ZH_NUM = "一二两三四五六七八九十百千万几半"
 _COUNT_RE = re.compile(
     r"(?:^|[\s~<>≤≥(])(?:\d+(?:[.,]\d+)*(?:\s*[x×]\s*\d+(?:[.,]\d+)*)?\+?|one|two|three|four|"
     r"five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|a\s+dozen)"
-    r"(?:[- ]?(?:k|m|cm|mm|km|kg|g|ml|l|gb|tb|pm|am|h|hrs?|mins?|ppl|pp|yo|x))?\s*"
+    r"(?:[- ]?(?:k|m|cm|mm|km|kg|g|ml|l|gb|tb|pm|am|h|hrs?|mins?|ppl|pp|yo|x))?[\s-]*"
     r"(?:[a-z][\w-]*\s+){0,2}?(?:[a-z]{3,}s|people|ppl|kids|children|guests|adults|nights|"
     r"days|weeks|months|years|hours|minutes|rooms|beds?|bed|tables|cats|dogs|pets|jobs|agents|"
     r"users|seats|tenants|persons?|year[- ]old|month[- ]old|am|pm|k|m|kg|g|cm|m²|sq\s*m)\b"
+    r"|\b\d{1,2}:\d{2}\b"
     r"|[\d两三四五六七八九十百千万几]+个"
     rf"|[\d{_ZH_NUM}]+\s*个?(?:人|岁|天|晚|夜|小时|分钟|周|年|个月|月|桌|块|元|次|公里|米|平米|"
     r"平|大卡|字|G|GB|万|千|点|号|室|间|楼|层|斤|公斤|克)",
@@ -45,7 +46,10 @@ _WHEN_RE = re.compile(
     re.I,
 )
 _PREFER_RE = re.compile(
-    r"\b(?:prefer|preferably|ideally|i'?d\s+(?:like|love)|we'?d\s+(?:like|love)|"
+    r"\b(?:prefer|preferably|ideally|(?:i|we|he|she|they|you)'?d\s+(?:like|love|prefer)|"
+    r"(?:would|'d)\s+be\s+(?:better|best|ideal|great|perfect|preferable|nice)|"
+    r"(?:is|are)\s+what\s+(?:i|we|he|she|they)(?:'m|'re|\s+am|\s+are|\s+is|'s)?\s*"
+    r"(?:after|looking\s+for|want|need)|otherwise|"
     r"hoping\s+for|goal\s+is|aim\s+is|(?:is|are)\s+preferable|(?:is|are)\s+(?:a\s+)?(?:plus|bonus)|"
     r"mostly|mainly)\b"
     r"|最好|希望|偏好|尽量|只能|只有|只要|主要|一定要|适合|为主|(?<![不没])(?:特别|很|最|比较|超|挺)?喜欢"
@@ -125,4 +129,7 @@ def stated_requirement(core: str) -> str | None:
     )
     if latin_fragment and not _CJK_RE.search(body):
         return body
+    please = re.match(r"^(?P<np>[A-Za-z][\w-]*(?:\s+[\w-]+){0,3}),?\s+please$", body, re.I)
+    if please and not re.search(r"\b(?:thanks|yes|no|ok|okay|go|more|less|again)\b", body, re.I):
+        return please.group("np")  # "Documentary style please": what is asked for
     return None
