@@ -627,6 +627,19 @@ _ZH_LEAD_RE = re.compile(
 )
 
 
+# A time, a price, the weather or a condition is what a constraint is about, never an option
+# turned down: "周末不行" limits when, "这个价格不太合适" bargains, "天气不好的话就算了" hedges.
+_ZH_NOT_TOPIC_RE = re.compile(
+    r"(?:价格|价钱|预算|时间|天气|周末|工作日|晚上|白天|早上|上午|下午|今天|明天|后天|这周|下周|"
+    r"周[一二三四五六日]|星期[一二三四五六日天]|身体|距离|的话|是|不是|也不是|觉得|感觉|认为)$"
+    r"|^(?:如果|要是|假如|万一)"
+)
+
+
+def not_a_zh_topic(phrase: str) -> bool:
+    return bool(_ZH_NOT_TOPIC_RE.search(phrase))
+
+
 # An aspect marker makes a clause of the phrase ("吃了一个月"), not a noun phrase; a final 得
 # is a degree ("迷得不行": crazy about it).
 _ZH_ASPECT_RE = re.compile(r"[了着]|(?<=[吃用试去住坐买看玩])过|得$")
@@ -636,8 +649,13 @@ _ZH_NOT_OPTIONS = frozenset(
 )
 
 
+_ZH_CONDITION_RE = re.compile(r"如果|要是|假如|万一|的话")
+
+
 def _chinese(clause: str) -> list[Construction]:
     found: list[Construction] = []
+    if _ZH_CONDITION_RE.search(clause) and not _ZH_ALLERGY_RE.search(clause):
+        return found  # "天气不好的话就算了": a condition, nothing is turned down yet
     # A hedge ("不确定要不要X") keeps every option; an allergy is still a fact to respect.
     allergy_only = bool(_ZH_HEDGE_RE.search(clause))
 
@@ -645,7 +663,7 @@ def _chinese(clause: str) -> list[Construction]:
         if not raw:
             return
         phrase = _ZH_LEAD_RE.sub("", raw.strip()).strip("的 ")
-        if phrase in _ZH_NOT_OPTIONS or _ZH_ASPECT_RE.search(phrase):
+        if phrase in _ZH_NOT_OPTIONS or _ZH_ASPECT_RE.search(phrase) or not_a_zh_topic(phrase):
             return
         diet = raw == phrase and ("不吃" in clause or "不喝" in clause)
         single_ok = family in {"exclusion", "inability"} or diet
@@ -657,7 +675,7 @@ def _chinese(clause: str) -> list[Construction]:
     if allergy_only:
         return found
     for pattern, family, hard, keys in (
-        (_ZH_AVERSION_RE, "aversion", False, "讨厌喜欢爱受忍反烦想愿让允禁推接够戒打拒"),
+        (_ZH_AVERSION_RE, "aversion", False, "讨厌喜欢爱受忍反烦想愿让允禁推接够戒打拒排介"),
         (_ZH_DIET_RE, "aversion", False, "吃喝"),
         (_ZH_NOT_INTERESTED_RE, "aversion", False, "兴趣好感"),
         (_ZH_CANNOT_RE, "inability", True, "能可法了"),
@@ -726,7 +744,12 @@ def _bare_verdicts(sentence: str) -> list[Construction]:
         topic = _ZH_CLAUSE_TOPIC_RE.match(before)
         if topic and _ZH_BARE_VERDICT_RE.match(clause):
             option = topic.group("t")
-            if option not in _ZH_NOT_OPTIONS and not _ZH_LEAD_RE.fullmatch(option):
+            if (
+                option not in _ZH_NOT_OPTIONS
+                and not _ZH_LEAD_RE.fullmatch(option)
+                and not not_a_zh_topic(option)
+                and not _ZH_CONDITION_RE.search(before)
+            ):
                 found.append(Construction(option, "，" + before[topic.end() :], "explicit_refusal"))
     return found
 

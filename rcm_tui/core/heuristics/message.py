@@ -498,7 +498,8 @@ def _scan_clause(
 # or "keep access logs and audit trails" join nouns and stay one.
 _SHARED_HEAD_RE = re.compile(
     r"^(?P<head>.*?\b(?:must|should|shall|needs?\s+to|has\s+to|have\s+to|is\s+required\s+to|"
-    r"are\s+required\s+to|will\s+need\s+to)(?:\s+(?:also|always|never|not))?\s+)(?P<body>.+)$",
+    r"are\s+required\s+to|will\s+need\s+to|need|needs|require|requires)"
+    r"(?:\s+(?:also|always|never|not))?\s+)(?P<body>.+)$",
     re.I,
 )
 _AND_SPLIT_RE = re.compile(r"\s+and\s+(?:also\s+)?", re.I)
@@ -538,10 +539,24 @@ def _split_conjoined(text: str) -> list[str]:
         if len(left.split()) >= 2 and _starts_predicate(right):
             parts.append(left)
             start = m.end()
+        elif shared and _two_kinds_of_need(body[start : m.start()], right):
+            parts.append(body[start : m.start()])
+            start = m.end()
     if not parts:
         return [text]
     parts.append(body[start:])
     return [_tidy(head + part) if head else _tidy(part) for part in parts]
+
+
+_DIGIT_RE = re.compile(r"\d")
+
+
+def _two_kinds_of_need(left: str, right: str) -> bool:
+    """ "strict ACID and 2,000 writes per second": after one modal, a quality and a quantity
+    are two needs; "PNG and JPEG" or "fast and cheap" (the same kind on each side) stay one."""
+    if not left.strip() or not right.strip() or _starts_predicate(right):
+        return False
+    return bool(_DIGIT_RE.search(left)) != bool(_DIGIT_RE.search(right.split(",")[0]))
 
 
 def _looks_declarative(core: str) -> bool:

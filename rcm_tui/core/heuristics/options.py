@@ -99,9 +99,27 @@ def _option_variants(option: str) -> list[list[str]]:
     if last.endswith("db") and len(last) >= 7:
         variants.append([*tokens[:-1], last[:-2]])
     if last.isalpha() and last.isascii() and len(last) >= 3:
-        # The singular rule keeps a final "is" ("redis"), so "taxi" / "taxis" meet here.
-        variants.append([*tokens[:-1], last[:-1] if last.endswith("is") else last + "s"])
+        variants.extend([*tokens[:-1], form] for form in _number_forms(last))
     return variants
+
+
+def _number_forms(word: str) -> list[str]:
+    """The other grammatical number of a (normalised) word, for matching both: "taxi" /
+    "taxis", "bus" / "buses", "box" / "boxes". Forms are normalised like the text they are
+    matched against. A word ending in "is" loses its "s" only after a letter that makes a
+    plural of a word in "-i" ("taxis", "skis", "kiwis"), never in names and "-sis" nouns
+    ("redis", "paris", "tennis", "basis"); "bus" becomes "buses", never "buss"."""
+    if word.endswith(("us", "ss", "x", "ch", "sh")):
+        forms = [word + "es"]
+    elif word.endswith("is"):
+        forms = [] if word[-3] in "drnstl" else [word[:-1]]
+    elif word.endswith("os"):
+        forms = []
+    elif word.endswith(("se", "xe", "che", "she")):
+        forms = [word[:-1], word + "s"]  # "buses" is normalised to "buse": "bus" too
+    else:
+        forms = [word + "s"]
+    return [f for f in dict.fromkeys(_norm_token(form) for form in forms) if f != word]
 
 
 @dataclass

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .constructions import chinese_sentence_constructions, find_constructions
+from .constructions import chinese_sentence_constructions, find_constructions, not_a_zh_topic
 from .cues import (
     _BUILD_VERB_RE,
     _FACT_RE,
@@ -425,6 +425,8 @@ def _single_clause_rejections(core: str) -> list[_Raw]:
     return found
 
 
+_ZH_DOUBLE_NEGATION_RE = re.compile(r"(?:不是|并非|没有)不")
+_ZH_CONDITION_RE = re.compile(r"如果|要是|假如|万一|的话")
 _ZH_DEMONSTRATIVE_RE = re.compile(r"^(?:我们?|咱们)?(?:那个|这个|那种|这种|它)")
 
 
@@ -442,6 +444,8 @@ def _chinese_clause_rejections(clause: str) -> list[_Raw]:
         if _ZH_DEMONSTRATIVE_RE.match(m.group("opt")) or _ZH_DEGREE_RE.search(clause[: m.end()]):
             continue  # "那个不行": a pronoun, resolved against the last proposal instead
         subject = _ZH_SUBJECT_LEAD_RE.sub("", m.group("opt"))
+        if not_a_zh_topic(subject) or _ZH_DOUBLE_NEGATION_RE.search(clause):
+            continue  # "周末不行" limits a time; "也不是不行" keeps the option
         for option in _clean_options(subject):
             found.append((option, clause[m.end() :], False, ""))
     for c in find_constructions(clause, chinese=True):
@@ -527,6 +531,8 @@ def _sentence_rejections(sentence: _Sentence) -> tuple[list[_RejectionHit], set[
             # 纯文字就行" does without a thing).
             raw_hits = [h for h in raw_hits if h[3] != "not_needed"]
         zh = bool(_CJK_CHAR_RE.search(sentence.clauses[ci]))
+        if zh and any(_ZH_CONDITION_RE.search(c) for c in sentence.clauses[:ci]):
+            raw_hits = []  # "预算不够的话，游泳课就算了": turned down only if the condition holds
         for option, rest, generic, family in raw_hits:
             one = _ONE_RE.match(option)
             if one:

@@ -79,8 +79,14 @@ def verdict(core: str) -> tuple[str, str] | None:
         return None
     if len(subject.split()) > 6:
         return None
-    if pred.lower().startswith("too") and re.match(r"(?:my|our|his|her|their)\b", subject, re.I):
-        return None  # "my knees are too weak" describes the speaker's own things
+    if pred.lower().startswith("too") and (
+        re.match(r"(?:my|our|his|her|their)\b", subject, re.I)
+        or (re.match(r"the\b", subject, re.I) and not re.search(r"[A-Z0-9]", subject[3:]))
+    ):
+        # "my knees are too weak", "the drive is too long for the kids": a circumstance
+        # described, not an option judged ("Carbon plates are too aggressive", "the Kayano is
+        # too narrow" are).
+        return None
     return subject, core[m.end() :]
 
 
@@ -104,7 +110,7 @@ _NO_ANTECEDENT = frozenset(
 def antecedent(before: str) -> str:
     """The noun phrase a pronoun later in the sentence refers to: the fronted topic ("X we've
     tried"), else the subject of the first clause ("X is all kitchen stuff"), else ''."""
-    text = before.strip(" ,;")
+    text = re.sub(r"^(?:the|a|an|this|that|these|those)\s+", "", before.strip(" ,;"), flags=re.I)
     for pattern in (_TOPIC_RE, _SUBJECT_RE):
         m = pattern.match(text)
         if m and m.group("np").split()[0].lower() not in _NO_ANTECEDENT:

@@ -1,0 +1,147 @@
+"""Issue 12, ledger analyser: each generalised rule, proved on sentences written for this file
+only (none of them is in corpus/ledger), so a test passes because the rule holds, not because a
+sentence was learnt."""
+
+from __future__ import annotations
+
+import pytest
+
+from rcm_tui.core.analysis import LedgerView
+from rcm_tui.core.heuristics import analyse_message, option_matches
+from rcm_tui.core.heuristics.options import _option_variants
+
+
+def analyse(text: str):
+    return analyse_message(text, 3, LedgerView())
+
+
+def rejected(text: str) -> list[str]:
+    return [r.option for r in analyse(text).rejections]
+
+
+def requirements(text: str) -> list[str]:
+    return [r.text for r in analyse(text).requirements]
+
+
+@pytest.mark.parametrize(
+    ("message", "option"),
+    [
+        # A verdict on the subject: copula (plain or negated) + an evaluation that leaves no room.
+        ("Terraform Cloud isn't an option for this team.", "Terraform Cloud"),
+        ("Kubernetes is overkill for a two-page site.", "Kubernetes"),
+        ("Cruises are not something we want to spend a week on.", "Cruises"),
+        ("Espresso machines are way too fiddly for my dad.", "Espresso machines"),
+        ("The ferry is out, my wife gets seasick.", "ferry"),
+        ("Glamping is a hard pass for me.", "Glamping"),
+        # A pronoun refers to the topic the sentence opened with.
+        ("Sushi we had three nights running, honestly I'm over it.", "Sushi"),
+        ("the brochure is all spa packages and thats so boring", "brochure"),
+        # The cause before "so" can reject too.
+        ("My son is allergic to sesame, so those bakeries are tricky.", "sesame"),
+        ("Harm told as a bad experience: I had Crocs once and they gave me a rash.", "Crocs"),
+        ("I don't need it painted, particularly no feature walls.", "feature walls"),
+        ("Nothing spicy for the kids please.", "spicy"),
+    ],
+)
+def test_english_constructions_reject(message: str, option: str) -> None:
+    assert any(option_matches(option, found) for found in rejected(message)), rejected(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Kafka might be too heavy for us, not sure yet.",  # a hedge keeps it
+        "The drive is too long for the kids.",  # a circumstance, not an option judged
+        "My knees are too weak for long hikes.",
+        "The new firmware is out.",  # a release
+        "Miro could be nice later, no strong feelings.",  # an abstract noun is no option
+        "So that's so cool, thanks!",
+    ],
+)
+def test_english_traps_reject_nothing(message: str) -> None:
+    assert rejected(message) == []
+
+
+def test_one_stands_for_the_noun_of_the_option_before_it() -> None:
+    found = rejected("We don't need fancy chairs, especially not another leather one.")
+    assert "leather one" not in found
+    assert any(option_matches("leather chairs", f) for f in found), found
+
+
+@pytest.mark.parametrize(
+    ("message", "option"),
+    [
+        ("海鲜那种太腥的他们一点都喜欢不起来。", "海鲜"),
+        ("露营就免了吧，我妈怕虫子。", "露营"),
+        ("Notion在公司网络里打不开，不考虑。", "Notion"),
+        ("晚饭别再给我们安排火锅了，太上火。", "火锅"),
+        ("除了榴莲，别的水果都可以。", "榴莲"),
+        ("英语外教课就不用了，学校有。", "英语外教课"),
+    ],
+)
+def test_chinese_topic_comment_rejects(message: str, option: str) -> None:
+    found = rejected(message)
+    assert any(option_matches(option, f) or option_matches(f, option) for f in found), found
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "也不是不行，看价格吧。",  # double negation keeps it
+        "周末不行，工作日晚上可以。",  # a time, not an option
+        "这个价格不太合适。",
+        "下雨的话就算了。",  # a condition
+        "预算超了的话，滑雪课就算了。",
+        "别的都好说。",  # 别的 is "the others", not "don't"
+    ],
+)
+def test_chinese_traps_reject_nothing(message: str) -> None:
+    assert rejected(message) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "needle"),
+    [
+        ("他们都七十多了。", "七十多"),
+        ("孩子特别喜欢拼乐高。", "喜欢拼乐高"),
+        ("午饭以清淡为主。", "清淡为主"),
+        ("Yes! He'd love a window seat on the left side.", "window seat"),
+        ("A quiet corner table is what we're after.", "quiet corner table"),
+        ("Window seats please.", "Window seats"),
+        ("we fly out in march and need a car seat, budget is about 90 quid", "90 quid"),
+        ("Dinner for the book club on the 9th: 14 people, starting at 19:30.", "19:30"),
+    ],
+)
+def test_requirements_without_a_modal(message: str, needle: str) -> None:
+    assert any(needle.lower() in r.lower() for r in requirements(message)), requirements(message)
+
+
+def test_a_replacement_in_chinese_keeps_what_is_wanted() -> None:
+    found = analyse("把地毯换成木地板，狗毛太难打扫了。")
+    assert [r.option for r in found.rejections] == ["地毯"]
+    assert any("木地板" in r.text for r in found.requirements)
+
+
+def test_a_quality_and_a_quantity_after_one_modal_are_two_needs() -> None:
+    assert requirements("We need end-to-end encryption and 500 concurrent calls.") == [
+        "We need end-to-end encryption",
+        "We need 500 concurrent calls",
+    ]
+    # The same kind on both sides stays one need.
+    assert requirements("We need WebP and AVIF output.") == ["We need WebP and AVIF output"]
+
+
+@pytest.mark.parametrize(
+    ("option", "odd"),
+    [("Redis", "redi"), ("Paris", "pari"), ("bus", "buss"), ("tennis", "tenni")],
+)
+def test_option_variants_make_no_odd_singulars(option: str, odd: str) -> None:
+    assert [odd] not in _option_variants(option)
+
+
+@pytest.mark.parametrize(
+    ("option", "text"),
+    [("taxi", "no taxis"), ("taxis", "a taxi"), ("bus", "two buses"), ("buses", "the bus")],
+)
+def test_option_variants_still_meet_singular_and_plural(option: str, text: str) -> None:
+    assert option_matches(option, text)
