@@ -145,3 +145,62 @@ def test_option_variants_make_no_odd_singulars(option: str, odd: str) -> None:
 )
 def test_option_variants_still_meet_singular_and_plural(option: str, text: str) -> None:
     assert option_matches(option, text)
+
+
+def rejected_after(reply: str, message: str) -> list[str]:
+    view = LedgerView(last_assistant_message=reply)
+    return [r.option for r in analyse_message(message, 3, view).rejections]
+
+
+@pytest.mark.parametrize(
+    ("reply", "message", "option"),
+    [
+        # The topic names an option the assistant just proposed, and what is said is negative.
+        ("Try Heroku, Render or Fly.io.", "Heroku at our traffic would cost a fortune, too pricey.", "Heroku"),
+        ("A tent, a campervan or a cabin?", "campervan - no way, my husband won't drive one", "campervan"),
+        ("Confluence, Notion or a wiki in the repo?", "Confluence we used for years, what a nightmare.", "Confluence"),
+        ("可以看海底捞、西贝或者外婆家。", "海底捞对老人来说太吵了。", "海底捞"),
+        ("有顺丰、京东和德邦可以选。", "德邦上次丢了一个箱子，很失望。", "德邦"),
+    ],
+)
+def test_a_negative_verdict_on_a_proposed_option_rejects_it(
+    reply: str, message: str, option: str
+) -> None:
+    found = rejected_after(reply, message)
+    assert any(option_matches(option, f) for f in found), found
+
+
+@pytest.mark.parametrize(
+    ("reply", "message"),
+    [
+        ("Try Heroku, Render or Fly.io.", "Heroku might be too pricey, not sure."),  # hedged
+        ("Try Heroku, Render or Fly.io.", "Heroku is great, we know it well."),  # not negative
+        ("Try Heroku, Render or Fly.io.", "Is Heroku too expensive?"),  # a question
+        ("有顺丰、京东和德邦可以选。", "德邦也可以考虑，就是有点担心速度。"),  # 可以考虑, 担心
+        ("Try Heroku, Render or Fly.io.", "Vercel is too pricey for us."),  # not proposed: a verdict
+    ],
+)
+def test_proposal_verdicts_need_a_proposed_topic_and_no_hedge(reply: str, message: str) -> None:
+    found = rejected_after(reply, message)
+    assert not any(option_matches("Heroku", f) or option_matches("德邦", f) for f in found), found
+
+
+@pytest.mark.parametrize(
+    ("message", "option"),
+    [
+        ("短毛猫我们不考虑，家里有人过敏。", "短毛猫"),  # the experiencer is not part of the option
+        ("密室逃脱孩子不太想去，太黑了。", "密室逃脱"),
+        ("游泳馆我们之前办过卡，换了两次教练都不靠谱。", "游泳馆"),  # topic + past experience
+        ("We're not really beach people.", "beach"),
+        ("We're moving off Jira next quarter.", "Jira"),
+        ("PCP is a definite no.", "PCP"),
+    ],
+)
+def test_topic_and_experiencer_are_told_apart(message: str, option: str) -> None:
+    found = rejected(message)
+    assert any(f == option or option_matches(option, f) for f in found), found
+    assert all(len(f) <= len(option) + 2 for f in found if _is_cjk(f)), found
+
+
+def _is_cjk(text: str) -> bool:
+    return any("\u4e00" <= c <= "\u9fff" for c in text)

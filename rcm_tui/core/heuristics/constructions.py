@@ -104,7 +104,8 @@ _EXTRA_CUT_RE = re.compile(
     r"gives?|drives?|feels?|then|after|afterwards|while|before|tonight|today|right\s+now|"
     r"at\s+the\s+moment|currently|for\s+now|"
     r"(?:this|next|last)\s+(?:week|weekend|month|year|time|trip|summer|winter)|"
-    r"anymore|any\s+more|ever|though|whatsoever|though)\b|'s\s",
+    r"anymore|any\s+more|ever|though|whatsoever|though|"
+    r"\w+ing\s+(?:over|around|about|on|up|down|off|out))\b|'s\s",
     re.I,
 )
 _NOT_AN_OPTION_RE = re.compile(
@@ -120,6 +121,9 @@ _NOT_AN_OPTION_RE = re.compile(
 )
 
 
+_WHEN_POSSESSIVE_RE = re.compile(
+    r"^(?:last|this|next)\s+(?:year|week|month|time|summer|winter|christmas)'s\s+", re.I
+)
 _ANYTHING_RE = re.compile(
     r"^(?:anything|everything|something|stuff|things)\s+(?:that'?s\s+|that\s+is\s+|with\s+|too\s+)?",
     re.I,
@@ -127,6 +131,7 @@ _ANYTHING_RE = re.compile(
 
 
 def _phrase(raw: str) -> str:
+    raw = _WHEN_POSSESSIVE_RE.sub("", raw.strip())  # "last year's food hall": the food hall
     cut = _EXTRA_CUT_RE.search(raw)
     phrase = _ANYTHING_RE.sub("", (raw[: cut.start()] if cut else raw).strip())
     phrase = _LIGHT_VERB_RE.sub("", phrase)
@@ -168,6 +173,15 @@ _AVERSION_VERB = (
     r"(?:boring|annoying|mind-numbing|tedious|unbearable|awful|horrible)))"
 )
 _AVERSION_RE = re.compile(rf"\b{_AVERSION_VERB}\s+(?:any\s+|all\s+)?{_OPT}", re.I)
+# "We're not really museum people", "I'm not much of a beach person": a kind of thing the
+# speaker is not.
+_NOT_A_PERSON_RE = re.compile(
+    r"\b(?:i'?m|i\s+am|we'?re|we\s+are|he'?s|she'?s|they'?re|he\s+is|she\s+is|they\s+are)\s+"
+    r"(?:not|never)\s+(?:really\s+|much\s+of\s+|exactly\s+|big\s+)?(?:an?\s+)?"
+    r"(?P<opt>(?!(?:a|an|the|much|big)\b)[\w-]+(?:\s+[\w-]+)?)\s+"
+    r"(?:people|person|fans?|types?|lovers?|guys?|girls?|folks)\b(?!\s+of\b)",
+    re.I,
+)
 _HATE_TO_RE = re.compile(r"^(?:to\s+\w+|it\s+when)\b", re.I)  # "hate to say", "hate it when"
 
 _NOT_MY_THING_RE = re.compile(
@@ -308,12 +322,13 @@ _NEGATIVE_EVAL_RE = re.compile(
     r"tore|torn|ripped|overcharg\w*|cancell?ed|late|noisy|damp|mou?ldy?|cockroach\w*|bugs|"
     r"smelly|smelled|stank|complain\w*|headaches?|migraines?|cramps?|nause\w*|vomit\w*|"
     r"threw\s+up|never\s+(?:arrived|showed|answered|replied)|ignored|disappointing|"
-    r"disappointed|meh|worst|awkward|embarrassing|exhausting|stressful|chaos|chaotic)\b",
+    r"disappointed|meh|worst|awkward|embarrassing|exhausting|stressful|chaos|chaotic|hell|"
+    r"timing\s+out|timed\s+out|never\s+again)\b",
     re.I,
 )
 _TRIED_RE = re.compile(
-    r"\b(?:tried|used|had|went\s+with|stayed\s+(?:at|in)|ate\s+at|took|bought|ordered|booked|"
-    r"rented|hired|visited|ran|did)\s+(?P<opt>[^,.;!?]+?)\s*(?:once|before|last\s+\w+|"
+    r"\b(?:tried|trialled|trialed|tested|piloted|used|had|went\s+with|stayed\s+(?:at|in)|ate\s+at|"
+    r"took|bought|ordered|booked|rented|hired|visited|ran|did|signed\s+up\s+for)\s+(?P<opt>[^,.;!?]+?)\s*(?:once|before|last\s+\w+|"
     r"previously|in\s+the\s+past|a\s+while\s+ago|years\s+ago)?\s*,?\s*(?:and|but)?\s*"
     r"(?:it|they|that|this|he|she|which)\b(?P<eval>[^.;!?]*)",
     re.I,
@@ -328,7 +343,8 @@ _BURNED_RE = re.compile(
 _WAS_BAD_RE = re.compile(
     r"^(?P<opt>(?!(?:it|they|that|this|he|she|their|its|his|her|my|our)\b)"
     r"(?:(?!\b(?:and|but|we|i|it|they|he|she)\b)[^,]){1,40}?)\s+(?:was|were|has\s+been|have\s+been|turned\s+out\s+to\s+be)\s+(?:a\s+|an\s+)?"
-    r"(?:total\s+|complete\s+|absolute\s+|real\s+|such\s+a\s+)?(?:nightmare|disaster|mess|"
+    r"(?:total\s+|complete\s+|absolute\s+|real\s+|such\s+a\s+)?(?:nightmare|disaster|mess|chaos|"
+    r"a\s+shambles|a\s+letdown|a\s+flop|a\s+fiasco|a\s+rip-?off|"
     r"terrible|awful|horrible|horrendous|useless|a\s+waste|scam|rubbish)\b",
     re.I,
 )
@@ -353,7 +369,10 @@ _WITHDRAW_RE = re.compile(
     r"^(?:(?:let'?s|we(?:'ll|\s+will|\s+should|\s+can)?|just|please|ok(?:ay)?|so)\s+)*"
     r"(?:cancel|nix|kill|shelve|axe|bin|scratch(?!\s+that\b)|give\s+up\s+on|call\s+off|"
     r"pull\s+the\s+plug\s+on|bail\s+on|forget\s+about|never\s*mind|cross\s+off|"
-    r"we'?re\s+dropping|we'?ve\s+dropped)\s+" + _OPT,
+    r"we'?re\s+dropping|we'?ve\s+dropped)\s+" + _OPT
+    + r"|\b(?:we'?re|we\s+are|i'?m|i\s+am)\s+(?:leaving|ditching|dropping|quitting|"
+    r"phasing\s+out|moving\s+(?:off|away\s+from)|getting\s+(?:off|rid\s+of)|migrating\s+off)\s+"
+    r"(?P<opt2>[^,.;!?]+)",
     re.I,
 )
 
@@ -399,6 +418,8 @@ def _aversions(core: str, found: _Found) -> None:
         avoid = "avoid" in core[m.start() : m.start("opt")].lower()
         option = _resolve(m.group("opt"), core[: m.start()])
         found.add(option, core[m.end() :], "aversion", gerund=not avoid)
+    for m in _NOT_A_PERSON_RE.finditer(core):
+        found.add(m.group("opt"), core[m.end() :], "aversion")
     thing = None if found else _NOT_MY_THING_RE.match(core)
     if thing:
         found.add(_first(thing).split(",")[-1], core[thing.end() :], "aversion")
@@ -498,9 +519,10 @@ def _experiences_and_changes(core: str, found: _Found) -> None:
     off = _TAKE_OFF_RE.match(core)
     if off:
         found.add(off.group("opt"), core[off.end() :], "withdrawal")
-    withdrawn = _WITHDRAW_RE.match(core)
-    if withdrawn:
-        found.add(withdrawn.group("opt"), core[withdrawn.end() :], "withdrawal")
+    for withdrawn in _WITHDRAW_RE.finditer(core):
+        if withdrawn.group("opt") and withdrawn.start() > 0:
+            continue  # the imperative forms only open a clause
+        found.add(_first(withdrawn), core[withdrawn.end() :], "withdrawal")
 
 
 _TAKE_OFF_RE = re.compile(
@@ -567,10 +589,13 @@ _ZH_EXPERIENCER = (
     r"老板|领导|客户|女朋友|男朋友|对象)"
 )
 _ZH_ADVERB = (
-    r"(?:其实|真的|实在|确实|完全|根本|一点也|一点都|也|都|就|还是|倒是|是|向来|从来|一直|再也)"
+    r"(?:其实|真的|实在|确实|完全|根本|一点也|一点都|也|都|就|还是|倒是|是|向来|从来|一直|再也|坚决|"
+    r"绝对|肯定|打死也|死活)"
 )
 _ZH_TURNED_DOWN = (
-    r"(?:不想|不愿意|不喜欢|不太喜欢|不怎么喜欢|喜欢不起来|提不起兴趣|没兴趣|不感兴趣|不考虑|"
+    r"(?:不(?:太|怎么|大|是很)?(?:想|愿意|喜欢)(?:用|去|要|买|选|看|吃|住|坐|报|玩|穿)?|"
+    r"不(?:去|用|要|买|选|看|吃|住|坐|报|玩|穿|喝|放心)|(?:看|吃|玩|用|听|住)?腻了|"
+    r"喜欢不起来|提不起兴趣|没兴趣|不感兴趣|不考虑|"
     r"想避开|要避开|避开|不感冒|吃不惯|用不惯|住不惯|看不惯|玩不来|吃腻了|腻了|受够了|接受不了|"
     r"受不了|不在考虑范围内?|不在考虑之内|不予考虑|一律不要|没必要|用不上|不太合适|不合适|"
     r"不适合(?:我们?|他们?|她|他|孩子|老人)?|就?pass|排除掉?|免了|算了|不要了|不用了|不需要了|"
@@ -615,7 +640,8 @@ _ZH_BAD_EXPERIENCE_RE = re.compile(
     rf"(?P<opt>{_ZH_NAME}|[{_CJK}]{{2,8}}?)[，,]?(?P<eval>[^。！!；;]*)"
 )
 _ZH_NEGATIVE_EVAL_RE = re.compile(
-    r"差|糟|噩梦|失望|后悔|烂|坑|坏了|推脱|太慢|不好用|问题|麻烦|踩雷|难吃|难用|不靠谱|上当|吃亏"
+    r"差|糟|噩梦|失望|后悔|烂|坑|坏了|推脱|太慢|不好用|问题|麻烦|踩雷|难吃|难用|不靠谱|上当|吃亏|"
+    r"换个|换一个|加价|受不了|不行|没用|浪费|投诉|退款|吵|脏"
 )
 _ZH_HEDGE_RE = re.compile(
     # "也不是不能吃": a double negation keeps the option.
@@ -634,6 +660,21 @@ _ZH_NOT_TOPIC_RE = re.compile(
     r"周[一二三四五六日]|星期[一二三四五六日天]|身体|距离|的话|是|不是|也不是|觉得|感觉|认为)$"
     r"|^(?:如果|要是|假如|万一)"
 )
+
+
+# A topic read up to the comment can carry who and when: "长毛猫我", "上次徒步好几个人".
+_ZH_TRAILING_EXPERIENCER_RE = re.compile(
+    rf"(?:{_ZH_EXPERIENCER}|大家|好几个人|几个人|有人)$"
+)
+_ZH_LEADING_TIME_RE = re.compile(r"^(?:上次|之前|以前|去年|那次|早年|最近|平时)")
+
+
+def zh_option_core(raw: str) -> str:
+    """A Chinese option phrase without the who, when and particles around it."""
+    phrase = _ZH_LEAD_RE.sub("", raw.strip()).strip("的 ")
+    phrase = _ZH_LEADING_TIME_RE.sub("", phrase)
+    shorter = _ZH_TRAILING_EXPERIENCER_RE.sub("", phrase).strip("的 ")
+    return shorter if len(shorter) >= 2 or not _CJK_CHAR_RE.search(shorter) else phrase
 
 
 def not_a_zh_topic(phrase: str) -> bool:
@@ -662,7 +703,7 @@ def _chinese(clause: str) -> list[Construction]:
     def add(raw: str | None, rest: str, family: str, *, hard: bool = False) -> None:
         if not raw:
             return
-        phrase = _ZH_LEAD_RE.sub("", raw.strip()).strip("的 ")
+        phrase = zh_option_core(raw)
         if phrase in _ZH_NOT_OPTIONS or _ZH_ASPECT_RE.search(phrase) or not_a_zh_topic(phrase):
             return
         diet = raw == phrase and ("不吃" in clause or "不喝" in clause)
@@ -722,13 +763,17 @@ _ZH_SENTENCE_RE = re.compile(
     rf"(?:用过|试过|吃过|去过|住过|坐过|买过|报过|请过|上过)(?:某|一个|一家)?"
     rf"(?P<opt>{_ZH_NAME}|[{_CJK}]{{2,8}}?)[，,](?P<eval>[^。！!；;]*)"
     rf"|本来(?:想|打算|要)(?:买|用|去|选|吃|订|报)?(?P<opt2>{_ZH_NAME}|[{_CJK}]{{2,10}}?)[，,]\s*算了"
+    # The option as topic, then the experience: "中介我们之前找过一家，换了三个人都不靠谱".
+    rf"|^(?!之前|上次|以前|去年|那次|早年|我|他|她)(?P<opt4>{_ZH_NAME}|[{_CJK}]{{2,8}}?)(?:{_ZH_EXPERIENCER})?(?:之前|上次|以前|去年|那次|早年)?"
+    rf"[{_CJK}]{{0,2}}?(?:过|了)[{_CJK}\d]{{0,4}}?[，,](?P<eval4>[^。！!；;]*)"
 )
 
 
 # A clause that is only a verdict ("…，不考虑。", "…，算了吧") turns down the topic of the clause
 # before it: "Slack在国内访问不稳定，不考虑".
 _ZH_BARE_VERDICT_RE = re.compile(
-    rf"^{_ZH_ADVERB}*(?:不考虑|不要|不用|算了|pass|PASS|免了|不行|排除|不选|放弃|拉倒|不予考虑)"
+    rf"^(?:{_ZH_EXPERIENCER})?{_ZH_ADVERB}*(?:不考虑|不要|不用|算了|pass|PASS|免了|不行|排除|不选|放弃|"
+    r"拉倒|不予考虑|别提了|就别提了)"
     r"[了吧啊呀哈]*[。！!.]?$"
 )
 _ZH_CLAUSE_TOPIC_RE = re.compile(
@@ -759,11 +804,17 @@ def chinese_sentence_constructions(sentence: str) -> list[Construction]:
     for m in _ZH_SENTENCE_RE.finditer(sentence):
         if m.group("opt") and not _ZH_NEGATIVE_EVAL_RE.search(m.group("eval") or ""):
             continue
-        option = _ZH_LEAD_RE.sub("", m.group("opt") or m.group("opt2") or m.group("opt3") or "")
-        family = "bad_experience" if m.group("opt") else "withdrawal"
+        if m.group("opt4") and not _ZH_NEGATIVE_EVAL_RE.search(m.group("eval4") or ""):
+            continue
+        option = zh_option_core(
+            m.group("opt") or m.group("opt2") or m.group("opt3") or m.group("opt4") or ""
+        )
+        if not_a_zh_topic(option) or _ZH_ASPECT_RE.search(option):
+            continue
+        family = "bad_experience" if m.group("opt") or m.group("opt4") else "withdrawal"
         family = "exclusion" if m.group("opt3") else family
         if (len(option) > 1 or m.group("opt3")) and option not in _ZH_NOT_OPTIONS:
-            found.append(Construction(option, m.group("eval") or "", family))
+            found.append(Construction(option, m.group("eval") or m.group("eval4") or "", family))
     return found
 
 

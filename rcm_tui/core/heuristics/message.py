@@ -12,6 +12,7 @@ from .constructions import is_category
 from .cues import _BUILD_VERB_RE, _FACT_RE, _OUTPUT_VERB_RE, _SYSTEM_VERB_RE
 from .options import option_matches, same_option
 from .pronouns import _pronoun_rejection
+from .proposals import proposal_verdicts
 from .quantities import quantity_keys
 from .rejections import (
     _REASON_START_RE,
@@ -292,7 +293,8 @@ def _scan_statements(
             _scan_question(sentence, found)
             continue
         before = len(found.requirements)
-        if sentence.index == 0:
+        if sentence.index == 0 and not any(h.sentence == 0 for h in scan.hits):
+            # "pods - absolutely not" names an option of the question to turn it down.
             answer = _bare_answer(sentence.text, view.last_assistant_message)
             if answer:
                 found.add_requirement(answer, 0.6)
@@ -603,6 +605,25 @@ def _was_on_the_table(option: str, view: LedgerView, text: str) -> bool:
     return any(option_matches(option, c) for c in [view.last_assistant_message, *earlier] if c)
 
 
+def _add_proposal_verdicts(
+    sentences: list[_Sentence], view: LedgerView, scan: _RejectionScan, skip: set[int]
+) -> None:
+    """ "Datadog at 200GB/day would bankrupt us": a negative verdict on an option the
+    assistant just proposed, in a sentence no construction read (see proposals.py)."""
+    for option, index, reason in proposal_verdicts(sentences, view.last_assistant_message):
+        if index in skip or any(h.sentence == index for h in scan.hits):
+            continue
+        if any(same_option(option, h.option) for h in scan.hits):
+            continue
+        for other in scan.hits:
+            if other.sentence != index and option_matches(option, other.reason):
+                other.reason = ""  # a sentence that rejects something states its own decision
+        scan.hits.append(
+            _RejectionHit(option, _tidy(reason, 200), index, 0, False, "", False, "proposal")
+        )
+        scan.clauses[(index, 0)] = ""
+
+
 def rejects_option(option: str, sentence: str) -> bool:
     """Would a person read `sentence` as turning `option` down? The same constructions the
     analyser uses (aversion, exclusion, not needed, inability, bad experience, replacement,
@@ -633,6 +654,7 @@ def analyse_message(text: str, turn: int, view: LedgerView) -> Analysis:
         if pronoun:
             scan.hits.append(pronoun)
             scan.clauses[(pronoun.sentence, 0)] = pronoun.cause
+    _add_proposal_verdicts(sentences, view, scan, drop_sentences)
     hits = scan.hits
     reason_sentences = {
         s.index

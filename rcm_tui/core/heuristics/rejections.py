@@ -5,7 +5,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .constructions import chinese_sentence_constructions, find_constructions, not_a_zh_topic
+from .constructions import (
+    chinese_sentence_constructions,
+    find_constructions,
+    not_a_zh_topic,
+    zh_option_core,
+)
 from .cues import (
     _BUILD_VERB_RE,
     _FACT_RE,
@@ -443,7 +448,7 @@ def _chinese_clause_rejections(clause: str) -> list[_Raw]:
     for m in _ZH_SUFFIX_REJECT_RE.finditer(clause):
         if _ZH_DEMONSTRATIVE_RE.match(m.group("opt")) or _ZH_DEGREE_RE.search(clause[: m.end()]):
             continue  # "那个不行": a pronoun, resolved against the last proposal instead
-        subject = _ZH_SUBJECT_LEAD_RE.sub("", m.group("opt"))
+        subject = zh_option_core(_ZH_SUBJECT_LEAD_RE.sub("", m.group("opt")))
         if not_a_zh_topic(subject) or _ZH_DOUBLE_NEGATION_RE.search(clause):
             continue  # "周末不行" limits a time; "也不是不行" keeps the option
         for option in _clean_options(subject):
@@ -527,9 +532,9 @@ def _sentence_rejections(sentence: _Sentence) -> tuple[list[_RejectionHit], set[
         if _BARE_NOT_NEEDED_RE.search(clause) and any(
             _ENOUGH_RE.search(c) for c in sentence.clauses[ci + 1 :]
         ):
-            # "不需要实时，T+1就够了": a bar lowered, no option turned down (but "不需要加图表，
-            # 纯文字就行" does without a thing).
-            raw_hits = [h for h in raw_hits if h[3] != "not_needed"]
+            # "不需要实时，T+1就够了": a bar lowered (a short quality), no option turned down
+            # (but "不需要加图表，纯文字就行" and "不需要营销自动化那一套" do without a thing).
+            raw_hits = [h for h in raw_hits if h[3] != "not_needed" or len(h[0]) >= 4]
         zh = bool(_CJK_CHAR_RE.search(sentence.clauses[ci]))
         if zh and any(_ZH_CONDITION_RE.search(c) for c in sentence.clauses[:ci]):
             raw_hits = []  # "预算不够的话，游泳课就算了": turned down only if the condition holds

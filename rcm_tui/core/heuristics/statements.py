@@ -46,8 +46,10 @@ _WHEN_RE = re.compile(
     re.I,
 )
 _PREFER_RE = re.compile(
-    r"\b(?:prefer|preferably|ideally|(?:i|we|he|she|they|you)'?d\s+(?:like|love|prefer)|"
-    r"(?:would|'d)\s+be\s+(?:better|best|ideal|great|perfect|preferable|nice)|"
+    r"\b(?:prefer|preferably|ideally|(?:i|we|he|she|they|you)'?d\s+(?:like|love|prefer|rather)|"
+    r"would\s+rather|as\s+long\s+as|so\s+long\s+as|provided\s+that|"
+    r"(?:sounds?|would\s+be|'d\s+be)\s+(?:better|best|ideal|great|perfect|preferable|nice|"
+    r"amazing|lovely|wonderful|fantastic)|"
     r"(?:is|are)\s+what\s+(?:i|we|he|she|they)(?:'m|'re|\s+am|\s+are|\s+is|'s)?\s*"
     r"(?:after|looking\s+for|want|need)|otherwise|"
     r"hoping\s+for|goal\s+is|aim\s+is|(?:is|are)\s+preferable|(?:is|are)\s+(?:a\s+)?(?:plus|bonus)|"
@@ -72,6 +74,9 @@ _CONTEXT_RE = re.compile(
     # gardening" — a reply should fit it.
     r"|^(?:he|she|they|(?:my|our|his|her)\s+\w+)(?:'s|'re|\s+is|\s+are)\s+(?:really\s+)?"
     r"(?:obsessed\s+with|into|crazy\s+about|a\s+(?:big\s+)?fan\s+of|big\s+on)\s+\w+"
+    r"|^(?:he|she|they|(?:my|our|his|her)\s+\w+)(?:'s|'re|\s+is|\s+are)\s+an?\s+(?:keen|avid|big|"
+    r"huge|passionate|serious|fussy|picky|light|heavy)\s+\w+"
+    r"|\b(?:moving|moved|relocating)\s+(?:in)?to\s+(?:a|an|the)\s+\w+"
     r"|^(?:he|she|they|(?:my|our|his|her)\s+\w+)\s+(?:really\s+)?(?:loves?|enjoys?|likes?)\s+"
     r"(?!it\b|that\b|this\b)\w+"
     # Where: "in Soho", "near Shinjuku", "around Leeds".
@@ -122,7 +127,9 @@ def stated_requirement(core: str) -> str | None:
         and len(body) <= 60
         and not re.search(
             r"\b(?:is|are|was|were|do|does|did|i|we|you|it|they|that|this|she|he|"
-            r"change|again|please|thanks|looks?|seems?|sounds?|maybe|later|thoughts?|some)\b|'",
+            r"change|again|please|thanks|looks?|seems?|sounds?|maybe|later|thoughts?|some|not|no|"
+            r"never|nope|absolutely|definitely|slightly|honestly|really|totally|probably|"
+            r"certainly|seriously|literally|actually|worried|sure|fine)\b|'",
             body,
             re.I,
         )

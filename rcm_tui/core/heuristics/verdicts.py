@@ -29,7 +29,8 @@ _DEGREE = (
 _PEOPLE = r"(?:me|us|him|her|them|(?:my|our|his|her|their)\s+[\w-]+|a\s+[\w-]+(?:\s+like\s+me)?)"
 # Predicates after a plain copula: the option has been judged and set aside.
 _POSITIVE_VERDICT = (
-    r"(?:out|overkill|a\s+non[- ]?starter|a\s+no[- ]?go|(?:a\s+)?(?:hard\s+|firm\s+|big\s+)?"
+    r"(?:out|overkill|a\s+non[- ]?starter|a\s+no[- ]?go|(?:a\s+)?"
+    r"(?:(?:hard|firm|big|definite|clear|flat|total|resounding|straight)\s+)?"
     r"(?:pass|no)(?:\s+(?:for|from)\s+" + _PEOPLE + r")?|meh|boring|tedious|a\s+(?:pain|hassle|"
     r"nightmare|chore|headache|waste\s+of\s+\w+)|(?:useless|pointless|awful|terrible|horrible|"
     r"annoying|unbearable|exhausting)|off(?:\s+the\s+(?:table|list|menu))?|"
@@ -73,8 +74,16 @@ def verdict(core: str) -> tuple[str, str] | None:
     m = _VERDICT_RE.match(core)
     if not m:
         return None
-    subject = m.group("opt").strip()
+    subject = re.sub(
+        r"^(?:anything|everything|something|stuff)\s+(?:with|that\s+(?:has|uses|needs)|involving)\s+",
+        "",
+        m.group("opt").strip(),
+        flags=re.I,
+    )  # "anything with per-core licensing is out": the licensing
     pred = m.group("pos") or m.group("neg") or ""
+    if re.search(r"\s(?:is|was|'s)$", m.group()[: m.start("pos" if m.group("pos") else "neg")]):
+        # "waste and the coffee is meh": a singular verb judges the last conjunct only.
+        subject = re.split(r"\s+and\s+", subject)[-1]
     if _HEDGED_RE.search(subject) or _NOT_A_SUBJECT_RE.search(subject):
         return None
     if len(subject.split()) > 6:

@@ -1,0 +1,96 @@
+"""Answers to a proposal: the user judges an option the assistant just put on the table.
+
+Most everyday rejections are replies. The assistant lists options; the user picks one up as the
+topic of a sentence and judges it — "Datadog at 200GB/day would bankrupt us", "pods — absolutely
+not", "Elastic we ran before, JVM tuning hell", "Salesforce对我们来说太重了", "米小圈她看腻了".
+No construction list covers those wordings, but two things hold in all of them: the topic of the
+sentence names an option the assistant proposed, and what is said about it is negative (a
+negative evaluation, a negated wish, excess: "too …", "太…"). Both are required, and a hedge
+("might", "not sure", "worried", "可以考虑", "担心") or a question keeps the option.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .options import option_matches
+from .sentences import _Sentence, _strip_discourse
+from .text import _CJK, _CJK_CHAR_RE
+
+# The topic: the noun phrase a sentence opens with, up to the verb or a preposition after it.
+_EN_TOPIC_RE = re.compile(
+    r"^(?:the|a|an|those|these|that|this)?\s*(?P<np>[\w'+.&/-]+(?:\s+[\w'+.&/-]+){0,3}?)"
+    r"(?=\s*(?:[-—–,:]|$)|\s+(?:is|are|was|were|'s|'re|would|will|could|can|at|on|in|for|with|"
+    r"we|i|she|he|they|my|our|has|have|had|does|do|doesn'?t|don'?t|isn'?t|aren'?t|won'?t|"
+    r"wouldn'?t|just|seems?|looks?|sounds?|feels?|gets?|costs?|takes?|makes?|itself|"
+    r"themselves|sucks?|broke|kept|keeps|never|always|honestly|really|definitely)\b)",
+    re.I,
+)
+_ZH_TOPIC_RE = re.compile(
+    rf"^(?P<np>[A-Za-z0-9][A-Za-z0-9_.+#/-]*(?:\s[A-Za-z0-9][A-Za-z0-9_.+#/-]*)?[{_CJK}]{{0,3}}?"
+    rf"|[{_CJK}]{{2,8}}?)"
+    r"(?=对|我|他|她|大家|孩子|太|很|不|没|上次|之前|去年|以前|听说|据说|感觉|实在|真的|确实|"
+    r"有点|也|都|就|还是|用起来|吃起来|看起来|[，,。！!])"
+)
+_NEGATIVE_EN_RE = re.compile(
+    r"\b(?:absolutely\s+not|definitely\s+not|hell\s+no|no\s+way|nope|nah|never\s+again|"
+    r"not\s+(?:again|for\s+(?:me|us)|an\s+option|happening|worth)|too\s+\w+|"
+    r"(?:don'?t|doesn'?t|do\s+not|does\s+not|won'?t|wouldn'?t)\s+(?:want|like|need|work|fit|"
+    r"suit|trust|love)|beyond\s+(?:our|my)\s+budget|over\s+(?:our|my)\s+budget|"
+    r"out\s+of\s+(?:our|my)\s+(?:budget|price\s+range|league)|bankrupt\w*|overpriced|"
+    r"expensive|pricey|hell|nightmare|disaster|mess|awful|terrible|horrible|rubbish|useless|"
+    r"boring|tedious|faff|hassle|pain|annoying|impersonal|tacky|cheesy|gimmicky|clunky|"
+    r"bloated|flaky|unreliable|buggy|noisy|crowded|touristy|dirty|overrated|meh|ugh|"
+    r"hate|hated|dislike|can'?t\s+stand|sick\s+of|tired\s+of|over\s+it|done\s+with|"
+    r"regret\w*|complain\w*|kept\s+\w+ing)\b",
+    re.I,
+)
+_NEGATIVE_ZH_RE = re.compile(
+    r"太[\u4e00-\u9fff]|不好|很差|差劲|体验差|不行|不喜欢|不太喜欢|不想|不太想|不要|腻|烦|"
+    r"麻烦|坑|踩雷|踩过雷|失望|不靠谱|不方便|受不了|算了|换个|不考虑|不适合|没意思|不推荐|"
+    r"后悔|难用|难吃|加价|上当|吃亏|不划算|不值"
+)
+_HEDGE_RE = re.compile(
+    r"\b(?:might|may|maybe|perhaps|could|probably|possibly|not\s+sure|unsure|wonder\w*|"
+    r"worried|worry|afraid|if|unless|whether|but\s+(?:i'?m\s+)?open|open\s+to|fine|okay|ok|"
+    r"not\s+(?:too|that|so)\s+\w+|isn'?t\s+(?:too|that)|wasn'?t\s+(?:too|that)|not\s+bad|"
+    r"not\s+against|don'?t\s+mind|no\s+problem|still|either)\b"
+    r"|可以考虑|也可以|还行|也行|担心|犹豫|不确定|再看看|再想想|也不是不|不排斥|不介意|可能|也许"
+    r"|如果|要是|的话|倒是",
+    re.I,
+)
+_NOT_A_TOPIC = frozenset(
+    """i we you he she it they this that there here what which who so and but or also then
+    ok okay yes no well honestly actually just maybe budget price cost time weather""".split()
+)
+
+
+def _topic(clause: str) -> str:
+    core = _strip_discourse(clause)
+    m = (_ZH_TOPIC_RE if _CJK_CHAR_RE.search(core[:2]) else _EN_TOPIC_RE).match(core)
+    if not m:
+        return ""
+    topic = m.group("np").strip()
+    return "" if topic.lower() in _NOT_A_TOPIC else topic
+
+
+def _negative(clause: str) -> bool:
+    return bool(_NEGATIVE_ZH_RE.search(clause) or _NEGATIVE_EN_RE.search(clause))
+
+
+def proposal_verdicts(sentences: list[_Sentence], proposal: str) -> list[tuple[str, int, str]]:
+    """(option, sentence index, reason) for each sentence whose topic names an option of the
+    last assistant reply and that says something negative about it, unhedged."""
+    if not proposal:
+        return []
+    found: list[tuple[str, int, str]] = []
+    for sentence in sentences:
+        if sentence.question or _HEDGE_RE.search(sentence.text):
+            continue
+        topic = _topic(sentence.clauses[0] if sentence.clauses else sentence.text)
+        if not topic or not option_matches(topic, proposal):
+            continue
+        rest = sentence.text[sentence.text.find(topic) + len(topic) :]
+        if _negative(rest):
+            found.append((topic, sentence.index, rest.strip(" ,.-—–:，。")))
+    return found
