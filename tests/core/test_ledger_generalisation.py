@@ -156,9 +156,21 @@ def rejected_after(reply: str, message: str) -> list[str]:
     ("reply", "message", "option"),
     [
         # The topic names an option the assistant just proposed, and what is said is negative.
-        ("Try Heroku, Render or Fly.io.", "Heroku at our traffic would cost a fortune, too pricey.", "Heroku"),
-        ("A tent, a campervan or a cabin?", "campervan - no way, my husband won't drive one", "campervan"),
-        ("Confluence, Notion or a wiki in the repo?", "Confluence we used for years, what a nightmare.", "Confluence"),
+        (
+            "Try Heroku, Render or Fly.io.",
+            "Heroku at our traffic would cost a fortune, too pricey.",
+            "Heroku",
+        ),
+        (
+            "A tent, a campervan or a cabin?",
+            "campervan - no way, my husband won't drive one",
+            "campervan",
+        ),
+        (
+            "Confluence, Notion or a wiki in the repo?",
+            "Confluence we used for years, what a nightmare.",
+            "Confluence",
+        ),
         ("可以看海底捞、西贝或者外婆家。", "海底捞对老人来说太吵了。", "海底捞"),
         ("有顺丰、京东和德邦可以选。", "德邦上次丢了一个箱子，很失望。", "德邦"),
     ],
@@ -177,7 +189,10 @@ def test_a_negative_verdict_on_a_proposed_option_rejects_it(
         ("Try Heroku, Render or Fly.io.", "Heroku is great, we know it well."),  # not negative
         ("Try Heroku, Render or Fly.io.", "Is Heroku too expensive?"),  # a question
         ("有顺丰、京东和德邦可以选。", "德邦也可以考虑，就是有点担心速度。"),  # 可以考虑, 担心
-        ("Try Heroku, Render or Fly.io.", "Vercel is too pricey for us."),  # not proposed: a verdict
+        (
+            "Try Heroku, Render or Fly.io.",
+            "Vercel is too pricey for us.",
+        ),  # not proposed: a verdict
     ],
 )
 def test_proposal_verdicts_need_a_proposed_topic_and_no_hedge(reply: str, message: str) -> None:
