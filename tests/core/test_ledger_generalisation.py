@@ -219,3 +219,30 @@ def test_topic_and_experiencer_are_told_apart(message: str, option: str) -> None
 
 def _is_cjk(text: str) -> bool:
     return any("\u4e00" <= c <= "\u9fff" for c in text)
+
+
+@pytest.mark.parametrize(
+    ("reply", "message", "option"),
+    [
+        # A possessive topic is its owner; "no chance" and "weighs a ton" are verdicts.
+        ("Kafka, NATS or Pulsar?", "Pulsar's ops story scared us off, no chance.", "Pulsar"),
+        ("A Dyson, a Shark or a Miele?", "The Miele weighs a ton, I have stairs.", "Miele"),
+    ],
+)
+def test_proposal_topics_and_verdicts(reply: str, message: str, option: str) -> None:
+    found = rejected_after(reply, message)
+    assert any(option_matches(option, f) for f in found), found
+
+
+@pytest.mark.parametrize(
+    ("message", "option"),
+    [
+        ("My brother had the Kindle and the screen cracked in a month.", "Kindle"),
+        ("那家火锅店汤底太咸了，服务也一般，下次换一家。", "火锅店"),
+        ("私立医院的价格实在接受不了。", "私立医院"),
+    ],
+)
+def test_experience_and_attributes_point_at_the_option(message: str, option: str) -> None:
+    found = rejected(message)
+    assert any(option_matches(option, f) or option_matches(f, option) for f in found), found
+    assert not any(f in {"服务", "价格", "t", "he"} for f in found), found

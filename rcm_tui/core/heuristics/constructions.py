@@ -323,14 +323,16 @@ _NEGATIVE_EVAL_RE = re.compile(
     r"smelly|smelled|stank|complain\w*|headaches?|migraines?|cramps?|nause\w*|vomit\w*|"
     r"threw\s+up|never\s+(?:arrived|showed|answered|replied)|ignored|disappointing|"
     r"disappointed|meh|worst|awkward|embarrassing|exhausting|stressful|chaos|chaotic|hell|"
-    r"timing\s+out|timed\s+out|never\s+again)\b",
+    r"timing\s+out|timed\s+out|never\s+again|wobbl\w*|squeak\w*|rust\w*|snapped|jammed|"
+    r"stuck|unravel\w*|fell\s+off|came\s+off|scratched|faded|shrank|spook\w*)\b",
     re.I,
 )
 _TRIED_RE = re.compile(
     r"\b(?:tried|trialled|trialed|tested|piloted|used|had|went\s+with|stayed\s+(?:at|in)|ate\s+at|"
     r"took|bought|ordered|booked|rented|hired|visited|ran|did|signed\s+up\s+for)\s+(?P<opt>[^,.;!?]+?)\s*(?:once|before|last\s+\w+|"
     r"previously|in\s+the\s+past|a\s+while\s+ago|years\s+ago)?\s*,?\s*(?:and|but)?\s*"
-    r"(?:it|they|that|this|he|she|which)\b(?P<eval>[^.;!?]*)",
+    r"(?<![A-Za-z])(?:it|they|that|this|he|she|which|the\s+\w+|its\s+\w+|their\s+\w+)\b"
+    r"(?P<eval>[^.;!?]*)",
     re.I,
 )
 _BURNED_RE = re.compile(
@@ -494,7 +496,9 @@ def _needs_and_abilities(core: str, found: _Found) -> None:
     for pattern in (_NO_NEED_RE, _SKIP_RE, _NEEDLESS_RE, _NOT_NEEDED_STATE_RE):
         needless = pattern.search(core)
         if needless:
-            found.add(_first(needless), core[needless.end() :], "not_needed")
+            # "Cloudflare — legal raised concerns, so skip it": the topic it stands for.
+            option = _resolve(_first(needless), core[: needless.start()])
+            found.add(option, core[needless.end() :], "not_needed")
     for m in _INABILITY_RE.finditer(core):
         if _experiencer_before(core[: m.start()]) or m.group("opt"):
             found.add(_first(m), core[m.end() :], "inability", hard=True)
@@ -590,7 +594,7 @@ _ZH_EXPERIENCER = (
 )
 _ZH_ADVERB = (
     r"(?:其实|真的|实在|确实|完全|根本|一点也|一点都|也|都|就|还是|倒是|是|向来|从来|一直|再也|坚决|"
-    r"绝对|肯定|打死也|死活)"
+    r"绝对|肯定|打死也|死活|先|暂时|暂且|就先)"
 )
 _ZH_TURNED_DOWN = (
     r"(?:不(?:太|怎么|大|是很)?(?:想|愿意|喜欢)(?:用|去|要|买|选|看|吃|住|坐|报|玩|穿)?|"
@@ -599,7 +603,7 @@ _ZH_TURNED_DOWN = (
     r"想避开|要避开|避开|不感冒|吃不惯|用不惯|住不惯|看不惯|玩不来|吃腻了|腻了|受够了|接受不了|"
     r"受不了|不在考虑范围内?|不在考虑之内|不予考虑|一律不要|没必要|用不上|不太合适|不合适|"
     r"不适合(?:我们?|他们?|她|他|孩子|老人)?|就?pass|排除掉?|免了|算了|不要了|不用了|不需要了|"
-    r"不去了|不买了|不选了|不看了|不报了|拉倒|看不上|不靠谱|不行)"
+    r"不去了|不买了|不选了|不看了|不报了|拉倒|看不上|不靠谱|不(?:太|大)?行)"
 )
 _ZH_TURNED_DOWN_KEYS = "想愿喜考避感惯腻够受要必上合适pass排免算去买选看报拉靠行来兴"
 _ZH_TOPIC_FIRST_RE = re.compile(
@@ -669,16 +673,25 @@ _ZH_TRAILING_EXPERIENCER_RE = re.compile(
 _ZH_LEADING_TIME_RE = re.compile(r"^(?:上次|之前|以前|去年|那次|早年|最近|平时)")
 
 
+# "国际园学费", "那家的服务": what is judged about the option, not the option.
+_ZH_ATTRIBUTE_RE = re.compile(
+    r"的?(?:价格|价钱|学费|费用|房租|租金|质量|服务|口味|环境|位置|距离|味道|体验|配置|设计|颜色|"
+    r"做工|售后|菜)$"
+)
+
+
 def zh_option_core(raw: str) -> str:
     """A Chinese option phrase without the who, when and particles around it."""
     phrase = _ZH_LEAD_RE.sub("", raw.strip()).strip("的 ")
     phrase = _ZH_LEADING_TIME_RE.sub("", phrase)
+    bare = _ZH_ATTRIBUTE_RE.sub("", phrase)
+    phrase = bare if len(bare) >= 2 else phrase
     shorter = _ZH_TRAILING_EXPERIENCER_RE.sub("", phrase).strip("的 ")
     return shorter if len(shorter) >= 2 or not _CJK_CHAR_RE.search(shorter) else phrase
 
 
 def not_a_zh_topic(phrase: str) -> bool:
-    return bool(_ZH_NOT_TOPIC_RE.search(phrase))
+    return bool(_ZH_NOT_TOPIC_RE.search(phrase)) or bool(_ZH_ATTRIBUTE_RE.fullmatch(phrase))
 
 
 # An aspect marker makes a clause of the phrase ("吃了一个月"), not a noun phrase; a final 得
@@ -773,12 +786,14 @@ _ZH_SENTENCE_RE = re.compile(
 # before it: "Slack在国内访问不稳定，不考虑".
 _ZH_BARE_VERDICT_RE = re.compile(
     rf"^(?:{_ZH_EXPERIENCER})?{_ZH_ADVERB}*(?:不考虑|不要|不用|算了|pass|PASS|免了|不行|排除|不选|放弃|"
-    r"拉倒|不予考虑|别提了|就别提了)"
+    r"拉倒|不予考虑|别提了|就别提了|[\u4e00-\u9fff]{0,2}?换(?:一家|一个|个地方|个|别的|别家))"
     r"[了吧啊呀哈]*[。！!.]?$"
 )
 _ZH_CLAUSE_TOPIC_RE = re.compile(
-    rf"^(?:{_ZH_EXPERIENCER}(?:觉得|感觉))?(?P<t>{_ZH_NAME}(?:\s{_ZH_NAME})?|[{_CJK}]{{2,6}}?)"
-    r"(?=太|很|不|没|在|有点|比较|实在|的?价格|也|都|就|还是|用起来|吃起来|看起来|听说|据说)"
+    rf"^(?:{_ZH_EXPERIENCER}(?:觉得|感觉))?(?!本来|想|打算|准备|要|去)"
+    rf"(?P<t>{_ZH_NAME}(?:\s{_ZH_NAME})?|[{_CJK}]{{2,10}}?)"
+    r"(?=太|很|不|没|在|有点|比较|实在|的?价格|也|都|就|还是|用起来|吃起来|看起来|听说|据说|"
+    r"我|他|她|大家|团队|孩子|老人|对|去年|上次|之前)"
 )
 
 
@@ -786,11 +801,16 @@ def _bare_verdicts(sentence: str) -> list[Construction]:
     clauses = [c.strip() for c in re.split(r"[，,]", sentence)]
     found: list[Construction] = []
     for before, clause in itertools.pairwise(clauses):
+        if "换" in clause:
+            before = clauses[0]  # "那家菜都是冷的，服务也跟不上，今年换一家": the place
         topic = _ZH_CLAUSE_TOPIC_RE.match(before)
         if topic and _ZH_BARE_VERDICT_RE.match(clause):
             option = topic.group("t")
+            option = zh_option_core(option)
             if (
-                option not in _ZH_NOT_OPTIONS
+                len(option) >= 2
+                and not re.search(r"想|去|打算|要", option)
+                and option not in _ZH_NOT_OPTIONS
                 and not _ZH_LEAD_RE.fullmatch(option)
                 and not not_a_zh_topic(option)
                 and not _ZH_CONDITION_RE.search(before)

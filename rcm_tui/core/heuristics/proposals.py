@@ -23,7 +23,8 @@ _EN_TOPIC_RE = re.compile(
     r"(?=\s*(?:[-—–,:]|$)|\s+(?:is|are|was|were|'s|'re|would|will|could|can|at|on|in|for|with|"
     r"we|i|she|he|they|my|our|has|have|had|does|do|doesn'?t|don'?t|isn'?t|aren'?t|won'?t|"
     r"wouldn'?t|just|seems?|looks?|sounds?|feels?|gets?|costs?|takes?|makes?|itself|"
-    r"themselves|sucks?|broke|kept|keeps|never|always|honestly|really|definitely)\b)",
+    r"themselves|sucks?|broke|kept|keeps|never|always|honestly|really|definitely|weighs?|eats?|"
+    r"needs?|uses?|breaks?|drains?|runs?)\b)",
     re.I,
 )
 _ZH_TOPIC_RE = re.compile(
@@ -42,13 +43,14 @@ _NEGATIVE_EN_RE = re.compile(
     r"boring|tedious|faff|hassle|pain|annoying|impersonal|tacky|cheesy|gimmicky|clunky|"
     r"bloated|flaky|unreliable|buggy|noisy|crowded|touristy|dirty|overrated|meh|ugh|"
     r"hate|hated|dislike|can'?t\s+stand|sick\s+of|tired\s+of|over\s+it|done\s+with|"
-    r"regret\w*|complain\w*|kept\s+\w+ing)\b",
+    r"regret\w*|complain\w*|kept\s+\w+ing|no\s+chance|weighs?\s+a\s+ton|spook\w*|"
+    r"(?:somewhere|something)\s+(?:new|else|different)|been\s+there|done\s+that)\b",
     re.I,
 )
 _NEGATIVE_ZH_RE = re.compile(
     r"太[\u4e00-\u9fff]|不好|很差|差劲|体验差|不行|不喜欢|不太喜欢|不想|不太想|不要|腻|烦|"
     r"麻烦|坑|踩雷|踩过雷|失望|不靠谱|不方便|受不了|算了|换个|不考虑|不适合|没意思|不推荐|"
-    r"后悔|难用|难吃|加价|上当|吃亏|不划算|不值"
+    r"后悔|难用|难吃|加价|上当|吃亏|不划算|不值|坏了|无聊|去过了|换个|换一家"
 )
 _HEDGE_RE = re.compile(
     r"\b(?:might|may|maybe|perhaps|could|probably|possibly|not\s+sure|unsure|wonder\w*|"
@@ -65,12 +67,34 @@ _NOT_A_TOPIC = frozenset(
 )
 
 
+_WORD_RE = re.compile(r"[\w'+.&/-]+")
+_COUNTED_RE = re.compile(
+    r"^(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|a\s+few|"
+    r"several|many|most|some|all|every|each|no)\b",
+    re.I,
+)
+_DETERMINER_RE = re.compile(r"^(?:the|a|an|those|these|that|this|our|my)\s+", re.I)
+
+
+def _named_topic(core: str, proposal: str) -> str:
+    """The longest run of up to four opening words that names something in the reply
+    ("The Miele weighs a ton" → "Miele", "Pulsar's ops story …" → "Pulsar")."""
+    words = _WORD_RE.findall(_DETERMINER_RE.sub("", core))[:4]
+    for size in range(len(words), 0, -1):
+        candidate = re.split(r"'s\b", " ".join(words[:size]))[0].strip(".,")
+        if _COUNTED_RE.match(candidate):
+            return ""  # "Four years max, …": a quantity, not an option
+        if candidate.lower() not in _NOT_A_TOPIC and option_matches(candidate, proposal):
+            return candidate
+    return ""
+
+
 def _topic(clause: str) -> str:
     core = _strip_discourse(clause)
     m = (_ZH_TOPIC_RE if _CJK_CHAR_RE.search(core[:2]) else _EN_TOPIC_RE).match(core)
     if not m:
         return ""
-    topic = m.group("np").strip()
+    topic = re.split(r"'s\b", m.group("np").strip())[0]  # "TGI's licence change": TGI
     return "" if topic.lower() in _NOT_A_TOPIC else topic
 
 
@@ -87,8 +111,11 @@ def proposal_verdicts(sentences: list[_Sentence], proposal: str) -> list[tuple[s
     for sentence in sentences:
         if sentence.question or _HEDGE_RE.search(sentence.text):
             continue
-        topic = _topic(sentence.clauses[0] if sentence.clauses else sentence.text)
+        opening = sentence.clauses[0] if sentence.clauses else sentence.text
+        topic = _topic(opening)
         if not topic or not option_matches(topic, proposal):
+            topic = "" if _CJK_CHAR_RE.search(opening[:2]) else _named_topic(opening, proposal)
+        if not topic:
             continue
         rest = sentence.text[sentence.text.find(topic) + len(topic) :]
         if _negative(rest):

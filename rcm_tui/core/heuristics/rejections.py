@@ -78,7 +78,8 @@ _REJECTION_CHAIN_SPLIT_RE = re.compile(
 _ABSTRACT_HEADS = _word_set(
     """feeling feelings opinion opinions preference preferences clue
     objection objections complaint complaints thought thoughts strong rush worries doubt
-    doubts pressure hurry interest expectations questions comment comments luck offense"""
+    doubts pressure hurry interest expectations questions comment comments luck offense chance
+    way"""
 )
 # Chat noise that can trail a phrase: "heights lmao".
 _INTERJECTION_TAIL_RE = re.compile(r"(?:\s+(?:lol|lmao|haha+|hehe|tbh|imo|xd|ugh|omg))+\s*$", re.I)

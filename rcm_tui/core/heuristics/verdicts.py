@@ -34,6 +34,7 @@ _POSITIVE_VERDICT = (
     r"(?:pass|no)(?:\s+(?:for|from)\s+" + _PEOPLE + r")?|meh|boring|tedious|a\s+(?:pain|hassle|"
     r"nightmare|chore|headache|waste\s+of\s+\w+)|(?:useless|pointless|awful|terrible|horrible|"
     r"annoying|unbearable|exhausting)|off(?:\s+the\s+(?:table|list|menu))?|"
+    r"(?:my|our|his|her|their)\s+(?:worst\s+)?(?:nightmare|enemy|pet\s+peeve)|the\s+worst|"
     r"too\s+[a-z-]+(?:\s+for\s+" + _PEOPLE + r")?|not\s+for\s+" + _PEOPLE + r")"
 )
 # Predicates after a negated copula: "isn't an option", "aren't for us", "is not worth it".
@@ -106,13 +107,15 @@ _TOPIC_RE = re.compile(
     re.I,
 )
 _SUBJECT_RE = re.compile(
-    r"^(?P<np>(?:[A-Za-z0-9][\w'+.-]*\s+){0,3}?[A-Za-z0-9][\w'+.-]*)\s+"
-    r"(?:is|are|was|were|has|have|had|gave|gives|made|makes|kept|keeps)\b",
+    r"^(?P<np>(?:[A-Za-z0-9][\w'+.-]*\s+){0,3}?[A-Za-z0-9][\w'+.-]*)\s+(?:just\s+|really\s+|"
+    r"always\s+|still\s+)?(?:is|are|was|were|has|have|had|gave|gives|made|makes|kept|keeps|"
+    r"eats?|takes?|costs?|needs?|looks?|feels?|seems?|gets?|weighs?|breaks?|uses?)\b",
     re.I,
 )
 _NO_ANTECEDENT = frozenset(
     "i we you he she they it this that there here what which who my our the a an so and but "
-    "honestly yes no ok okay well".split()
+    "honestly yes no ok okay well don't dont do does did let's lets please use can could would "
+    "should will never not we're i'm".split()
 )
 
 
