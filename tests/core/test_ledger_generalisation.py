@@ -246,3 +246,48 @@ def test_experience_and_attributes_point_at_the_option(message: str, option: str
     found = rejected(message)
     assert any(option_matches(option, f) or option_matches(f, option) for f in found), found
     assert not any(f in {"服务", "价格", "t", "he"} for f in found), found
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        ("Vagrant", "Actually, Vagrant is fine after all."),
+        ("Vagrant", "Fine, Vagrant then."),
+        ("Vagrant", "Let's go with Vagrant."),
+        ("Vagrant", "OK, put Vagrant back on the list."),
+        ("青旅", "青旅其实也行。"),
+        ("青旅", "算了，还是住青旅吧。"),
+    ],
+)
+def test_accepting_a_turned_down_option_reopens_it(option: str, message: str) -> None:
+    view = LedgerView(reopenable=[option], active_rejections=[option])
+    assert analyse_message(message, 5, view).reopened == [option]
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        ("Vagrant", "Vagrant is not fine."),
+        ("Vagrant", "What about Vagrant?"),
+        ("Vagrant", "Vagrant is out, Docker works."),
+        ("青旅", "青旅还是不行。"),
+    ],
+)
+def test_a_turned_down_option_stays_down(option: str, message: str) -> None:
+    view = LedgerView(reopenable=[option], active_rejections=[option])
+    assert analyse_message(message, 5, view).reopened == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Not convinced by Svelte yet.",
+        "I wouldn't say no to a spa day.",
+        "We can't rule out Azure yet.",
+        "不排除去云南。",
+        "腾讯云不一定不行。",
+        "不想太早出发。",
+    ],
+)
+def test_negated_refusals_and_hedges_keep_the_option(message: str) -> None:
+    assert rejected(message) == []

@@ -650,6 +650,7 @@ _ZH_NEGATIVE_EVAL_RE = re.compile(
 _ZH_HEDGE_RE = re.compile(
     # "也不是不能吃": a double negation keeps the option.
     r"不确定|不太确定|要不要|再想想|也许|可能|考虑一下|不一定|不介意|不排斥|(?:不是|并非|没有)不"
+    r"|不排除|未必"
 )
 _ZH_LEAD_RE = re.compile(
     r"^(?:所以|因此|但是|不过|可是|而且|然后|另外|还有|其实|我们?|咱们|他们?|她们?|"
@@ -719,6 +720,8 @@ def _chinese(clause: str) -> list[Construction]:
         phrase = zh_option_core(raw)
         if phrase in _ZH_NOT_OPTIONS or _ZH_ASPECT_RE.search(phrase) or not_a_zh_topic(phrase):
             return
+        if re.match(r"太|很|这么|那么|过于|特别", phrase) and "的" not in phrase:
+            return  # "不想太早出发" is a degree; "不喜欢太辣的菜" still names dishes
         diet = raw == phrase and ("不吃" in clause or "不喝" in clause)
         single_ok = family in {"exclusion", "inability"} or diet
         if phrase and not (len(phrase) == 1 and not single_ok):

@@ -215,6 +215,29 @@ _REFUSED_REOPEN_RE = re.compile(
 )
 
 
+# An option turned down earlier, now accepted: "Kafka is fine after all", "fine, Kafka then",
+# "let's go with Kafka", "put Kafka back", "民宿其实也行", "还是住民宿吧", "那就民宿吧".
+_ACCEPT_RE = re.compile(
+    r"\b(?:is|are|'s|'re)\s+(?:fine|ok(?:ay)?|good|back(?:\s+in)?|acceptable)\b|\bworks?\b|"
+    r"\bput\s+.+?\s+back\b|\bback\s+in\b|\bthen\s*[.!]?$|\bit\s+is\b|"
+    r"\bchanged\s+(?:my|our)\s+minds?\b|\btake\s+it\s+back\b|\bon\s+reflection\b"
+    r"|也行|也可以|其实可以|其实也行|没问题|还是(?:用|住|去|选|买|吃|坐)?|那就|就.+吧$|改回"
+)
+_NEGATED_ACCEPT_RE = re.compile(r"\b(?:not|never|no)\b|n't|不(?!是不)|别|没(?!问题)", re.I)
+
+
+def _accepts(option: str, sentence: _Sentence) -> bool:
+    """Does the sentence take a turned-down option back (a choice of it, or a word of
+    acceptance about it), with no negation that could be about it?"""
+    text = sentence.text
+    if sentence.question or _NEGATED_ACCEPT_RE.search(text):
+        return False
+    picked = _choice(_strip_discourse(text.rstrip(".!。！ ")))
+    if picked and option_matches(option, picked):
+        return True
+    return bool(_ACCEPT_RE.search(text))
+
+
 def _reopened(sentences: list[_Sentence], view: LedgerView, hits: list[_RejectionHit]) -> list[str]:
     out: list[str] = []
     rejected_now = [h.option for h in hits]
@@ -223,11 +246,9 @@ def _reopened(sentences: list[_Sentence], view: LedgerView, hits: list[_Rejectio
             continue
         for sentence in sentences:
             text = sentence.text
-            if (
-                option_matches(option, text)
-                and _REOPEN_RE.search(text)
-                and not _REFUSED_REOPEN_RE.search(text)
-            ):
+            if not option_matches(option, text) or _REFUSED_REOPEN_RE.search(text):
+                continue
+            if _REOPEN_RE.search(text) or _accepts(option, sentence):
                 out.append(option)
                 break
     return out

@@ -174,7 +174,7 @@ _CONDITION_BEFORE_RE = re.compile(r"\b(?:if|unless|whether|in\s+case|what\s+if|e
 # "Definitely not Kafka." / "Go with Postgres, not Mongo."
 _BARE_NOT_RE = re.compile(
     r"(?:^(?:(?:definitely|certainly|absolutely|surely|just|nah|nope|no)[,\s]+)?|,\s*|\bbut\s+)"
-    r"not\s+(?P<opt>[^,.;:!?()—–\n]+?)\s*[.!]?$",
+    r"not\s+(?!\w+ed\b|sure\b|ready\b|yet\b)(?P<opt>[^,.;:!?()—–\n]+?)\s*[.!]?$",
     re.I,
 )
 # "Neither Kafka nor RabbitMQ." / "We want neither X nor Y": only standalone or after a verb
@@ -195,6 +195,7 @@ _STANCE_REJECT_RE = re.compile(
     rf"i\s+am)\s+against|say\s+no\s+to|steer\s+clear\s+of|stay\s+away\s+from|get\s+rid\s+of)\s+{_OPT}",
     re.I,
 )
+_NEGATED_STANCE_RE = re.compile(r"(?:\b(?:not|never)|n't)\s*(?:\w+\s+)?$", re.I)
 _NO_OPTION_RE = re.compile(
     r"^no\s+(?P<opt>[^,.;:!?()—–\n]+?)\s*(?=,|\.|!|;|$|—|–|\s-\s|\s+please\b|\s+at\s+all\b|"
     r"\s+for\s+(?:now|us|this)\b|\s+here\b|\s+anymore\b|\s+whatsoever\b)",
@@ -404,6 +405,8 @@ def _single_clause_rejections(core: str) -> list[_Raw]:
             allow_gerund=not imperative.group("verb").lower().startswith("avoid"),
         )
     for m in _STANCE_REJECT_RE.finditer(core):
+        if _NEGATED_STANCE_RE.search(core[: m.start()]):
+            continue  # "I wouldn't say no to X", "we can't rule out X": X stays
         if not _NOTHING_BEFORE_RE.search(core[: m.start()]):
             add(m.group("opt"), core[m.end() :])
     for m in _CONTRAST_REJECT_RE.finditer(core):
@@ -431,7 +434,7 @@ def _single_clause_rejections(core: str) -> list[_Raw]:
     return found
 
 
-_ZH_DOUBLE_NEGATION_RE = re.compile(r"(?:不是|并非|没有)不")
+_ZH_DOUBLE_NEGATION_RE = re.compile(r"(?:不是|并非|没有|不一定|未必)不")
 _ZH_CONDITION_RE = re.compile(r"如果|要是|假如|万一|的话")
 _ZH_DEMONSTRATIVE_RE = re.compile(r"^(?:我们?|咱们)?(?:那个|这个|那种|这种|它)")
 
@@ -439,6 +442,8 @@ _ZH_DEMONSTRATIVE_RE = re.compile(r"^(?:我们?|咱们)?(?:那个|这个|那种|
 def _chinese_clause_rejections(clause: str) -> list[_Raw]:
     found: list[_Raw] = []
     for m in _ZH_PREFIX_REJECT_RE.finditer(clause):
+        if clause[max(0, m.start() - 1) : m.start()] in ("不", "没"):
+            continue  # "不排除X": the exclusion negated keeps X
         if _ZH_NOT_NEGATION_RE.search(clause[: m.start() + 2]) or _ZH_A_NOT_A_RE.search(
             clause[m.start() - 1 : m.start() + 2]
         ):
