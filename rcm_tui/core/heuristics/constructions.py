@@ -677,7 +677,7 @@ _ZH_LEADING_TIME_RE = re.compile(r"^(?:上次|之前|以前|去年|那次|早年
 # "国际园学费", "那家的服务": what is judged about the option, not the option.
 _ZH_ATTRIBUTE_RE = re.compile(
     r"的?(?:价格|价钱|学费|费用|房租|租金|质量|服务|口味|环境|位置|距离|味道|体验|配置|设计|颜色|"
-    r"做工|售后|菜)$"
+    r"做工|售后)$"
 )
 
 
