@@ -291,3 +291,26 @@ def test_a_turned_down_option_stays_down(option: str, message: str) -> None:
 )
 def test_negated_refusals_and_hedges_keep_the_option(message: str) -> None:
     assert rejected(message) == []
+
+
+@pytest.mark.parametrize(
+    ("reply", "message", "option"),
+    [
+        (
+            "Zoom, Teams or Google Meet?",
+            "Teams crashes on my Mac every week, I'd rather not.",
+            "Teams",
+        ),
+        ("Rome, Vienna or Prague?", "vienna out then, too cold in january", "vienna"),
+        ("可以看看汉庭、全季或者亚朵。", "汉庭房间隔音太差了。", "汉庭"),
+        ("推荐北京、西安或者成都。", "成都这个季节太潮湿，我受不了，算了。", "成都"),
+    ],
+)
+def test_short_verdicts_on_a_proposed_option(reply: str, message: str, option: str) -> None:
+    found = rejected_after(reply, message)
+    assert any(option_matches(option, f) for f in found), found
+
+
+def test_what_a_new_tool_replaces_is_turned_down() -> None:
+    found = rejected("We want a booking system to replace our paper diary.")
+    assert any(option_matches("paper diary", f) for f in found), found

@@ -357,7 +357,10 @@ _REPLACE_RE = re.compile(
     r"(?:with|for)\b"
     r"|\b(?:'d|would|had)\s+(?:much\s+)?rather\s+\S.*?\s+than\s+(?P<opt3>[^,.;]+)"
     r"|\bprefer(?:s|red)?\s+(?!to\b|not\b)\S[^,.;]*?\s+(?:over|to)\s+(?P<opt4>[^,.;]+)"
-    r"|\b(?:instead\s+of|rather\s+than)\s+(?P<opt5>[^,.;]+)",
+    r"|\b(?:instead\s+of|rather\s+than)\s+(?P<opt5>[^,.;]+)"
+    # "a tool to replace spreadsheets", "moving away from X": what is being replaced.
+    r"|\b(?:to\s+replace|replacing|move\s+away\s+from|moving\s+away\s+from)\s+"
+    r"(?P<opt6>(?:our\s+|the\s+|my\s+)?[^,.;]+?)(?=\s*(?:[,.;!]|$|\bwith\b|\bby\b))",
     re.I,
 )
 # "a summary instead of code": a wish about the reply, not an option turned down.
@@ -803,10 +806,13 @@ _ZH_CLAUSE_TOPIC_RE = re.compile(
 def _bare_verdicts(sentence: str) -> list[Construction]:
     clauses = [c.strip() for c in re.split(r"[，,]", sentence)]
     found: list[Construction] = []
-    for before, clause in itertools.pairwise(clauses):
-        if "换" in clause:
-            before = clauses[0]  # "那家菜都是冷的，服务也跟不上，今年换一家": the place
+    for at, (before, clause) in enumerate(itertools.pairwise(clauses)):
         topic = _ZH_CLAUSE_TOPIC_RE.match(before)
+        if at and ("换" in clause or not topic or not_a_zh_topic(topic.group("t"))):
+            # "北海道十月有点冷吧，我怕冷，算了" / "…服务也跟不上，今年换一家": the sentence's
+            # first clause holds what is turned down.
+            before = clauses[0]
+            topic = _ZH_CLAUSE_TOPIC_RE.match(before)
         if topic and _ZH_BARE_VERDICT_RE.match(clause):
             option = topic.group("t")
             option = zh_option_core(option)

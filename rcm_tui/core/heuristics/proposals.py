@@ -44,7 +44,10 @@ _NEGATIVE_EN_RE = re.compile(
     r"bloated|flaky|unreliable|buggy|noisy|crowded|touristy|dirty|overrated|meh|ugh|"
     r"hate|hated|dislike|can'?t\s+stand|sick\s+of|tired\s+of|over\s+it|done\s+with|"
     r"regret\w*|complain\w*|kept\s+\w+ing|no\s+chance|weighs?\s+a\s+ton|spook\w*|"
-    r"(?:somewhere|something)\s+(?:new|else|different)|been\s+there|done\s+that)\b",
+    r"(?:somewhere|something)\s+(?:new|else|different)|been\s+there|done\s+that|"
+    r"(?:drove|drives|driving)\s+(?:me|us)\s+(?:mad|crazy|nuts)|rather\s+not|no\s+thanks|"
+    r"next|pass|skip)\b"
+    r"|^\s*(?:is\s+|are\s+)?out\b",
     re.I,
 )
 _NEGATIVE_ZH_RE = re.compile(
@@ -89,6 +92,24 @@ def _named_topic(core: str, proposal: str) -> str:
     return ""
 
 
+def _named_zh_topic(core: str, proposal: str) -> str:
+    """The longest opening of a Chinese clause (six characters down to two, or a latin name)
+    that the reply named: "飞鹤广告太多了" → 飞鹤."""
+    latin = re.match(r"[A-Za-z][A-Za-z0-9_.+#/-]*(?:\s[A-Za-z0-9][A-Za-z0-9_.+#/-]*)?", core)
+    if latin:
+        return latin.group() if option_matches(latin.group(), proposal) else ""
+    for size in range(min(6, len(core)), 1, -1):
+        head = core[:size]
+        if _CJK_CHAR_RE.fullmatch(head[0]) and head in proposal and head not in _NOT_A_ZH_TOPIC:
+            return head
+    return ""
+
+
+_NOT_A_ZH_TOPIC = frozenset(
+    "我们 你们 他们 她们 这个 那个 这种 那种 如果 可以 不过 但是 所以".split()
+)
+
+
 def _topic(clause: str) -> str:
     core = _strip_discourse(clause)
     m = (_ZH_TOPIC_RE if _CJK_CHAR_RE.search(core[:2]) else _EN_TOPIC_RE).match(core)
@@ -114,7 +135,9 @@ def proposal_verdicts(sentences: list[_Sentence], proposal: str) -> list[tuple[s
         opening = sentence.clauses[0] if sentence.clauses else sentence.text
         topic = _topic(opening)
         if not topic or not option_matches(topic, proposal):
-            topic = "" if _CJK_CHAR_RE.search(opening[:2]) else _named_topic(opening, proposal)
+            core = _strip_discourse(opening)
+            zh = bool(_CJK_CHAR_RE.search(core[:12]))
+            topic = _named_zh_topic(core, proposal) if zh else _named_topic(core, proposal)
         if not topic:
             continue
         rest = sentence.text[sentence.text.find(topic) + len(topic) :]

@@ -31,6 +31,7 @@ _BAD_OPTION_STARTS = _word_set(
     it them those these me us you yourself myself worry worrying forget problem problems need
     idea matter doubt way rush hurry longer later further sure mind offense offence pressure
     clue issue issues big deal harm reason thanks thank worries to be well good great fine
+    for during from
     yet really quite only just so very one how what why when where whether if"""
 )
 _ZH_BAD_OPTION_START_RE = re.compile(
