@@ -314,3 +314,43 @@ def test_short_verdicts_on_a_proposed_option(reply: str, message: str, option: s
 def test_what_a_new_tool_replaces_is_turned_down() -> None:
     found = rejected("We want a booking system to replace our paper diary.")
     assert any(option_matches("paper diary", f) for f in found), found
+
+
+@pytest.mark.parametrize(
+    ("message", "needle"),
+    [
+        # The part before a rejection, after a comma, states what is wanted.
+        ("Weekday mornings only, nothing after lunch.", "Weekday mornings only"),
+        ("We'd prefer a window table, no bar stools.", "window table"),
+        # Where and how people live and work, and a Chinese body or skill, constrain.
+        ("We live in a fourth-floor flat without a lift.", "fourth-floor"),
+        ("I work from home most days, lots of calls.", "work from home"),
+        ("我腰不好，坐久了疼。", "腰不好"),
+        ("孩子零基础，从头学。", "零基础"),
+        ("租七座的车，一家五口。", "七座"),
+        ("公司在西二旗，离得近最好。", "西二旗"),
+    ],
+)
+def test_requirements_stated_around_a_rejection_or_as_context(message: str, needle: str) -> None:
+    assert any(needle in r for r in requirements(message)), requirements(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "这个是硬性要求。",  # points at a requirement already stated
+        "他每天要坐地铁上班。",  # a habit of someone's day
+        "听说那边更便宜。",  # hearsay
+        "之前被中介坑过。",  # a story
+    ],
+)
+def test_chinese_clauses_with_a_modal_that_state_no_need(message: str) -> None:
+    assert requirements(message) == []
+
+
+def test_a_quantity_conjunct_needs_a_number_at_its_start() -> None:
+    # "with Python and SQL" joins nouns inside one need; the number is not where a conjunct
+    # of its own would start.
+    assert requirements("Must have 5+ years with Python and SQL") == [
+        "Must have 5+ years with Python and SQL"
+    ]

@@ -235,6 +235,10 @@ _WORKS_WITHOUT_RE = re.compile(
     r"handle)\s+(?:\w+\s+)?without\s*$",
     re.I,
 )
+_DESCRIBES_RE = re.compile(
+    r"\b(?:live|lives|living|lived|have|has|had|own|owns|rent|rents|is|are|was|were|'s|'re)\b",
+    re.I,
+)
 _MODAL_RE = re.compile(r"\b(?:must|should|shall|ha(?:s|ve)\s+to|needs?\s+to|required?)\b", re.I)
 _FREE_RE = re.compile(r"\b(?P<opt>[A-Za-z][\w]*(?:\s+[a-z]+)?)-free\b", re.I)
 _REQUEST_RE = re.compile(
@@ -477,6 +481,8 @@ def _exclusions(core: str, found: _Found) -> None:
     low = core.lower()
     rule = "without" not in low or _SYSTEM_VERB_RE.match(core) or _MODAL_RE.search(core)
     for m in [] if rule else _WITHOUT_RE.finditer(core):
+        if _DESCRIBES_RE.search(core[: m.start()]):
+            continue  # "we live in a flat without a lift" describes what is, it refuses nothing
         if not _WORKS_WITHOUT_RE.search(core[: m.end() - len(m.group("opt"))]):
             found.add(m.group("opt"), core[m.end() :], "exclusion", gerund=False)
     if "free" in low and _REQUEST_RE.search(core):
@@ -491,9 +497,15 @@ def _exclusions(core: str, found: _Found) -> None:
                 found.add(_first(m), core[m.end() :], "category", gerund=gerund)
 
 
+def _cut_at_punct(phrase: str) -> str:
+    return re.split(r"[,.;!?]", phrase, maxsplit=1)[0].strip()
+
+
 def _needs_and_abilities(core: str, found: _Found) -> None:
     for m in _NOT_NEEDED_RE.finditer(core):
         before = core[: m.start()]
+        if _ABOUT_OUTPUT_RE.search(_cut_at_punct(m.group("opt"))):
+            continue  # "I don't need a detailed answer": a wish about the reply
         if _experiencer_before(before) and not re.search(r"\byou\s*$", before, re.I):
             found.add(m.group("opt"), core[m.end() :], "not_needed")
     for pattern in (_NO_NEED_RE, _SKIP_RE, _NEEDLESS_RE, _NOT_NEEDED_STATE_RE):

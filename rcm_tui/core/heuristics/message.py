@@ -28,6 +28,7 @@ from .requirements import (
     _CAN_YOU_RE,
     _DECLARATIVE_VERB_RE,
     _INFO_VERB_RE,
+    _NOT_A_NEED_ZH_RE,
     _ONLY_RE,
     _SCOPE_MARKER_RE,
     _STRONG_MODAL_RE,
@@ -349,6 +350,19 @@ def _scan_statements(
                 rejected = False
                 if zh:
                     found.add_requirement(_tidy(_strip_discourse(clause)), 0.7)
+            if (rejected or mined) and not zh:
+                # "Self-hosted runners only, nothing on shared SaaS runners", "We'd prefer
+                # compostable packaging, no single-use plastic": the comma-separated part
+                # that names no rejected option is read on its own.
+                options = [
+                    h.option for h in scan.hits if (h.sentence, h.clause) == (sentence.index, ci)
+                ]
+                for piece in _COMMA_PIECE_RE.split(clause):
+                    if any(option_matches(o, piece) for o in options):
+                        break  # what follows the rejection is its reason, not a need
+                    stated = stated_requirement(_main_clause(_strip_discourse(piece)))
+                    if stated and len(piece.split()) >= 2:
+                        found.add_requirement(_tidy(stated), 0.55)
             instead = _JUST_INSTEAD_RE.search(clause) if "not_needed" in families else None
             if instead:
                 # "I don't need an advisor, just a straightforward plan": what is needed
@@ -388,6 +402,7 @@ _CONJOINED_NEED_RE = re.compile(
     r"(?:also\s+)?must|should|has\s+to|needs\s+to)\b)",
     re.I,
 )
+_COMMA_PIECE_RE = re.compile(r",\s+(?:but\s+|and\s+)?")
 # Constructions whose clause also says what is wanted (see constructions.py).
 _MINED_FAMILIES = frozenset({"replacement", "category", "exclusion"})
 _JUST_INSTEAD_RE = re.compile(
@@ -497,7 +512,8 @@ def _scan_clause(
         # "We're not doing gRPC; the APIs will be plain REST": what comes instead is decided.
         result = (_tidy(core), 0.7)
     main = _main_clause(core)
-    if result is None and not strong_only and not explicit_only:
+    quiet = strong_only or explicit_only or bool(_NOT_A_NEED_ZH_RE.search(main))
+    if result is None and not quiet:
         stated = stated_requirement(main)
         result = (_tidy(stated), 0.55) if stated else None
     tail = core[len(main) :].strip(" ,") if main != core else ""
@@ -571,7 +587,8 @@ def _split_conjoined(text: str) -> list[str]:
     return [_tidy(head + part) if head else _tidy(part) for part in parts]
 
 
-_DIGIT_RE = re.compile(r"\d")
+# A quantity noun phrase: "2,000 writes per second", "at least 500 concurrent calls".
+_LEADING_NUMBER_RE = re.compile(r"^(?:(?:at\s+least|at\s+most|about|around|up\s+to|~)\s*)?\d")
 
 
 def _two_kinds_of_need(left: str, right: str) -> bool:
@@ -579,7 +596,9 @@ def _two_kinds_of_need(left: str, right: str) -> bool:
     are two needs; "PNG and JPEG" or "fast and cheap" (the same kind on each side) stay one."""
     if not left.strip() or not right.strip() or _starts_predicate(right):
         return False
-    return bool(_DIGIT_RE.search(left)) != bool(_DIGIT_RE.search(right.split(",")[0]))
+    sides = (left.strip(), right.split(", ")[0].strip())
+    counted = [bool(_LEADING_NUMBER_RE.match(side)) for side in sides]
+    return counted[0] != counted[1] and all(len(side.split()) >= 2 for side in sides)
 
 
 def _looks_declarative(core: str) -> bool:

@@ -35,7 +35,8 @@ _BAD_OPTION_STARTS = _word_set(
     yet really quite only just so very one how what why when where whether if"""
 )
 _ZH_BAD_OPTION_START_RE = re.compile(
-    r"^(?:担心|着急|急|说|谢|客气|管|怕|忘|超过|多于|少于|低于|高于|大于|小于|太|让|把|在|给|"
+    r"^(?:担心|着急|急|说|谢|客气|管|怕|忘|超过|多于|少于|低于|高于|大于|小于|太|让|把|在|给|离|距离|"
+    r"比|往|向|从|"
     r"再|还|只|都|这|那|它|一直|总是|每|被|对|跟|和|从|了|推荐|提)"
 )
 # Where the option phrase ends: a preposition, conjunction or pronoun after the name.

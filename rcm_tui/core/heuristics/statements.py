@@ -24,6 +24,7 @@ _COUNT_RE = re.compile(
     r"users|seats|tenants|persons?|year[- ]old|month[- ]old|am|pm|k|m|kg|g|cm|m²|sq\s*m)\b"
     r"|\b\d{1,2}:\d{2}\b"
     r"|[\d两三四五六七八九十百千万几]+个"
+    r"|[一二两三四五六七八九十\d]+(?:座|口人?)|一家[三四五六]口|人均"
     rf"|[\d{_ZH_NUM}]+\s*个?(?:人|岁|天|晚|夜|小时|分钟|周|年|个月|月|桌|块|元|次|公里|米|平米|"
     r"平|大卡|字|G|GB|万|千|点|号|室|间|楼|层|斤|公斤|克)",
     re.I,
@@ -55,7 +56,7 @@ _PREFER_RE = re.compile(
     r"hoping\s+for|goal\s+is|aim\s+is|(?:is|are)\s+preferable|(?:is|are)\s+(?:a\s+)?(?:plus|bonus)|"
     r"mostly|mainly)\b"
     r"|最好|希望|偏好|尽量|只能|只有|只要|主要|一定要|适合|为主|(?<![不没])(?:特别|很|最|比较|超|挺)?喜欢"
-    r"|(?<![不没])爱(?:吃|喝|玩|看|画|听|读)",
+    r"|(?<![不没])爱(?:吃|喝|玩|看|画|听|读)|(?:不要|别)(?:离[\u4e00-\u9fff]{1,6})?太",
     re.I,
 )
 # Who it is for and what it has to fit: "for my dad", "I'm vegan", "I have a dog".
@@ -83,6 +84,13 @@ _CONTEXT_RE = re.compile(
     r"|\b(?:near|around|close\s+to|next\s+to|(?:stay|staying|live|living|based|located|hotel|"
     r"place|somewhere|something|trip|flat|apartment)\s+(?:\w+\s+)?in)\s+(?!I\b)(?-i:[A-Z][a-z]{2,})"
     r"|^(?:written|built|running)\s+(?:in|on)\b"
+    # Where and how the person lives or works: "we live in a walk-up", "I work from home".
+    r"|^(?:i|we|he|she|they|(?:my|our)\s+\w+)\s+(?:live|lives|work|works)\s+(?:in|from|on|at|"
+    r"nights|shifts|late|remotely)\b"
+    r"|(?:'re|are|'m|am)\s+(?:also\s+|really\s+)?keen\s+on\b"
+    # Chinese: health and skill that constrain, where one lives or works, who comes along.
+    r"|膝盖|腰不好|颈椎|鼻炎|哮喘|怕冷|怕热|晕车|晕船|恐高|零基础|新手|初学|有老有小|"
+    r"(?:公司|家|住|我们)在[\u4e00-\u9fff]{2,6}|从[\u4e00-\u9fff]{2,4}到[\u4e00-\u9fff]{2,4}"
     r"|过敏|不耐受|高原反应|高血压",
     re.I,
 )
@@ -95,7 +103,7 @@ _SMALL_TALK_RE = re.compile(
 _STORY_RE = re.compile(
     r"\b(?:was|were|had|did|went|got|met|bought|tried|said|told|thought|used\s+to|yesterday|"
     r"ago|once|took|spent|ran|came|saw|broke|failed|crashed|last\s+(?:week|month|night|time))\b"
-    r"|以前|之前买|上次|本来|已经|问一个问题",
+    r"|以前|之前买|上次|本来|已经|问一个问题|之前|被[\u4e00-\u9fff]{0,4}过|坏了|第一次|听说|据说",
     re.I,
 )
 _CHAT_RE = re.compile(
