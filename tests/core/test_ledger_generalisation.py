@@ -354,3 +354,28 @@ def test_a_quantity_conjunct_needs_a_number_at_its_start() -> None:
     assert requirements("Must have 5+ years with Python and SQL") == [
         "Must have 5+ years with Python and SQL"
     ]
+
+
+def test_an_option_proposed_two_replies_ago_is_still_on_the_table() -> None:
+    view = LedgerView(
+        earlier_assistant_messages=["Try Miro, FigJam or Whimsical."],
+        last_assistant_message="Sure, all three have templates.",
+    )
+    found = analyse_message("FigJam's pricing adds up fast for a team of 30.", 4, view)
+    assert any(option_matches("FigJam", r.option) for r in found.rejections)
+
+
+@pytest.mark.parametrize(
+    ("message", "option"),
+    [
+        ("Photo books feel a bit impersonal.", "Photo books"),  # a verb of seeming
+        ("The last plumber we hired missed two appointments.", "plumber"),
+        ("有个同事对芒果过敏，芒果布丁什么的都别点了。", "芒果布丁"),
+        ("Sleepovers of more than 4 kids are too chaotic for us.", "Sleepovers"),
+        ("Kayaking isn't something we have the energy for.", "Kayaking"),
+    ],
+)
+def test_more_verdicts_and_experiences(message: str, option: str) -> None:
+    found = rejected(message)
+    assert any(option_matches(option, f) for f in found), found
+    assert not any("什么" in f or "同事" in f for f in found), found

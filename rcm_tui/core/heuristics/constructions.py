@@ -93,7 +93,8 @@ _LIGHT_VERB_RE = re.compile(
     r"buy|buying|ride|riding|wear|wearing|watch|watching|visit|visiting|book|booking|hire|"
     r"hiring|pay\s+for|paying\s+for|deal\s+with|dealing\s+with|go\s+(?:to|on|with)|"
     r"going\s+(?:to|on|with)|stay\s+(?:at|in)|staying\s+(?:at|in)|sit\s+(?:in|on)|"
-    r"sitting\s+(?:in|on)|cook|cooking|play|playing|rent|renting|order|ordering)\s+"
+    r"sitting\s+(?:in|on)|cook|cooking|play|playing|rent|renting|order|ordering|maintain|"
+    r"maintaining|manage|managing|run|running|support|supporting|host|hosting|patch|patching)\s+"
     r"(?=(?:a|an|the|any|some|another|more|my|our|[A-Z0-9]|\w+s\b))",
     re.I,
 )
@@ -328,7 +329,8 @@ _NEGATIVE_EVAL_RE = re.compile(
     r"threw\s+up|never\s+(?:arrived|showed|answered|replied)|ignored|disappointing|"
     r"disappointed|meh|worst|awkward|embarrassing|exhausting|stressful|chaos|chaotic|hell|"
     r"timing\s+out|timed\s+out|never\s+again|wobbl\w*|squeak\w*|rust\w*|snapped|jammed|"
-    r"stuck|unravel\w*|fell\s+off|came\s+off|scratched|faded|shrank|spook\w*)\b",
+    r"stuck|unravel\w*|fell\s+off|came\s+off|scratched|faded|shrank|spook\w*|missed|fined|"
+    r"penalt\w*)\b",
     re.I,
 )
 _TRIED_RE = re.compile(
@@ -345,6 +347,12 @@ _BURNED_RE = re.compile(
     + r"|\b(?:bad|terrible|awful|horrible|poor|negative|rough|painful|nightmare|horrendous|"
     r"miserable)\s+(?:experiences?|time|times|luck)\s+with\s+(?P<opt2>(?:[^,.;:!?()—–\n])+)"
     + r"|\bnever\s+again\s+(?:with\s+)?(?P<opt3>[A-Z](?:[^,.;:!?()—–\n])+)",
+)
+# "The last local firm I used missed a deadline": the option, then the speaker's experience.
+_LAST_USED_RE = re.compile(
+    r"^(?:the|my|our)\s+(?:last|previous|old|former)\s+(?P<opt>[\w' -]+?)\s+(?:i|we)\s+"
+    r"(?:used|had|hired|tried|booked|went\s+with|bought|stayed\s+(?:at|in))\b(?P<eval>.*)$",
+    re.I,
 )
 _WAS_BAD_RE = re.compile(
     r"^(?P<opt>(?!(?:it|they|that|this|he|she|their|its|his|her|my|our)\b)"
@@ -528,6 +536,9 @@ def _experiences_and_changes(core: str, found: _Found) -> None:
             found.add(m.group("opt"), m.group("eval"), "bad_experience")
     for m in _BURNED_RE.finditer(core):
         found.add(_first(m), core[m.end() :], "bad_experience")
+    last = _LAST_USED_RE.match(core)
+    if last and _NEGATIVE_EVAL_RE.search(last.group("eval")):
+        found.add(last.group("opt"), last.group("eval"), "bad_experience")
     bad = _WAS_BAD_RE.match(core)
     if bad:
         found.add(bad.group("opt"), core[bad.end() :], "bad_experience")
@@ -590,7 +601,7 @@ _ZH_DIET_RE = re.compile(
     rf"(?<![要吃])不(?:吃|喝)(?P<opt>[{_CJK}]{{1,6}}?)(?=[了的，,。.！!；;]|$)"
 )
 _ZH_NOT_INTERESTED_RE = re.compile(rf"对{_ZH_O}(?:不感兴趣|没(?:有)?兴趣|没好感|不感冒)")
-_ZH_ALLERGY_RE = re.compile(rf"对{_ZH_O}过敏|(?P<opt2>[{_CJK}]{{1,6}}?)(?:过敏|不耐受)")
+_ZH_ALLERGY_RE = re.compile(rf"对{_ZH_O}过敏|(?P<opt2>(?:(?!对)[{_CJK}]){{1,6}}?)(?:过敏|不耐受)")
 _ZH_CANNOT_RE = re.compile(
     rf"(?:不能|不可以|没法|无法)(?:吃|喝|碰|有|用|坐|买)(?:任何)?{_ZH_O}{_ZH_END}"
     rf"|(?:吃|喝|用)不了{_ZH_O.replace('opt', 'opt3')}{_ZH_END}"
@@ -619,6 +630,7 @@ _ZH_TURNED_DOWN = (
     r"受不了|不在考虑范围内?|不在考虑之内|不予考虑|一律不要|没必要|用不上|不太合适|不合适|"
     r"不适合(?:我们?|他们?|她|他|孩子|老人)?|就?pass|排除掉?|免了|算了|不要了|不用了|不需要了|"
     r"不去了|不买了|不选了|不看了|不报了|拉倒|看不上|不靠谱|不(?:太|大)?行)"
+    r"(?<!预算了)"
 )
 _ZH_TURNED_DOWN_KEYS = "想愿喜考避感惯腻够受要必上合适pass排免算去买选看报拉靠行来兴"
 _ZH_TOPIC_FIRST_RE = re.compile(
@@ -651,8 +663,9 @@ _ZH_WITHDRAW_RE = re.compile(
     rf"|(?<![要用])不(?:买|坐|选|订|报|住|开|养|租|去)(?P<opt3>{_ZH_NAME}|[{_CJK}]{{2,8}}?)了"
     rf"|把(?P<opt4>{_ZH_NAME}|[{_CJK}]{{1,8}}?)(?:去掉|删掉|拿掉|划掉|取消)"
     rf"|(?P<opt5>{_ZH_NAME}|[{_CJK}]{{2,8}}?)(?:换掉|删掉|去掉|取消)(?:吧|了)?(?=[，,。.！!；;]|$)"
-    rf"|(?P<opt2>{_ZH_NAME}|[{_CJK}]{{2,8}}?)(?:就|也|还是)?(?:别|不要)(?:去|用|买|吃|选|考虑|住|坐|"
-    r"订|报|推荐)了?(?=[，,。.！!；;]|$)"
+    # "虾滑什么的就别买了", "芒果布丁都别点了": any one-character verb after 别 ends the clause.
+    rf"|(?P<opt2>{_ZH_NAME}|[{_CJK}]{{2,8}}?)(?:就|也|都|还是)?(?<!特)(?:别(?![的人处家])|不要)再?(?:考虑|推荐|[{_CJK}])"
+    r"了?(?=[，,。.！!；;]|$)"
 )
 _ZH_BAD_EXPERIENCE_RE = re.compile(
     rf"(?:用过|试过|吃过|去过|住过|坐过|买过|报过|请过|上过|住)(?:某|一个|一家)?"
@@ -660,7 +673,7 @@ _ZH_BAD_EXPERIENCE_RE = re.compile(
 )
 _ZH_NEGATIVE_EVAL_RE = re.compile(
     r"差|糟|噩梦|失望|后悔|烂|坑|坏了|推脱|太慢|不好用|问题|麻烦|踩雷|难吃|难用|不靠谱|上当|吃亏|"
-    r"换个|换一个|加价|受不了|不行|没用|浪费|投诉|退款|吵|脏"
+    r"换个|换一个|加价|受不了|不行|没用|浪费|投诉|退款|吵|脏|超预算|超出预算|太贵"
 )
 _ZH_HEDGE_RE = re.compile(
     # "也不是不能吃": a double negation keeps the option.
@@ -668,7 +681,7 @@ _ZH_HEDGE_RE = re.compile(
     r"|不排除|未必"
 )
 _ZH_LEAD_RE = re.compile(
-    r"^(?:所以|因此|但是|不过|可是|而且|然后|另外|还有|其实|我们?|咱们|他们?|她们?|"
+    r"^(?:所以|因此|但是|不过|可是|而且|然后|另外|还有|其实|[那这]几[家个款]|[那这]些|我们?|咱们|他们?|她们?|"
     r"我(?:妈|爸|老婆|老公|家)|这种|那种|这个|那个|[那这][家间款个]|那|对|某)+"
 )
 
@@ -678,7 +691,7 @@ _ZH_LEAD_RE = re.compile(
 _ZH_NOT_TOPIC_RE = re.compile(
     r"(?:价格|价钱|预算|时间|天气|周末|工作日|晚上|白天|早上|上午|下午|今天|明天|后天|这周|下周|"
     r"周[一二三四五六日]|星期[一二三四五六日天]|身体|距离|的话|是|不是|也不是|觉得|感觉|认为)$"
-    r"|^(?:如果|要是|假如|万一)"
+    r"|^(?:如果|要是|假如|万一)|^(?:千万|一定|务必|可千万|绝对)$"
 )
 
 
@@ -700,6 +713,7 @@ def zh_option_core(raw: str) -> str:
     """A Chinese option phrase without the who, when and particles around it."""
     phrase = _ZH_LEAD_RE.sub("", raw.strip()).strip("的 ")
     phrase = _ZH_LEADING_TIME_RE.sub("", phrase)
+    phrase = re.sub(r"(?:什么的?|之类的?|这些|那些|等等)$", "", phrase)  # "虾滑什么的": 虾滑
     bare = _ZH_ATTRIBUTE_RE.sub("", phrase)
     phrase = bare if len(bare) >= 2 else phrase
     shorter = _ZH_TRAILING_EXPERIENCER_RE.sub("", phrase).strip("的 ")
@@ -795,7 +809,7 @@ _ZH_SENTENCE_RE = re.compile(
     rf"(?P<opt>{_ZH_NAME}|[{_CJK}]{{2,8}}?)[，,](?P<eval>[^。！!；;]*)"
     rf"|本来(?:想|打算|要)(?:买|用|去|选|吃|订|报)?(?P<opt2>{_ZH_NAME}|[{_CJK}]{{2,10}}?)[，,]\s*算了"
     # The option as topic, then the experience: "中介我们之前找过一家，换了三个人都不靠谱".
-    rf"|^(?!之前|上次|以前|去年|那次|早年|我|他|她)(?P<opt4>{_ZH_NAME}|[{_CJK}]{{2,8}}?)(?:{_ZH_EXPERIENCER})?(?:之前|上次|以前|去年|那次|早年)?"
+    rf"|^(?!之前|上次|以前|去年|那次|早年|我|他|她|不|没|别|改|换|想|要)(?P<opt4>{_ZH_NAME}|[{_CJK}]{{2,8}}?)(?:{_ZH_EXPERIENCER})?(?:之前|上次|以前|去年|那次|早年)?"
     rf"[{_CJK}]{{0,2}}?(?:过|了)[{_CJK}\d]{{0,4}}?[，,](?P<eval4>[^。！!；;]*)"
 )
 
@@ -820,6 +834,9 @@ def _bare_verdicts(sentence: str) -> list[Construction]:
     found: list[Construction] = []
     for at, (before, clause) in enumerate(itertools.pairwise(clauses)):
         topic = _ZH_CLAUSE_TOPIC_RE.match(before)
+        first = _ZH_CLAUSE_TOPIC_RE.match(clauses[0])
+        if at and first and not not_a_zh_topic(first.group("t")):
+            topic = first  # "折叠车轮子小，骑长途不稳，也算了": the sentence's topic
         if at and ("换" in clause or not topic or not_a_zh_topic(topic.group("t"))):
             # "北海道十月有点冷吧，我怕冷，算了" / "…服务也跟不上，今年换一家": the sentence's
             # first clause holds what is turned down.

@@ -650,7 +650,8 @@ def _add_proposal_verdicts(
 ) -> None:
     """ "Datadog at 200GB/day would bankrupt us": a negative verdict on an option the
     assistant just proposed, in a sentence no construction read (see proposals.py)."""
-    for option, index, reason in proposal_verdicts(sentences, view.last_assistant_message):
+    proposals = "\n".join([*view.earlier_assistant_messages, view.last_assistant_message])
+    for option, index, reason in proposal_verdicts(sentences, proposals.strip()):
         if index in skip or any(h.sentence == index for h in scan.hits):
             continue
         if any(same_option(option, h.option) for h in scan.hits):

@@ -46,7 +46,7 @@ _NEGATIVE_EN_RE = re.compile(
     r"regret\w*|complain\w*|kept\s+\w+ing|no\s+chance|weighs?\s+a\s+ton|spook\w*|"
     r"(?:somewhere|something)\s+(?:new|else|different)|been\s+there|done\s+that|"
     r"(?:drove|drives|driving)\s+(?:me|us)\s+(?:mad|crazy|nuts)|rather\s+not|no\s+thanks|"
-    r"next|pass|skip)\b"
+    r"next|pass|skip|done\s+\w+ing|fed\s+up|adds?\s+up|never\s+wear|never\s+use)\b"
     r"|^\s*(?:is\s+|are\s+)?out\b",
     re.I,
 )

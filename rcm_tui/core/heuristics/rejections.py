@@ -52,9 +52,15 @@ _OPTION_CUT_START_RE = re.compile(
 _CONNECTED_NAME_RE = re.compile(r"\b[A-Z][\w.+#'-]*(?:\s+(?:on|of|as|for|de)\s+[A-Z][\w.+#'-]*)+")
 
 
+_COUNTED_QUALIFIER_RE = re.compile(r"\s+(?:of|with|for)\s+(?:\d|more\s+than|over|up\s+to)", re.I)
+
+
 def _cut_option(raw: str) -> str:
     """The option phrase up to where a preposition/conjunction starts the rest of the clause."""
     protected = [m.span() for m in _CONNECTED_NAME_RE.finditer(raw)]
+    counted = _COUNTED_QUALIFIER_RE.search(raw)
+    if counted:
+        raw = raw[: counted.start()]  # "group walks of 6+ dogs": the walks
     for cut in _OPTION_CUT_START_RE.finditer(raw):
         if not any(start < cut.start() < end for start, end in protected):
             return raw[: cut.start()]

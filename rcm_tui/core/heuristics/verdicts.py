@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import re
 
-_COPULA = r"(?:is|are|'s|'re|was|were|s)"
+# Verbs of seeming judge like a copula: "gift cards feel lazy", "that sounds tacky".
+_COPULA = r"(?:is|are|'s|'re|was|were|s|feels?|seems?|looks?|sounds?)"
 _NEG_COPULA = r"(?:(?:is|are|was|were)(?:n'?t|\s+not)|'s\s+not|'re\s+not|s\s+not)"
 _DEGREE = (
     r"(?:(?:just|simply|really|definitely|totally|honestly|kinda|kind\s+of|sort\s+of|pretty|"
@@ -33,7 +34,8 @@ _POSITIVE_VERDICT = (
     r"(?:(?:hard|firm|big|definite|clear|flat|total|resounding|straight)\s+)?"
     r"(?:pass|no)(?:\s+(?:for|from)\s+" + _PEOPLE + r")?|meh|boring|tedious|a\s+(?:pain|hassle|"
     r"nightmare|chore|headache|waste\s+of\s+\w+)|(?:useless|pointless|awful|terrible|horrible|"
-    r"annoying|unbearable|exhausting)|off(?:\s+the\s+(?:table|list|menu))?|"
+    r"annoying|unbearable|exhausting|lazy|tacky|cheesy|impersonal|naff|lame|cringe|dated|"
+    r"chaotic)|off(?:\s+the\s+(?:table|list|menu))?|"
     r"(?:my|our|his|her|their)\s+(?:worst\s+)?(?:nightmare|enemy|pet\s+peeve)|the\s+worst|"
     r"too\s+[a-z-]+(?:\s+for\s+" + _PEOPLE + r")?|not\s+for\s+" + _PEOPLE + r")"
 )
@@ -43,7 +45,8 @@ _NEGATED_VERDICT = (
     r"alternative)|for\s+" + _PEOPLE + r"|worth\s+(?:it|the\s+\w+)|happening|on\s+the\s+table|"
     r"(?:something|anything|what|a\s+thing)\s+(?:i|we|he|she|they|my\s+\w+|our\s+\w+)\s+"
     r"(?:really\s+)?(?:want|need|like|enjoy|would\s+\w+|'d\s+\w+|(?:am|'m|are|'re|is|'s)\s+"
-    r"(?:after|looking\s+for|into|keen\s+on|interested\s+in)))"
+    r"(?:after|looking\s+for|into|keen\s+on|interested\s+in)|have\s+(?:the\s+)?(?:time|money|"
+    r"space|patience|energy|budget)\s+for))"
 )
 _VERDICT_RE = re.compile(
     r"^(?P<opt>[^,]+?)(?:\s+|(?='))(?:"
@@ -103,7 +106,7 @@ def verdict(core: str) -> tuple[str, str] | None:
 _TOPIC_RE = re.compile(
     # "Codenames we've played to death": a fronted object before a pronoun subject.
     r"^(?P<np>(?:[A-Za-z0-9][\w'+.-]*\s+){0,3}?[A-Za-z0-9][\w'+.-]*)\s+"
-    r"(?:we|i|he|she|they|my\s+\w+|our\s+\w+)(?:'ve|'d|'re|'m|\s)",
+    r"(?:we|i|he|she|they|my\s+\w+|our\s+\w+)(?:'ve|'d|'re|'m|'s|\s)",
     re.I,
 )
 _SUBJECT_RE = re.compile(
