@@ -379,3 +379,29 @@ def test_more_verdicts_and_experiences(message: str, option: str) -> None:
     found = rejected(message)
     assert any(option_matches(option, f) for f in found), found
     assert not any("什么" in f or "同事" in f for f in found), found
+
+
+@pytest.mark.parametrize(
+    ("message", "option"),
+    [
+        # A sentence that ends in a bare refusal turns down what it opened with.
+        ("self-hosting our own mail server - absolutely not.", "mail server"),
+        ("Jira is where tickets go to die here, let's not.", "Jira"),
+        # What is judged about an option points at the option.
+        ("Heroku's pricing at our scale is insane.", "Heroku"),
+        ("Bunk beds are murder on your back.", "Bunk beds"),
+    ],
+)
+def test_bare_refusals_and_judged_attributes(message: str, option: str) -> None:
+    found = rejected(message)
+    assert any(option_matches(option, f) for f in found), found
+
+
+@pytest.mark.parametrize("message", ["I'm tired, let's not.", "Sounds good, no thanks needed."])
+def test_a_bare_refusal_after_a_pronoun_turns_nothing_down(message: str) -> None:
+    assert rejected(message) == []
+
+
+def test_turning_an_option_down_again_is_no_reopening() -> None:
+    view = LedgerView(reopenable=["Vagrant"], active_rejections=["Vagrant"])
+    assert analyse_message("vagrant out then.", 5, view).reopened == []

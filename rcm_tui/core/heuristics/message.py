@@ -224,7 +224,10 @@ _ACCEPT_RE = re.compile(
     r"\bchanged\s+(?:my|our)\s+minds?\b|\btake\s+it\s+back\b|\bon\s+reflection\b"
     r"|也行|也可以|其实可以|其实也行|没问题|还是(?:用|住|去|选|买|吃|坐)?|那就|就.+吧$|改回"
 )
-_NEGATED_ACCEPT_RE = re.compile(r"\b(?:not|never|no)\b|n't|不(?!是不)|别|没(?!问题)", re.I)
+_NEGATED_ACCEPT_RE = re.compile(
+    r"\b(?:not|never|no|out|off|skip|pass|drop|ditch|nope|nah)\b|n't|不(?!是不)|别|没(?!问题)",
+    re.I,
+)
 
 
 def _accepts(option: str, sentence: _Sentence) -> bool:
@@ -663,6 +666,9 @@ def _add_proposal_verdicts(
             _RejectionHit(option, _tidy(reason, 200), index, 0, False, "", False, "proposal")
         )
         scan.clauses[(index, 0)] = ""
+        # The rest of the sentence explains the verdict ("太贵了，一万多，超出预算"): only a
+        # strongly worded need is read from it.
+        scan.reason_clauses.update((index, ci) for ci in range(1, len(sentences[index].clauses)))
 
 
 def rejects_option(option: str, sentence: str) -> bool:

@@ -46,20 +46,22 @@ _NEGATIVE_EN_RE = re.compile(
     r"regret\w*|complain\w*|kept\s+\w+ing|no\s+chance|weighs?\s+a\s+ton|spook\w*|"
     r"(?:somewhere|something)\s+(?:new|else|different)|been\s+there|done\s+that|"
     r"(?:drove|drives|driving)\s+(?:me|us)\s+(?:mad|crazy|nuts)|rather\s+not|no\s+thanks|"
-    r"next|pass|skip|done\s+\w+ing|fed\s+up|adds?\s+up|never\s+wear|never\s+use)\b"
+    r"next|pass|skip|done\s+\w+ing|fed\s+up|adds?\s+up|never\s+wear|never\s+use|murder|"
+    r"torture|brutal|insane|ridiculous|extortionate|let'?s\s+not|go\s+to\s+die)\b"
     r"|^\s*(?:is\s+|are\s+)?out\b",
     re.I,
 )
 _NEGATIVE_ZH_RE = re.compile(
     r"太[\u4e00-\u9fff]|不好|很差|差劲|体验差|不行|不喜欢|不太喜欢|不想|不太想|不要|腻|烦|"
     r"麻烦|坑|踩雷|踩过雷|失望|不靠谱|不方便|受不了|算了|换个|不考虑|不适合|没意思|不推荐|"
-    r"后悔|难用|难吃|加价|上当|吃亏|不划算|不值|坏了|无聊|去过了|换个|换一家"
+    r"后悔|难用|难吃|加价|上当|吃亏|不划算|不值|坏了|无聊|去过了|换个|换一家|预算不够|买不起|"
+    r"负担不起|超出"
 )
 _HEDGE_RE = re.compile(
     r"\b(?:might|may|maybe|perhaps|could|probably|possibly|not\s+sure|unsure|wonder\w*|"
     r"worried|worry|afraid|if|unless|whether|but\s+(?:i'?m\s+)?open|open\s+to|fine|okay|ok|"
     r"not\s+(?:too|that|so)\s+\w+|isn'?t\s+(?:too|that)|wasn'?t\s+(?:too|that)|not\s+bad|"
-    r"not\s+against|don'?t\s+mind|no\s+problem|still|either)\b"
+    r"not\s+against|don'?t\s+mind|no\s+problem|still|either|let'?s\s+see|we'?ll\s+see|but)\b"
     r"|可以考虑|也可以|还行|也行|担心|犹豫|不确定|再看看|再想想|也不是不|不排斥|不介意|可能|也许"
     r"|如果|要是|的话|倒是",
     re.I,

@@ -87,7 +87,7 @@ _ABSTRACT_HEADS = _word_set(
     """feeling feelings opinion opinions preference preferences clue
     objection objections complaint complaints thought thoughts strong rush worries doubt
     doubts pressure hurry interest expectations questions comment comments luck offense chance
-    way"""
+    way capacity bandwidth time room money appetite budget"""
 )
 # Chat noise that can trail a phrase: "heights lmao".
 _INTERJECTION_TAIL_RE = re.compile(r"(?:\s+(?:lol|lmao|haha+|hehe|tbh|imo|xd|ugh|omg))+\s*$", re.I)
@@ -505,6 +505,45 @@ def _clause_hits(clause: str) -> list[_Raw]:
     return hits + _english_clause_rejections(clause)
 
 
+# A sentence that ends in a bare refusal turns down what it opened with: "rolling our own auth -
+# absolutely not", "Confluence is where docs go to die here, let's not".
+_BARE_REFUSAL_RE = re.compile(
+    r"^(?:(?:so|and|but|just|honestly|tbh)\s+)?(?:absolutely\s+not|definitely\s+not|hell\s+no|"
+    r"no\s+way|nope|nah|no\s+thanks|not\s+happening|hard\s+pass|pass|let'?s\s+not|"
+    r"(?:i|we)'?d\s+rather\s+not|never\s+again|not\s+for\s+(?:me|us))\s*[.!]*$",
+    re.I,
+)
+_PRONOUN_LEAD_RE = re.compile(
+    r"(?:i|we|you|he|she|it|they|that|this|there|i'm|we're|it's|that's|there's|sounds|ok|okay|"
+    r"yes|no|sure|fine)\b",
+    re.I,
+)
+_REFUSAL_PIECES_RE = re.compile(r",\s*|\s[-—–]\s|\s*[—–]\s*")
+_OPENING_NP_RE = re.compile(
+    r"^(?:the|a|an|our|my)?\s*(?P<np>[\w'+.&/-]+(?:\s+[\w'+.&/-]+){0,3}?)"
+    r"(?=\s+(?:is|are|was|were|'s|would|will|means|sounds|looks|feels|seems)\b|\s*$)",
+    re.I,
+)
+
+
+_DOING_LEAD_RE = re.compile(
+    r"^(?:[\w-]+ing|run|build|host|write|roll)\s+(?:(?:our|my|your|their|the|a)\s+)?(?:own\s+)?",
+    re.I,
+)
+
+
+def _bare_refusal(text: str) -> str:
+    pieces = [p for p in _REFUSAL_PIECES_RE.split(_strip_discourse(text)) if p.strip()]
+    if len(pieces) < 2 or not _BARE_REFUSAL_RE.match(pieces[-1].strip()):
+        return ""
+    # "self-hosting our own mail server - absolutely not": the mail server
+    opening = _OPENING_NP_RE.match(_DOING_LEAD_RE.sub("", pieces[0].strip()))
+    if not opening or _PRONOUN_LEAD_RE.match(opening.group("np")):
+        return ""
+    options = _clean_options(opening.group("np"))
+    return options[0] if len(options) == 1 else ""
+
+
 def _sentence_rejections(sentence: _Sentence) -> tuple[list[_RejectionHit], set[int]]:
     """The rejections in one sentence, and the indices of clauses that only give reasons."""
     # (cause before "so", cause in the previous clause, hits, text still to mine)
@@ -534,6 +573,9 @@ def _sentence_rejections(sentence: _Sentence) -> tuple[list[_RejectionHit], set[
         if raw_hits and bare_not and bare_not.start() > 0:
             kept = clause[: bare_not.start()]  # "Go with Postgres, not Mongo": the choice stays
         per_clause.append((cause, lead, raw_hits, kept))
+    refused = None if _CJK_CHAR_RE.search(sentence.text) else _bare_refusal(sentence.text)
+    if refused and not any(h for _, _, h, _ in per_clause):
+        per_clause[0][2].append((refused, "", False, "explicit_refusal"))
     if _CJK_CHAR_RE.search(sentence.text):
         for c in chinese_sentence_constructions(sentence.text):
             at = next((i for i, cl in enumerate(sentence.clauses) if c.option in cl), None)

@@ -43,7 +43,8 @@ class _Sentence:
 
 _LIST_HEADER_RE = re.compile(
     r"\b(?:requirements?|constraints?|must[- ]haves?|needs|specs?|specification|criteria|rules|"
-    r"non[- ]negotiables?|acceptance|brief|wish\s*list|checklist)\b|要求|需求|约束|条件",
+    r"non[- ]negotiables?|acceptance|brief|wish\s*list|checklist|key\s+points|goals)\b"
+    r"|要求|需求|约束|条件",
     re.I,
 )
 _BULLET_RE = re.compile(r"^\s*(?:[-*•·]|\d{1,2}[.)])\s+")

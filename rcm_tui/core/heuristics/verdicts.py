@@ -35,7 +35,8 @@ _POSITIVE_VERDICT = (
     r"(?:pass|no)(?:\s+(?:for|from)\s+" + _PEOPLE + r")?|meh|boring|tedious|a\s+(?:pain|hassle|"
     r"nightmare|chore|headache|waste\s+of\s+\w+)|(?:useless|pointless|awful|terrible|horrible|"
     r"annoying|unbearable|exhausting|lazy|tacky|cheesy|impersonal|naff|lame|cringe|dated|"
-    r"chaotic)|off(?:\s+the\s+(?:table|list|menu))?|"
+    r"chaotic|insane|ridiculous|absurd|extortionate|a\s+joke|murder|torture|brutal|a\s+killer)"
+    r"|off(?:\s+the\s+(?:table|list|menu))?|"
     r"(?:my|our|his|her|their)\s+(?:worst\s+)?(?:nightmare|enemy|pet\s+peeve)|the\s+worst|"
     r"too\s+[a-z-]+(?:\s+for\s+" + _PEOPLE + r")?|not\s+for\s+" + _PEOPLE + r")"
 )
@@ -69,6 +70,11 @@ _NOT_A_SUBJECT_RE = re.compile(
     r"something|anything)\b|^(?:the\s+)?(?:new|latest)\b",
     re.I,
 )
+_ATTRIBUTE_TAIL_RE = re.compile(
+    r"(?:'s)?\s+(?:pricing|prices?|costs?|fees?|setup|ui|ux|support|docs|documentation|"
+    r"performance|latency|licen[cs]ing|licen[cs]e|config(?:uration)?|learning\s+curve)\b.*$",
+    re.I,
+)
 PRONOUNS = frozenset("it that this they them those these thats its".split())
 
 
@@ -84,6 +90,8 @@ def verdict(core: str) -> tuple[str, str] | None:
         m.group("opt").strip(),
         flags=re.I,
     )  # "anything with per-core licensing is out": the licensing
+    # "Auth0 pricing at 500 connections is insane": what is judged about Auth0 points at it.
+    subject = _ATTRIBUTE_TAIL_RE.sub("", subject) or subject
     pred = m.group("pos") or m.group("neg") or ""
     if re.search(r"\s(?:is|was|'s)$", m.group()[: m.start("pos" if m.group("pos") else "neg")]):
         # "waste and the coffee is meh": a singular verb judges the last conjunct only.
