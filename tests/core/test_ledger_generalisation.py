@@ -405,3 +405,8 @@ def test_a_bare_refusal_after_a_pronoun_turns_nothing_down(message: str) -> None
 def test_turning_an_option_down_again_is_no_reopening() -> None:
     view = LedgerView(reopenable=["Vagrant"], active_rejections=["Vagrant"])
     assert analyse_message("vagrant out then.", 5, view).reopened == []
+
+
+def test_but_is_no_hedge_for_a_verdict_on_a_proposal() -> None:
+    found = rejected_after("Kafka, NATS or Redis Streams?", "NATS is neat but way too new for us.")
+    assert any(option_matches("NATS", f) for f in found), found

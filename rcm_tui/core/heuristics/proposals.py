@@ -61,7 +61,7 @@ _HEDGE_RE = re.compile(
     r"\b(?:might|may|maybe|perhaps|could|probably|possibly|not\s+sure|unsure|wonder\w*|"
     r"worried|worry|afraid|if|unless|whether|but\s+(?:i'?m\s+)?open|open\s+to|fine|okay|ok|"
     r"not\s+(?:too|that|so)\s+\w+|isn'?t\s+(?:too|that)|wasn'?t\s+(?:too|that)|not\s+bad|"
-    r"not\s+against|don'?t\s+mind|no\s+problem|still|either|let'?s\s+see|we'?ll\s+see|but)\b"
+    r"not\s+against|don'?t\s+mind|no\s+problem|let'?s\s+see|we'?ll\s+see)\b"
     r"|可以考虑|也可以|还行|也行|担心|犹豫|不确定|再看看|再想想|也不是不|不排斥|不介意|可能|也许"
     r"|如果|要是|的话|倒是",
     re.I,
