@@ -473,7 +473,7 @@ def _verdicts(core: str, found: _Found) -> None:
         judged = verdict(core[start:])
         if judged:
             subject, rest = judged
-            found.add(_resolve(subject, core[:start]), rest, "aversion")
+            found.add(_resolve(subject, core[:start]), rest, "verdict")
             return
 
 

@@ -581,6 +581,11 @@ def _sentence_rejections(sentence: _Sentence) -> tuple[list[_RejectionHit], set[
             at = next((i for i, cl in enumerate(sentence.clauses) if c.option in cl), None)
             if at is not None and not any(same_option(h[0], c.option) for h in per_clause[at][2]):
                 per_clause[at][2].append((c.option, c.rest, False, c.family))
+    for ci in range(1, len(per_clause)):
+        if per_clause[ci - 1][2] and all(h[3] == "verdict" for h in per_clause[ci][2]):
+            # "MongoDB is off the table: multi-document transactions are too fragile": a
+            # verdict right after a rejection is its reason.
+            per_clause[ci][2].clear()
     hits: list[_RejectionHit] = []
     reason_clauses: set[int] = set()
     for ci, (cause, lead, raw_hits, kept) in enumerate(per_clause):
