@@ -410,3 +410,15 @@ def test_turning_an_option_down_again_is_no_reopening() -> None:
 def test_but_is_no_hedge_for_a_verdict_on_a_proposal() -> None:
     found = rejected_after("Kafka, NATS or Redis Streams?", "NATS is neat but way too new for us.")
     assert any(option_matches("NATS", f) for f in found), found
+
+
+def test_x_then_is_a_decision_not_a_requirement() -> None:
+    found = analyse("Porto then.")
+    assert found.requirements == []
+    assert found.trajectory.startswith("Porto")
+
+
+def test_an_option_named_alone_before_its_rejection_is_no_requirement() -> None:
+    found = analyse("ibuprofen - tried it, it gave me a stomach ache for days.")
+    assert any(option_matches("ibuprofen", r.option) for r in found.rejections)
+    assert not any(r.text.lower() == "ibuprofen" for r in found.requirements)

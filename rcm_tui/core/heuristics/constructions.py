@@ -330,9 +330,14 @@ _NEGATIVE_EVAL_RE = re.compile(
     r"disappointed|meh|worst|awkward|embarrassing|exhausting|stressful|chaos|chaotic|hell|"
     r"timing\s+out|timed\s+out|never\s+again|wobbl\w*|squeak\w*|rust\w*|snapped|jammed|"
     r"stuck|unravel\w*|fell\s+off|came\s+off|scratched|faded|shrank|spook\w*|missed|fined|"
-    r"penalt\w*)\b",
+    r"penalt\w*|groggy|drowsy|dizzy|exhausted|anxious|awake)\b",
     re.I,
 )
+def negative_experience(text: str) -> bool:
+    """Does the text tell of something going wrong ("groggy all day", "a nightmare")?"""
+    return bool(_NEGATIVE_EVAL_RE.search(text))
+
+
 _TRIED_RE = re.compile(
     r"\b(?:tried|trialled|trialed|tested|piloted|used|had|went\s+with|stayed\s+(?:at|in)|ate\s+at|"
     r"took|bought|ordered|booked|rented|hired|visited|ran|did|signed\s+up\s+for)\s+(?P<opt>[^,.;!?]+?)\s*(?:once|before|last\s+\w+|"

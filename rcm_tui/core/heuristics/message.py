@@ -720,7 +720,10 @@ def analyse_message(text: str, turn: int, view: LedgerView) -> Analysis:
     analysis.confirmed_ids = [
         rid for rid in _affirmed_ids(sentences, view, found.choices) if rid not in dropped_ids
     ]
-    analysis.requirements = _without_confirmed(found.requirements, analysis.confirmed_ids, view)
+    # "melatonin - tried it, groggy all day": the option named alone is what is turned down,
+    # never a requirement too.
+    kept = [r for r in found.requirements if not any(same_option(r.text, h.option) for h in hits)]
+    analysis.requirements = _without_confirmed(kept, analysis.confirmed_ids, view)
     analysis.facts = found.facts
     analysis.trajectory = found.trajectory
     analysis.questions = list(dict.fromkeys(q for q in found.questions if q))

@@ -47,7 +47,8 @@ _NEGATIVE_EN_RE = re.compile(
     r"(?:somewhere|something)\s+(?:new|else|different)|been\s+there|done\s+that|"
     r"(?:drove|drives|driving)\s+(?:me|us)\s+(?:mad|crazy|nuts)|rather\s+not|no\s+thanks|"
     r"next|pass|skip|done\s+\w+ing|fed\s+up|adds?\s+up|never\s+wear|never\s+use|murder|"
-    r"torture|brutal|insane|ridiculous|extortionate|let'?s\s+not|go\s+to\s+die)\b"
+    r"torture|brutal|insane|ridiculous|extortionate|let'?s\s+not|go\s+to\s+die|abandoned|"
+    r"unmaintained|deprecated|outdated|dead)\b"
     r"|^\s*(?:is\s+|are\s+)?out\b",
     re.I,
 )

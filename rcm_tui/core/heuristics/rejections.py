@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from .constructions import (
     chinese_sentence_constructions,
     find_constructions,
+    negative_experience,
     not_a_zh_topic,
     zh_option_core,
 )
@@ -513,6 +514,9 @@ _BARE_REFUSAL_RE = re.compile(
     r"(?:i|we)'?d\s+rather\s+not|never\s+again|not\s+for\s+(?:me|us))\s*[.!]*$",
     re.I,
 )
+_TRIED_IT_RE = re.compile(
+    r"^(?:(?:we|i|he|she|they)\s+)?(?:tried|had|used|did|took)\s+(?:it|them|that|those)\b", re.I
+)
 _PRONOUN_LEAD_RE = re.compile(
     r"(?:i|we|you|he|she|it|they|that|this|there|i'm|we're|it's|that's|there's|sounds|ok|okay|"
     r"yes|no|sure|fine)\b",
@@ -534,7 +538,10 @@ _DOING_LEAD_RE = re.compile(
 
 def _bare_refusal(text: str) -> str:
     pieces = [p for p in _REFUSAL_PIECES_RE.split(_strip_discourse(text)) if p.strip()]
-    if len(pieces) < 2 or not _BARE_REFUSAL_RE.match(pieces[-1].strip()):
+    tried = len(pieces) >= 2 and _TRIED_IT_RE.match(pieces[1].strip())
+    if tried and negative_experience(" ".join(pieces[1:])):
+        pass  # "melatonin - tried it, groggy all next day": what was tried, badly
+    elif len(pieces) < 2 or not _BARE_REFUSAL_RE.match(pieces[-1].strip()):
         return ""
     # "self-hosting our own mail server - absolutely not": the mail server
     opening = _OPENING_NP_RE.match(_DOING_LEAD_RE.sub("", pieces[0].strip()))
@@ -716,6 +723,8 @@ _CHOICE_RE = re.compile(
     r"|^(?P<b>.+?)\s+(?:is|are|seems|sounds)\s+(?:definitely\s+)?(?:the\s+way\s+to\s+go|"
     r"the\s+(?:right|best|better)\s+(?:choice|option|call|fit|bet)|(?:good|fine)\s+enough)"
     r"|^(?P<f>.+?)\s+(?:will\s+do|does\s+the\s+job|works\s+for\s+us)"
+    # "GoodJob then.", "Seville then": the pick after the options were narrowed.
+    r"|^(?P<h>[^,]{1,40}?)\s+then$"
     r"|^(?:(?:let'?s|we(?:'ll|\s+will|\s+should)?|i'd|i\s+would)\s+)?(?:go\s+with|stick\s+with|"
     r"settle\s+on|opt\s+for|pick|choose)\s+(?P<c>.+)$"
     r"|^(?:we\s+)?(?:chose|picked|decided\s+on|went\s+with|settled\s+on)\s+(?P<d>.+)$"
