@@ -33,6 +33,9 @@ class LedgerView:
     reopenable: list[str] = field(default_factory=list)  # every option ever rejected
     recent_user_messages: list[str] = field(default_factory=list)
     last_assistant_message: str = ""
+    # The few replies before it, oldest first: options proposed two turns ago are still on the
+    # table when the user turns one down.
+    earlier_assistant_messages: list[str] = field(default_factory=list)
 
 
 @dataclass

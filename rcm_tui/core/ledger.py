@@ -361,13 +361,23 @@ def apply_analysis(session: Session, analysis: Analysis, turn: int) -> list[str]
     return changes
 
 
+# Replies before the last one that the analyser reads for options still on the table.
+EARLIER_REPLIES = 2
+
+
 def ledger_view(session: Session) -> LedgerView:
     """The snapshot an analyser reads; independent of the session, safe to share."""
     # From the end: the view needs the last few messages, not a pass over the whole history.
     recent = itertools.islice((m.content for m in reversed(session.messages) if m.role == "user"),
                               RECENT_USER_MESSAGES)
     users = list(recent)[::-1]
-    last_reply = next((m.content for m in reversed(session.messages) if m.role == "assistant"), "")
+    replies = list(
+        itertools.islice(
+            (m.content for m in reversed(session.messages) if m.role == "assistant"),
+            EARLIER_REPLIES + 1,
+        )
+    )[::-1]
+    last_reply = replies[-1] if replies else ""
     reopenable: list[str] = []
     for entry in session.rejected:
         if not any(same_option(entry.option, o) for o in reopenable):
@@ -378,4 +388,5 @@ def ledger_view(session: Session) -> LedgerView:
         reopenable=reopenable,
         recent_user_messages=users,
         last_assistant_message=last_reply,
+        earlier_assistant_messages=replies[:-1],
     )

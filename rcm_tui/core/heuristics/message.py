@@ -12,6 +12,7 @@ from .constructions import is_category
 from .cues import _BUILD_VERB_RE, _FACT_RE, _OUTPUT_VERB_RE, _SYSTEM_VERB_RE
 from .options import option_matches, same_option
 from .pronouns import _pronoun_rejection
+from .proposals import proposal_verdicts
 from .quantities import quantity_keys
 from .rejections import (
     _REASON_START_RE,
@@ -27,6 +28,7 @@ from .requirements import (
     _CAN_YOU_RE,
     _DECLARATIVE_VERB_RE,
     _INFO_VERB_RE,
+    _NOT_A_NEED_ZH_RE,
     _ONLY_RE,
     _SCOPE_MARKER_RE,
     _STRONG_MODAL_RE,
@@ -214,6 +216,32 @@ _REFUSED_REOPEN_RE = re.compile(
 )
 
 
+# An option turned down earlier, now accepted: "Kafka is fine after all", "fine, Kafka then",
+# "let's go with Kafka", "put Kafka back", "民宿其实也行", "还是住民宿吧", "那就民宿吧".
+_ACCEPT_RE = re.compile(
+    r"\b(?:is|are|'s|'re)\s+(?:fine|ok(?:ay)?|good|back(?:\s+in)?|acceptable)\b|\bworks?\b|"
+    r"\bput\s+.+?\s+back\b|\bback\s+in\b|\bthen\s*[.!]?$|\bit\s+is\b|"
+    r"\bchanged\s+(?:my|our)\s+minds?\b|\btake\s+it\s+back\b|\bon\s+reflection\b"
+    r"|也行|也可以|其实可以|其实也行|没问题|还是(?:用|住|去|选|买|吃|坐)?|那就|就.+吧$|改回"
+)
+_NEGATED_ACCEPT_RE = re.compile(
+    r"\b(?:not|never|no|out|off|skip|pass|drop|ditch|nope|nah)\b|n't|不(?!是不)|别|没(?!问题)",
+    re.I,
+)
+
+
+def _accepts(option: str, sentence: _Sentence) -> bool:
+    """Does the sentence take a turned-down option back (a choice of it, or a word of
+    acceptance about it), with no negation that could be about it?"""
+    text = sentence.text
+    if sentence.question or _NEGATED_ACCEPT_RE.search(text):
+        return False
+    picked = _choice(_strip_discourse(text.rstrip(".!。！ ")))
+    if picked and option_matches(option, picked):
+        return True
+    return bool(_ACCEPT_RE.search(text))
+
+
 def _reopened(sentences: list[_Sentence], view: LedgerView, hits: list[_RejectionHit]) -> list[str]:
     out: list[str] = []
     rejected_now = [h.option for h in hits]
@@ -222,11 +250,9 @@ def _reopened(sentences: list[_Sentence], view: LedgerView, hits: list[_Rejectio
             continue
         for sentence in sentences:
             text = sentence.text
-            if (
-                option_matches(option, text)
-                and _REOPEN_RE.search(text)
-                and not _REFUSED_REOPEN_RE.search(text)
-            ):
+            if not option_matches(option, text) or _REFUSED_REOPEN_RE.search(text):
+                continue
+            if _REOPEN_RE.search(text) or _accepts(option, sentence):
                 out.append(option)
                 break
     return out
@@ -292,7 +318,8 @@ def _scan_statements(
             _scan_question(sentence, found)
             continue
         before = len(found.requirements)
-        if sentence.index == 0:
+        if sentence.index == 0 and not any(h.sentence == 0 for h in scan.hits):
+            # "pods - absolutely not" names an option of the question to turn it down.
             answer = _bare_answer(sentence.text, view.last_assistant_message)
             if answer:
                 found.add_requirement(answer, 0.6)
@@ -312,11 +339,33 @@ def _scan_statements(
                 # requirement every answer must respect.
                 found.add_requirement(_tidy(_strip_discourse(clause)), 0.9)
             zh = bool(_CJK_CHAR_RE.search(clause))
-            mined = bool(rejected and families and families <= _MINED_FAMILIES and not zh)
+            # "把燃气灶换成电磁炉" says what is wanted in Chinese too; the other mined
+            # constructions are read for English only.
+            mined = bool(
+                rejected
+                and families
+                and families <= _MINED_FAMILIES
+                and (not zh or families == {"replacement"})
+            )
             if mined:
                 # "Use bbolt instead of SQLite", "dog-friendly with no weight limit": the
                 # clause turns one option down and states what is wanted.
                 rejected = False
+                if zh:
+                    found.add_requirement(_tidy(_strip_discourse(clause)), 0.7)
+            if (rejected or mined) and not zh:
+                # "Self-hosted runners only, nothing on shared SaaS runners", "We'd prefer
+                # compostable packaging, no single-use plastic": the comma-separated part
+                # that names no rejected option is read on its own.
+                options = [
+                    h.option for h in scan.hits if (h.sentence, h.clause) == (sentence.index, ci)
+                ]
+                for piece in _COMMA_PIECE_RE.split(clause):
+                    if any(option_matches(o, piece) for o in options):
+                        break  # what follows the rejection is its reason, not a need
+                    stated = stated_requirement(_main_clause(_strip_discourse(piece)))
+                    if stated and len(piece.split()) >= 2:
+                        found.add_requirement(_tidy(stated), 0.55)
             instead = _JUST_INSTEAD_RE.search(clause) if "not_needed" in families else None
             if instead:
                 # "I don't need an advisor, just a straightforward plan": what is needed
@@ -356,6 +405,7 @@ _CONJOINED_NEED_RE = re.compile(
     r"(?:also\s+)?must|should|has\s+to|needs\s+to)\b)",
     re.I,
 )
+_COMMA_PIECE_RE = re.compile(r",\s+(?:but\s+|and\s+)?")
 # Constructions whose clause also says what is wanted (see constructions.py).
 _MINED_FAMILIES = frozenset({"replacement", "category", "exclusion"})
 _JUST_INSTEAD_RE = re.compile(
@@ -430,7 +480,9 @@ def _scan_clause(
         found.add_fact(team)
         if not strong_only:
             found.add_requirement(team, 0.6)
-        return previous
+        if len(core.split()) <= 4:
+            return previous
+        # "22 people, served at 12:30": the head count and the rest of the clause.
     m = _OPEN_DECISION_RE.search(core)
     if m:
         found.questions.append(_tidy(m.group("what"), 140))
@@ -462,9 +514,17 @@ def _scan_clause(
     if result is None and after_rejection and not strong_only and _looks_declarative(core):
         # "We're not doing gRPC; the APIs will be plain REST": what comes instead is decided.
         result = (_tidy(core), 0.7)
-    if result is None and not strong_only and not explicit_only:
-        stated = stated_requirement(_main_clause(core))
+    main = _main_clause(core)
+    quiet = strong_only or explicit_only or bool(_NOT_A_NEED_ZH_RE.search(main))
+    if result is None and not quiet:
+        stated = stated_requirement(main)
         result = (_tidy(stated), 0.55) if stated else None
+    tail = core[len(main) :].strip(" ,") if main != core else ""
+    stated_tail = stated_requirement(tail) if tail and not strong_only else None
+    if stated_tail:
+        # "Getting married in June and I need a gift, budget is like 150 bucks": the
+        # independent clause after the comma states its own constraint.
+        found.add_requirement(_tidy(stated_tail), 0.55)
     if result is None:
         return None
     text, confidence = result
@@ -480,7 +540,8 @@ def _scan_clause(
 # or "keep access logs and audit trails" join nouns and stay one.
 _SHARED_HEAD_RE = re.compile(
     r"^(?P<head>.*?\b(?:must|should|shall|needs?\s+to|has\s+to|have\s+to|is\s+required\s+to|"
-    r"are\s+required\s+to|will\s+need\s+to)(?:\s+(?:also|always|never|not))?\s+)(?P<body>.+)$",
+    r"are\s+required\s+to|will\s+need\s+to|need|needs|require|requires)"
+    r"(?:\s+(?:also|always|never|not))?\s+)(?P<body>.+)$",
     re.I,
 )
 _AND_SPLIT_RE = re.compile(r"\s+and\s+(?:also\s+)?", re.I)
@@ -520,10 +581,27 @@ def _split_conjoined(text: str) -> list[str]:
         if len(left.split()) >= 2 and _starts_predicate(right):
             parts.append(left)
             start = m.end()
+        elif shared and _two_kinds_of_need(body[start : m.start()], right):
+            parts.append(body[start : m.start()])
+            start = m.end()
     if not parts:
         return [text]
     parts.append(body[start:])
     return [_tidy(head + part) if head else _tidy(part) for part in parts]
+
+
+# A quantity noun phrase: "2,000 writes per second", "at least 500 concurrent calls".
+_LEADING_NUMBER_RE = re.compile(r"^(?:(?:at\s+least|at\s+most|about|around|up\s+to|~)\s*)?\d")
+
+
+def _two_kinds_of_need(left: str, right: str) -> bool:
+    """ "strict ACID and 2,000 writes per second": after one modal, a quality and a quantity
+    are two needs; "PNG and JPEG" or "fast and cheap" (the same kind on each side) stay one."""
+    if not left.strip() or not right.strip() or _starts_predicate(right):
+        return False
+    sides = (left.strip(), right.split(", ")[0].strip())
+    counted = [bool(_LEADING_NUMBER_RE.match(side)) for side in sides]
+    return counted[0] != counted[1] and all(len(side.split()) >= 2 for side in sides)
 
 
 def _looks_declarative(core: str) -> bool:
@@ -570,6 +648,29 @@ def _was_on_the_table(option: str, view: LedgerView, text: str) -> bool:
     return any(option_matches(option, c) for c in [view.last_assistant_message, *earlier] if c)
 
 
+def _add_proposal_verdicts(
+    sentences: list[_Sentence], view: LedgerView, scan: _RejectionScan, skip: set[int]
+) -> None:
+    """ "Datadog at 200GB/day would bankrupt us": a negative verdict on an option the
+    assistant just proposed, in a sentence no construction read (see proposals.py)."""
+    proposals = "\n".join([*view.earlier_assistant_messages, view.last_assistant_message])
+    for option, index, reason in proposal_verdicts(sentences, proposals.strip()):
+        if index in skip or any(h.sentence == index for h in scan.hits):
+            continue
+        if any(same_option(option, h.option) for h in scan.hits):
+            continue
+        for other in scan.hits:
+            if other.sentence != index and option_matches(option, other.reason):
+                other.reason = ""  # a sentence that rejects something states its own decision
+        scan.hits.append(
+            _RejectionHit(option, _tidy(reason, 200), index, 0, False, "", False, "proposal")
+        )
+        scan.clauses[(index, 0)] = ""
+        # The rest of the sentence explains the verdict ("太贵了，一万多，超出预算"): only a
+        # strongly worded need is read from it.
+        scan.reason_clauses.update((index, ci) for ci in range(1, len(sentences[index].clauses)))
+
+
 def rejects_option(option: str, sentence: str) -> bool:
     """Would a person read `sentence` as turning `option` down? The same constructions the
     analyser uses (aversion, exclusion, not needed, inability, bad experience, replacement,
@@ -600,6 +701,7 @@ def analyse_message(text: str, turn: int, view: LedgerView) -> Analysis:
         if pronoun:
             scan.hits.append(pronoun)
             scan.clauses[(pronoun.sentence, 0)] = pronoun.cause
+    _add_proposal_verdicts(sentences, view, scan, drop_sentences)
     hits = scan.hits
     reason_sentences = {
         s.index
@@ -618,7 +720,10 @@ def analyse_message(text: str, turn: int, view: LedgerView) -> Analysis:
     analysis.confirmed_ids = [
         rid for rid in _affirmed_ids(sentences, view, found.choices) if rid not in dropped_ids
     ]
-    analysis.requirements = _without_confirmed(found.requirements, analysis.confirmed_ids, view)
+    # "melatonin - tried it, groggy all day": the option named alone is what is turned down,
+    # never a requirement too.
+    kept = [r for r in found.requirements if not any(same_option(r.text, h.option) for h in hits)]
+    analysis.requirements = _without_confirmed(kept, analysis.confirmed_ids, view)
     analysis.facts = found.facts
     analysis.trajectory = found.trajectory
     analysis.questions = list(dict.fromkeys(q for q in found.questions if q))

@@ -31,7 +31,7 @@ _TRAILING_NOISE_RE = re.compile(
     r"\s*(?:\b(?:library|libraries|lib|package|packages|approach|option|options|idea|route|"
     r"solution|thing|things|stuff|architecture|framework|altogether|at\s+all|any\s*more|again|"
     r"please|for\s+now|here|there|entirely|completely|whatsoever|either|too|as\s+well|"
-    r"for\s+this|for\s+us)|[了吧呢啊嘛]|方案|架构|这个方案)\s*$",
+    r"for\s+this|for\s+us|still|really|honestly|also|just)|[了吧呢啊嘛就也都还]|方案|架构|这个方案)\s*$",
     re.I,
 )
 _EDGE_PUNCT = " \t\"'`“”‘’()[]{}<>*_.,;:!?—–-，。！？；：、"
@@ -99,9 +99,27 @@ def _option_variants(option: str) -> list[list[str]]:
     if last.endswith("db") and len(last) >= 7:
         variants.append([*tokens[:-1], last[:-2]])
     if last.isalpha() and last.isascii() and len(last) >= 3:
-        # The singular rule keeps a final "is" ("redis"), so "taxi" / "taxis" meet here.
-        variants.append([*tokens[:-1], last[:-1] if last.endswith("is") else last + "s"])
+        variants.extend([*tokens[:-1], form] for form in _number_forms(last))
     return variants
+
+
+def _number_forms(word: str) -> list[str]:
+    """The other grammatical number of a (normalised) word, for matching both: "taxi" /
+    "taxis", "bus" / "buses", "box" / "boxes". Forms are normalised like the text they are
+    matched against. A word ending in "is" loses its "s" only after a letter that makes a
+    plural of a word in "-i" ("taxis", "skis", "kiwis"), never in names and "-sis" nouns
+    ("redis", "paris", "tennis", "basis"); "bus" becomes "buses", never "buss"."""
+    if word.endswith(("us", "ss", "x", "ch", "sh")):
+        forms = [word + "es"]
+    elif word.endswith("is"):
+        forms = [] if word[-3] in "drnstl" else [word[:-1]]
+    elif word.endswith("os"):
+        forms = []
+    elif word.endswith(("se", "xe", "che", "she")):
+        forms = [word[:-1], word + "s"]  # "buses" is normalised to "buse": "bus" too
+    else:
+        forms = [word + "s"]
+    return [f for f in dict.fromkeys(_norm_token(form) for form in forms) if f != word]
 
 
 @dataclass

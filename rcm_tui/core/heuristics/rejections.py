@@ -5,7 +5,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .constructions import chinese_sentence_constructions, find_constructions
+from .constructions import (
+    chinese_sentence_constructions,
+    find_constructions,
+    negative_experience,
+    not_a_zh_topic,
+    zh_option_core,
+)
 from .cues import (
     _BUILD_VERB_RE,
     _FACT_RE,
@@ -17,6 +23,7 @@ from .cues import (
 from .options import _EDGE_PUNCT, _strip_option_noise, option_matches, same_option
 from .sentences import _Sentence, _strip_discourse, _tidy
 from .text import _CJK, _CJK_CHAR_RE, _word_set
+from .verdicts import with_apostrophes
 
 # Phrases that cannot be an option: quantities, pronouns, and the heads of idioms that look like
 # rejections ("no problem with X", "no need to", "don't worry", "不用担心").
@@ -25,10 +32,12 @@ _BAD_OPTION_STARTS = _word_set(
     it them those these me us you yourself myself worry worrying forget problem problems need
     idea matter doubt way rush hurry longer later further sure mind offense offence pressure
     clue issue issues big deal harm reason thanks thank worries to be well good great fine
+    for during from
     yet really quite only just so very one how what why when where whether if"""
 )
 _ZH_BAD_OPTION_START_RE = re.compile(
-    r"^(?:担心|着急|急|说|谢|客气|管|怕|忘|超过|多于|少于|低于|高于|大于|小于|太|让|把|在|给|"
+    r"^(?:担心|着急|急|说|谢|客气|管|怕|忘|超过|多于|少于|低于|高于|大于|小于|太|让|把|在|给|离|距离|"
+    r"比|往|向|从|"
     r"再|还|只|都|这|那|它|一直|总是|每|被|对|跟|和|从|了|推荐|提)"
 )
 # Where the option phrase ends: a preposition, conjunction or pronoun after the name.
@@ -44,9 +53,15 @@ _OPTION_CUT_START_RE = re.compile(
 _CONNECTED_NAME_RE = re.compile(r"\b[A-Z][\w.+#'-]*(?:\s+(?:on|of|as|for|de)\s+[A-Z][\w.+#'-]*)+")
 
 
+_COUNTED_QUALIFIER_RE = re.compile(r"\s+(?:of|with|for)\s+(?:\d|more\s+than|over|up\s+to)", re.I)
+
+
 def _cut_option(raw: str) -> str:
     """The option phrase up to where a preposition/conjunction starts the rest of the clause."""
     protected = [m.span() for m in _CONNECTED_NAME_RE.finditer(raw)]
+    counted = _COUNTED_QUALIFIER_RE.search(raw)
+    if counted:
+        raw = raw[: counted.start()]  # "group walks of 6+ dogs": the walks
     for cut in _OPTION_CUT_START_RE.finditer(raw):
         if not any(start < cut.start() < end for start, end in protected):
             return raw[: cut.start()]
@@ -67,9 +82,23 @@ _REJECTION_CHAIN_SPLIT_RE = re.compile(
 )
 
 
+# Heads that name a state of mind or an abstraction, never an option: "no strong feelings",
+# "no real preference", "no big plans".
+_ABSTRACT_HEADS = _word_set(
+    """feeling feelings opinion opinions preference preferences clue
+    objection objections complaint complaints thought thoughts strong rush worries doubt
+    doubts pressure hurry interest expectations questions comment comments luck offense chance
+    way capacity bandwidth time room money appetite budget"""
+)
+# Chat noise that can trail a phrase: "heights lmao".
+_INTERJECTION_TAIL_RE = re.compile(r"(?:\s+(?:lol|lmao|haha+|hehe|tbh|imo|xd|ugh|omg))+\s*$", re.I)
+# "another paid one": "one" stands for the noun of the option before it.
+_ONE_RE = re.compile(r"^(?:another|a|the|any)?\s*(?P<mod>[\w-]+\s+)?ones?$", re.I)
+
+
 def _clean_options(raw: str, *, allow_gerund: bool = True) -> list[str]:
     """Option names from the phrase after a rejection cue, or [] when it is no option."""
-    phrase = _cut_option(raw.strip())
+    phrase = _INTERJECTION_TAIL_RE.sub("", _cut_option(raw.strip()))
     options: list[str] = []
     for part in _LIST_SPLIT_RE.split(phrase):
         option = _strip_option_noise(_LIST_ITEM_LEAD_RE.sub("", part.strip()))
@@ -78,6 +107,8 @@ def _clean_options(raw: str, *, allow_gerund: bool = True) -> list[str]:
             continue
         first = words[0].lower()
         if first in _BAD_OPTION_STARTS or first[0].isdigit():
+            continue
+        if words[-1].lower() in _ABSTRACT_HEADS:
             continue
         if _ZH_BAD_OPTION_START_RE.match(option):
             continue
@@ -97,7 +128,13 @@ _CHOOSING_VERB_RE = re.compile(
     r"\b(?:use|go\s+with|pick|choose|prefer|switch|store|keep|run)\b", re.I
 )
 _ZH_NOT_NEGATION_RE = re.compile(r"(?:不仅|并不|不一定)$")
-_SO_SPLIT_RE = re.compile(r",?\s+so\s+(?!that\b)", re.I)
+# "…, so B": B follows from what came before. After a copula "so" is a degree ("that's so
+# boring"), and "so much/far/long" measure.
+_SO_SPLIT_RE = re.compile(
+    r"(?<!\bis)(?<!'s)(?<!\bare)(?<!'re)(?<!\bwas)(?<!\bwere)(?<!\bam)(?<!'m)(?<!\bthats)"
+    r",?\s+so\s+(?!that\b|much\b|many\b|far\b|long\b)",
+    re.I,
+)
 
 
 def _looks_generic(raw: str, option: str) -> bool:
@@ -146,7 +183,7 @@ _CONDITION_BEFORE_RE = re.compile(r"\b(?:if|unless|whether|in\s+case|what\s+if|e
 # "Definitely not Kafka." / "Go with Postgres, not Mongo."
 _BARE_NOT_RE = re.compile(
     r"(?:^(?:(?:definitely|certainly|absolutely|surely|just|nah|nope|no)[,\s]+)?|,\s*|\bbut\s+)"
-    r"not\s+(?P<opt>[^,.;:!?()—–\n]+?)\s*[.!]?$",
+    r"not\s+(?!\w+ed\b|sure\b|ready\b|yet\b)(?P<opt>[^,.;:!?()—–\n]+?)\s*[.!]?$",
     re.I,
 )
 # "Neither Kafka nor RabbitMQ." / "We want neither X nor Y": only standalone or after a verb
@@ -167,6 +204,7 @@ _STANCE_REJECT_RE = re.compile(
     rf"i\s+am)\s+against|say\s+no\s+to|steer\s+clear\s+of|stay\s+away\s+from|get\s+rid\s+of)\s+{_OPT}",
     re.I,
 )
+_NEGATED_STANCE_RE = re.compile(r"(?:\b(?:not|never)|n't)\s*(?:\w+\s+)?$", re.I)
 _NO_OPTION_RE = re.compile(
     r"^no\s+(?P<opt>[^,.;:!?()—–\n]+?)\s*(?=,|\.|!|;|$|—|–|\s-\s|\s+please\b|\s+at\s+all\b|"
     r"\s+for\s+(?:now|us|this)\b|\s+here\b|\s+anymore\b|\s+whatsoever\b)",
@@ -206,7 +244,7 @@ _ZH_OPT = (
 )
 _ZH_OPT_END = r"(?=[了吧呢啊嘛，,。.！!？?；;、：:\s也又还都就]|因为|由于|所以|太|$)"
 _ZH_PREFIX_REJECT_RE = re.compile(
-    r"(?:不要再?|(?<!特)别再?|不再|不用|不使用|不采用|不考虑|放弃|排除|去掉|弃用|不选)"
+    r"(?:不要再?|(?<!特)别(?![的人处家])再?|不再|不用|不使用|不采用|不考虑|放弃|排除|去掉|弃用|不选)"
     rf"(?:用|使用|采用|选用?|考虑)?\s*{_ZH_OPT}{_ZH_OPT_END}"
 )
 _ZH_SUFFIX_REJECT_RE = re.compile(
@@ -252,7 +290,9 @@ _ALTERNATIVE_RE = re.compile(
     r"will\s+(?:use|go|run|stay|talk|communicate|rely|stick|build|be)\b(?!\s+(?:too|very|hard|"
     r"slow|expensive|costly|painful|difficult|overkill|a\s+pain|a\s+nightmare|impossible)))\b"
     r"|\b(?:good|fine)\s+enough\b|\bwill\s+do\b|\bdoes\s+the\s+job\b"
-    r"|^(?:use|keep|go|stick|switch|store|put|move)\b|改用|换成|就用|而是|还是用|^用",
+    r"|^(?:use|keep|go|stick|switch|store|put|move)\b|改用|换成|就用|而是|还是用|^用"
+    r"|\bis\s+what\s+(?:i|we)\b|\bwould\s+be\s+(?:better|best|ideal|preferable)\b"
+    r"|只要|只选|只看|只考虑|只订|只住",
     re.I,
 )
 
@@ -306,7 +346,7 @@ def _english_clause_rejections(clause: str) -> list[_Raw]:
     reject something, so "Go with Postgres, not Mongo" or "If we use X, no Y" are read whole.
     A piece without a reason of its own shares the reason that ends the chain.
     """
-    core = _strip_discourse(clause)
+    core = with_apostrophes(_strip_discourse(clause))
     pieces = [p for p in _REJECTION_CHAIN_SPLIT_RE.split(core) if p.strip()]
     if len(pieces) >= 2:
         per_piece = [_single_clause_rejections(p) for p in pieces]
@@ -374,6 +414,8 @@ def _single_clause_rejections(core: str) -> list[_Raw]:
             allow_gerund=not imperative.group("verb").lower().startswith("avoid"),
         )
     for m in _STANCE_REJECT_RE.finditer(core):
+        if _NEGATED_STANCE_RE.search(core[: m.start()]):
+            continue  # "I wouldn't say no to X", "we can't rule out X": X stays
         if not _NOTHING_BEFORE_RE.search(core[: m.start()]):
             add(m.group("opt"), core[m.end() :])
     for m in _CONTRAST_REJECT_RE.finditer(core):
@@ -401,12 +443,16 @@ def _single_clause_rejections(core: str) -> list[_Raw]:
     return found
 
 
+_ZH_DOUBLE_NEGATION_RE = re.compile(r"(?:不是|并非|没有|不一定|未必)不")
+_ZH_CONDITION_RE = re.compile(r"如果|要是|假如|万一|的话")
 _ZH_DEMONSTRATIVE_RE = re.compile(r"^(?:我们?|咱们)?(?:那个|这个|那种|这种|它)")
 
 
 def _chinese_clause_rejections(clause: str) -> list[_Raw]:
     found: list[_Raw] = []
     for m in _ZH_PREFIX_REJECT_RE.finditer(clause):
+        if clause[max(0, m.start() - 1) : m.start()] in ("不", "没"):
+            continue  # "不排除X": the exclusion negated keeps X
         if _ZH_NOT_NEGATION_RE.search(clause[: m.start() + 2]) or _ZH_A_NOT_A_RE.search(
             clause[m.start() - 1 : m.start() + 2]
         ):
@@ -417,7 +463,9 @@ def _chinese_clause_rejections(clause: str) -> list[_Raw]:
     for m in _ZH_SUFFIX_REJECT_RE.finditer(clause):
         if _ZH_DEMONSTRATIVE_RE.match(m.group("opt")) or _ZH_DEGREE_RE.search(clause[: m.end()]):
             continue  # "那个不行": a pronoun, resolved against the last proposal instead
-        subject = _ZH_SUBJECT_LEAD_RE.sub("", m.group("opt"))
+        subject = zh_option_core(_ZH_SUBJECT_LEAD_RE.sub("", m.group("opt")))
+        if not_a_zh_topic(subject) or _ZH_DOUBLE_NEGATION_RE.search(clause):
+            continue  # "周末不行" limits a time; "也不是不行" keeps the option
         for option in _clean_options(subject):
             found.append((option, clause[m.end() :], False, ""))
     for c in find_constructions(clause, chinese=True):
@@ -458,6 +506,51 @@ def _clause_hits(clause: str) -> list[_Raw]:
     return hits + _english_clause_rejections(clause)
 
 
+# A sentence that ends in a bare refusal turns down what it opened with: "rolling our own auth -
+# absolutely not", "Confluence is where docs go to die here, let's not".
+_BARE_REFUSAL_RE = re.compile(
+    r"^(?:(?:so|and|but|just|honestly|tbh)\s+)?(?:absolutely\s+not|definitely\s+not|hell\s+no|"
+    r"no\s+way|nope|nah|no\s+thanks|not\s+happening|hard\s+pass|pass|let'?s\s+not|"
+    r"(?:i|we)'?d\s+rather\s+not|never\s+again|not\s+for\s+(?:me|us))\s*[.!]*$",
+    re.I,
+)
+_TRIED_IT_RE = re.compile(
+    r"^(?:(?:we|i|he|she|they)\s+)?(?:tried|had|used|did|took)\s+(?:it|them|that|those)\b", re.I
+)
+_PRONOUN_LEAD_RE = re.compile(
+    r"(?:i|we|you|he|she|it|they|that|this|there|i'm|we're|it's|that's|there's|sounds|ok|okay|"
+    r"yes|no|sure|fine)\b",
+    re.I,
+)
+_REFUSAL_PIECES_RE = re.compile(r",\s*|\s[-—–]\s|\s*[—–]\s*")
+_OPENING_NP_RE = re.compile(
+    r"^(?:the|a|an|our|my)?\s*(?P<np>[\w'+.&/-]+(?:\s+[\w'+.&/-]+){0,3}?)"
+    r"(?=\s+(?:is|are|was|were|'s|would|will|means|sounds|looks|feels|seems)\b|\s*$)",
+    re.I,
+)
+
+
+_DOING_LEAD_RE = re.compile(
+    r"^(?:[\w-]+ing|run|build|host|write|roll)\s+(?:(?:our|my|your|their|the|a)\s+)?(?:own\s+)?",
+    re.I,
+)
+
+
+def _bare_refusal(text: str) -> str:
+    pieces = [p for p in _REFUSAL_PIECES_RE.split(_strip_discourse(text)) if p.strip()]
+    tried = len(pieces) >= 2 and _TRIED_IT_RE.match(pieces[1].strip())
+    if tried and negative_experience(" ".join(pieces[1:])):
+        pass  # "melatonin - tried it, groggy all next day": what was tried, badly
+    elif len(pieces) < 2 or not _BARE_REFUSAL_RE.match(pieces[-1].strip()):
+        return ""
+    # "self-hosting our own mail server - absolutely not": the mail server
+    opening = _OPENING_NP_RE.match(_DOING_LEAD_RE.sub("", pieces[0].strip()))
+    if not opening or _PRONOUN_LEAD_RE.match(opening.group("np")):
+        return ""
+    options = _clean_options(opening.group("np"))
+    return options[0] if len(options) == 1 else ""
+
+
 def _sentence_rejections(sentence: _Sentence) -> tuple[list[_RejectionHit], set[int]]:
     """The rejections in one sentence, and the indices of clauses that only give reasons."""
     # (cause before "so", cause in the previous clause, hits, text still to mine)
@@ -478,15 +571,28 @@ def _sentence_rejections(sentence: _Sentence) -> tuple[list[_RejectionHit], set[
             cause, clause = because["why"], because["rest"]
         raw_hits = _clause_hits(clause)
         kept = cause
+        if cause and (cause_hits := _clause_hits(cause)):
+            # "She's not big on clutter, so physical stuff is meh": the cause rejects too, and
+            # what follows from it ("so the hotel has to have a lift") is read with it.
+            raw_hits = cause_hits + raw_hits
+            kept = sentence.clauses[ci]
         bare_not = _BARE_NOT_RE.search(clause)
         if raw_hits and bare_not and bare_not.start() > 0:
             kept = clause[: bare_not.start()]  # "Go with Postgres, not Mongo": the choice stays
         per_clause.append((cause, lead, raw_hits, kept))
+    refused = None if _CJK_CHAR_RE.search(sentence.text) else _bare_refusal(sentence.text)
+    if refused and not any(h for _, _, h, _ in per_clause):
+        per_clause[0][2].append((refused, "", False, "explicit_refusal"))
     if _CJK_CHAR_RE.search(sentence.text):
         for c in chinese_sentence_constructions(sentence.text):
             at = next((i for i, cl in enumerate(sentence.clauses) if c.option in cl), None)
             if at is not None and not any(same_option(h[0], c.option) for h in per_clause[at][2]):
                 per_clause[at][2].append((c.option, c.rest, False, c.family))
+    for ci in range(1, len(per_clause)):
+        if per_clause[ci - 1][2] and all(h[3] == "verdict" for h in per_clause[ci][2]):
+            # "MongoDB is off the table: multi-document transactions are too fragile": a
+            # verdict right after a rejection is its reason.
+            per_clause[ci][2].clear()
     hits: list[_RejectionHit] = []
     reason_clauses: set[int] = set()
     for ci, (cause, lead, raw_hits, kept) in enumerate(per_clause):
@@ -494,11 +600,20 @@ def _sentence_rejections(sentence: _Sentence) -> tuple[list[_RejectionHit], set[
         if _BARE_NOT_NEEDED_RE.search(clause) and any(
             _ENOUGH_RE.search(c) for c in sentence.clauses[ci + 1 :]
         ):
-            # "不需要实时，T+1就够了": a bar lowered, no option turned down (but "不需要加图表，
-            # 纯文字就行" does without a thing).
-            raw_hits = [h for h in raw_hits if h[3] != "not_needed"]
+            # "不需要实时，T+1就够了": a bar lowered (a short quality), no option turned down
+            # (but "不需要加图表，纯文字就行" and "不需要营销自动化那一套" do without a thing).
+            raw_hits = [h for h in raw_hits if h[3] != "not_needed" or len(h[0]) >= 4]
         zh = bool(_CJK_CHAR_RE.search(sentence.clauses[ci]))
+        if zh and any(_ZH_CONDITION_RE.search(c) for c in sentence.clauses[:ci]):
+            raw_hits = []  # "预算不够的话，游泳课就算了": turned down only if the condition holds
         for option, rest, generic, family in raw_hits:
+            one = _ONE_RE.match(option)
+            if one:
+                # "no dashboards, especially not another paid one": the paid dashboards.
+                head = hits[-1].option.split()[-1] if hits else ""
+                if not head:
+                    continue
+                option = f"{one.group('mod') or ''}{head}"
             inline = _reason_after(rest, zh)
             reason = inline or _tidy(cause or lead, 200)
             follower = ci + 1
@@ -608,10 +723,13 @@ _CHOICE_RE = re.compile(
     r"|^(?P<b>.+?)\s+(?:is|are|seems|sounds)\s+(?:definitely\s+)?(?:the\s+way\s+to\s+go|"
     r"the\s+(?:right|best|better)\s+(?:choice|option|call|fit|bet)|(?:good|fine)\s+enough)"
     r"|^(?P<f>.+?)\s+(?:will\s+do|does\s+the\s+job|works\s+for\s+us)"
+    # "GoodJob then.", "Seville then": the pick after the options were narrowed.
+    r"|^(?P<h>[^,]{1,40}?)\s+then$"
     r"|^(?:(?:let'?s|we(?:'ll|\s+will|\s+should)?|i'd|i\s+would)\s+)?(?:go\s+with|stick\s+with|"
     r"settle\s+on|opt\s+for|pick|choose)\s+(?P<c>.+)$"
     r"|^(?:we\s+)?(?:chose|picked|decided\s+on|went\s+with|settled\s+on)\s+(?P<d>.+)$"
-    rf"|^(?:我们|咱们|[{_CJK}]{{1,6}}?)?(?:就|还是|决定|改|那就)?(?:用|选|选用|采用)(?P<e>[^，,。]+?)(?:吧|了)?$"
+    # "主要用微信" / "平时用X" describe a habit, they choose nothing.
+    rf"|^(?:我们|咱们|(?!主要|平时|一般|经常|偶尔|通常|常常|每天|只是)[{_CJK}]{{1,6}}?)?(?:就|还是|决定|改|那就)?(?:用|选|选用|采用)(?P<e>[^，,。]+?)(?:吧|了)?$"
     r"|^(?P<g>.+?)就(?:够了|行了?|可以了?)$",
     re.I,
 )

@@ -26,6 +26,7 @@ _STRONG_MODAL_RE = re.compile(
     # "we need an audit trail" — but not "no need for", "don't need", "need help".
     r"|(?<!no\s)(?<!n't\s)(?<!not\s)\bneeds?\b(?!\s+(?:to|help)\b)"
     r"|必须|需要|要求|一定要|务必|应该|应当|只能|只支持|只允许|不能超过|不超过|不得|至少|最多|记得"
+    r"|(?:别|不要)超过|控制在"
     r"|别忘了|不要忘记|还要|也要|得要|(?<![主重只想不还也])要(?![不是么求问看说知了])",
     re.I,
 )
@@ -203,12 +204,23 @@ _EVALUATES_RE = re.compile(
 )
 
 
+# Chinese clauses with a modal that state no need: a habit of someone's day ("他每天要背去教室",
+# "大家第二天还要上班"), hearsay ("听说…"), a story ("之前被套路过"), or a bare confirmation that
+# points at a requirement already stated ("这个是硬性要求", "这个要求不变").
+_NOT_A_NEED_ZH_RE = re.compile(
+    r"(?:他|她|我|大家|孩子|老公|老婆|同事)们?(?:每天|第二天|早上|平时|还|也)+要"
+    r"|^(?:听说|据说)|之前被|被[\u4e00-\u9fff]{0,4}过"
+    r"|^(?:这个|这|那个)(?:是|还是)?(?:硬性)?(?:要求|条件)(?:不变|是硬性的?)?[。.！!]?$"
+    r"|^(?:这个|这|那个)?(?:硬性)?要求(?:不变|还是不变)[。.！!]?$"
+)
+
+
 def _requirement_from_clause(
     clause: str, *, strong_only: bool, previous: str | None
 ) -> tuple[str, float] | None:
     """(text, confidence) when the clause states a need or constraint."""
     core = _main_clause(_strip_discourse(clause))
-    if not core or _EVALUATES_RE.match(core):
+    if not core or _EVALUATES_RE.match(core) or _NOT_A_NEED_ZH_RE.search(core):
         return None
     m = _DONT_FORGET_RE.match(core)
     if m:

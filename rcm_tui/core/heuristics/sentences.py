@@ -12,7 +12,13 @@ from .text import _CJK_CHAR_RE
 _FENCED_CODE_RE = re.compile(r"```.*?(?:```|\Z)", re.S)
 _CODE_BLOCK_RE = re.compile(r"```[^\n]*\n(.*?)(?:```|\Z)", re.S)
 _CODE_COMMENT_RE = re.compile(r"(?:#|//|--).*$|/\*.*?\*/|<!--.*?-->")
-_SENTENCE_SPLIT_RE = re.compile(r"(?<=[!?])\s+|(?<=\.)\s+(?=[A-Z0-9\"'“(\[])|(?<=[。！？])|\n+")
+_SENTENCE_SPLIT_RE = re.compile(
+    r"(?<=[!?])\s+|(?<=\.)\s+(?=[A-Z0-9\"'“(\[\u4e00-\u9fff])|(?<=[。！？])|\n+"
+    # Typed without capitals ("…is kinda meh. an experience would be better"): a full stop
+    # after a word of three letters or more, except the usual abbreviations.
+    r"|(?<=[a-z]{3}\.)(?<!approx\.)(?<!incl\.)(?<!excl\.)(?<!etc\.)(?<!est\.)(?<!min\.)"
+    r"(?<!max\.)(?<!ref\.)\s+(?=[a-z])"
+)
 # Clause boundaries that never fall inside a noun phrase.
 _CLAUSE_SPLIT_RE = re.compile(r"\s*(?:;|；|\s[—–]\s|[—–]|\s-\s|:\s|：)\s*")
 _QUESTION_START_RE = re.compile(
@@ -37,7 +43,8 @@ class _Sentence:
 
 _LIST_HEADER_RE = re.compile(
     r"\b(?:requirements?|constraints?|must[- ]haves?|needs|specs?|specification|criteria|rules|"
-    r"non[- ]negotiables?|acceptance)\b|要求|需求|约束|条件",
+    r"non[- ]negotiables?|acceptance|brief|wish\s*list|checklist|key\s+points|goals)\b"
+    r"|要求|需求|约束|条件",
     re.I,
 )
 _BULLET_RE = re.compile(r"^\s*(?:[-*•·]|\d{1,2}[.)])\s+")

@@ -18,18 +18,22 @@ _ZH_NUM = "一二两三四五六七八九十百千万几半"
 _COUNT_RE = re.compile(
     r"(?:^|[\s~<>≤≥(])(?:\d+(?:[.,]\d+)*(?:\s*[x×]\s*\d+(?:[.,]\d+)*)?\+?|one|two|three|four|"
     r"five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|a\s+dozen)"
-    r"(?:[- ]?(?:k|m|cm|mm|km|kg|g|ml|l|gb|tb|pm|am|h|hrs?|mins?|ppl|pp|yo|x))?\s*"
+    r"(?:[- ]?(?:k|m|cm|mm|km|kg|g|ml|l|gb|tb|pm|am|h|hrs?|mins?|ppl|pp|yo|x))?[\s-]*"
     r"(?:[a-z][\w-]*\s+){0,2}?(?:[a-z]{3,}s|people|ppl|kids|children|guests|adults|nights|"
     r"days|weeks|months|years|hours|minutes|rooms|beds?|bed|tables|cats|dogs|pets|jobs|agents|"
     r"users|seats|tenants|persons?|year[- ]old|month[- ]old|am|pm|k|m|kg|g|cm|m²|sq\s*m)\b"
+    r"|\b\d{1,2}:\d{2}\b"
     r"|[\d两三四五六七八九十百千万几]+个"
+    r"|[一二两三四五六七八九十\d]+(?:座|口人?)|一家[三四五六]口|人均"
     rf"|[\d{_ZH_NUM}]+\s*个?(?:人|岁|天|晚|夜|小时|分钟|周|年|个月|月|桌|块|元|次|公里|米|平米|"
     r"平|大卡|字|G|GB|万|千|点|号|室|间|楼|层|斤|公斤|克)",
     re.I,
 )
 _AGE_RE = re.compile(
     r"\b(?:turning|turns|aged?|i'?m|she'?s|he'?s|is|are)\s+(?:about\s+)?\d{1,2}\b(?!\s*(?:%|\$))"
-    r"|\b\d{1,2}(?:th|st|nd|rd)\b",
+    r"|\b\d{1,2}(?:th|st|nd|rd)\b"
+    # "她七十了", "他们都六十多了": an age said as a number and 了.
+    rf"|(?:他|她|我|爸|妈|孩子|老人|女儿|儿子)(?:们)?(?:都|也|已经|今年)*[\d{_ZH_NUM}]{{1,4}}多?(?:岁)?了",
     re.I,
 )
 _WHEN_RE = re.compile(
@@ -43,10 +47,16 @@ _WHEN_RE = re.compile(
     re.I,
 )
 _PREFER_RE = re.compile(
-    r"\b(?:prefer|preferably|ideally|i'?d\s+(?:like|love)|we'?d\s+(?:like|love)|"
+    r"\b(?:prefer|preferably|ideally|(?:i|we|he|she|they|you)'?d\s+(?:like|love|prefer|rather)|"
+    r"would\s+rather|as\s+long\s+as|so\s+long\s+as|provided\s+that|"
+    r"(?:sounds?|would\s+be|'d\s+be)\s+(?:better|best|ideal|great|perfect|preferable|nice|"
+    r"amazing|lovely|wonderful|fantastic)|"
+    r"(?:is|are)\s+what\s+(?:i|we|he|she|they)(?:'m|'re|\s+am|\s+are|\s+is|'s)?\s*"
+    r"(?:after|looking\s+for|want|need)|otherwise|"
     r"hoping\s+for|goal\s+is|aim\s+is|(?:is|are)\s+preferable|(?:is|are)\s+(?:a\s+)?(?:plus|bonus)|"
     r"mostly|mainly)\b"
-    r"|最好|希望|偏好|尽量|只能|只有|主要|一定要|适合",
+    r"|最好|希望|偏好|尽量|只能|只有|只要|主要|一定要|适合|为主|(?<![不没])(?:特别|很|最|比较|超|挺)?喜欢"
+    r"|(?<![不没])爱(?:吃|喝|玩|看|画|听|读)|(?:不要|别)(?:离[\u4e00-\u9fff]{1,6})?太",
     re.I,
 )
 # Who it is for and what it has to fit: "for my dad", "I'm vegan", "I have a dog".
@@ -65,25 +75,35 @@ _CONTEXT_RE = re.compile(
     # gardening" — a reply should fit it.
     r"|^(?:he|she|they|(?:my|our|his|her)\s+\w+)(?:'s|'re|\s+is|\s+are)\s+(?:really\s+)?"
     r"(?:obsessed\s+with|into|crazy\s+about|a\s+(?:big\s+)?fan\s+of|big\s+on)\s+\w+"
+    r"|^(?:he|she|they|(?:my|our|his|her)\s+\w+)(?:'s|'re|\s+is|\s+are)\s+an?\s+(?:keen|avid|big|"
+    r"huge|passionate|serious|fussy|picky|light|heavy)\s+\w+"
+    r"|\b(?:moving|moved|relocating)\s+(?:in)?to\s+(?:a|an|the)\s+\w+"
     r"|^(?:he|she|they|(?:my|our|his|her)\s+\w+)\s+(?:really\s+)?(?:loves?|enjoys?|likes?)\s+"
     r"(?!it\b|that\b|this\b)\w+"
     # Where: "in Soho", "near Shinjuku", "around Leeds".
     r"|\b(?:near|around|close\s+to|next\s+to|(?:stay|staying|live|living|based|located|hotel|"
     r"place|somewhere|something|trip|flat|apartment)\s+(?:\w+\s+)?in)\s+(?!I\b)(?-i:[A-Z][a-z]{2,})"
     r"|^(?:written|built|running)\s+(?:in|on)\b"
+    # Where and how the person lives or works: "we live in a walk-up", "I work from home".
+    r"|^(?:i|we|he|she|they|(?:my|our)\s+\w+)\s+(?:live|lives|work|works)\s+(?:in|from|on|at|"
+    r"nights|shifts|late|remotely)\b"
+    r"|(?:'re|are|'m|am)\s+(?:also\s+|really\s+)?keen\s+on\b"
+    # Chinese: health and skill that constrain, where one lives or works, who comes along.
+    r"|膝盖|腰不好|颈椎|鼻炎|哮喘|怕冷|怕热|晕车|晕船|恐高|零基础|新手|初学|有老有小|"
+    r"(?:公司|家|住|我们)在[\u4e00-\u9fff]{2,6}|从[\u4e00-\u9fff]{2,4}到[\u4e00-\u9fff]{2,4}"
     r"|过敏|不耐受|高原反应|高血压",
     re.I,
 )
 # Not a requirement whatever else it holds.
 _SMALL_TALK_RE = re.compile(
-    r"\b(?:lol|haha+|ugh|lmao|omg|hehe|sorry|hey|hi|hello|wow|oops|by\s+the\s+way|"
+    r"\b(?:lol|haha+|ugh|lmao|omg|hehe|sorry|hey|hi|hello|wow|oops|ooh+|aww+|yay|by\s+the\s+way|"
     r"to\s+be\s+clear|to\s+be\s+fair|no\s+doubt)\b|哈哈|呵呵|天气",
     re.I,
 )
 _STORY_RE = re.compile(
     r"\b(?:was|were|had|did|went|got|met|bought|tried|said|told|thought|used\s+to|yesterday|"
     r"ago|once|took|spent|ran|came|saw|broke|failed|crashed|last\s+(?:week|month|night|time))\b"
-    r"|以前|之前买|上次|本来|已经|问一个问题",
+    r"|以前|之前买|上次|本来|已经|问一个问题|之前|被[\u4e00-\u9fff]{0,4}过|坏了|第一次|听说|据说",
     re.I,
 )
 _CHAT_RE = re.compile(
@@ -115,11 +135,16 @@ def stated_requirement(core: str) -> str | None:
         and len(body) <= 60
         and not re.search(
             r"\b(?:is|are|was|were|do|does|did|i|we|you|it|they|that|this|she|he|"
-            r"change|again|please|thanks|looks?|seems?|sounds?|maybe|later|thoughts?|some)\b|'",
+            r"change|again|please|thanks|looks?|seems?|sounds?|maybe|later|thoughts?|some|not|no|"
+            r"never|nope|absolutely|definitely|slightly|honestly|really|totally|probably|"
+            r"certainly|seriously|literally|actually|worried|sure|fine)\b|'",
             body,
             re.I,
         )
     )
     if latin_fragment and not _CJK_RE.search(body):
         return body
+    please = re.match(r"^(?P<np>[A-Za-z][\w-]*(?:\s+[\w-]+){0,3}),?\s+please$", body, re.I)
+    if please and not re.search(r"\b(?:thanks|yes|no|ok|okay|go|more|less|again)\b", body, re.I):
+        return please.group("np")  # "Documentary style please": what is asked for
     return None

@@ -1,0 +1,149 @@
+"""Answers to a proposal: the user judges an option the assistant just put on the table.
+
+Most everyday rejections are replies. The assistant lists options; the user picks one up as the
+topic of a sentence and judges it — "Datadog at 200GB/day would bankrupt us", "pods — absolutely
+not", "Elastic we ran before, JVM tuning hell", "Salesforce对我们来说太重了", "米小圈她看腻了".
+No construction list covers those wordings, but two things hold in all of them: the topic of the
+sentence names an option the assistant proposed, and what is said about it is negative (a
+negative evaluation, a negated wish, excess: "too …", "太…"). Both are required, and a hedge
+("might", "not sure", "worried", "可以考虑", "担心") or a question keeps the option.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .options import option_matches
+from .sentences import _Sentence, _strip_discourse
+from .text import _CJK, _CJK_CHAR_RE
+
+# The topic: the noun phrase a sentence opens with, up to the verb or a preposition after it.
+_EN_TOPIC_RE = re.compile(
+    r"^(?:the|a|an|those|these|that|this)?\s*(?P<np>[\w'+.&/-]+(?:\s+[\w'+.&/-]+){0,3}?)"
+    r"(?=\s*(?:[-—–,:]|$)|\s+(?:is|are|was|were|'s|'re|would|will|could|can|at|on|in|for|with|"
+    r"we|i|she|he|they|my|our|has|have|had|does|do|doesn'?t|don'?t|isn'?t|aren'?t|won'?t|"
+    r"wouldn'?t|just|seems?|looks?|sounds?|feels?|gets?|costs?|takes?|makes?|itself|"
+    r"themselves|sucks?|broke|kept|keeps|never|always|honestly|really|definitely|weighs?|eats?|"
+    r"needs?|uses?|breaks?|drains?|runs?)\b)",
+    re.I,
+)
+_ZH_TOPIC_RE = re.compile(
+    rf"^(?P<np>[A-Za-z0-9][A-Za-z0-9_.+#/-]*(?:\s[A-Za-z0-9][A-Za-z0-9_.+#/-]*)?[{_CJK}]{{0,3}}?"
+    rf"|[{_CJK}]{{2,8}}?)"
+    r"(?=对|我|他|她|大家|孩子|太|很|不|没|上次|之前|去年|以前|听说|据说|感觉|实在|真的|确实|"
+    r"有点|也|都|就|还是|用起来|吃起来|看起来|[，,。！!])"
+)
+_NEGATIVE_EN_RE = re.compile(
+    r"\b(?:absolutely\s+not|definitely\s+not|hell\s+no|no\s+way|nope|nah|never\s+again|"
+    r"not\s+(?:again|for\s+(?:me|us)|an\s+option|happening|worth)|too\s+\w+|"
+    r"(?:don'?t|doesn'?t|do\s+not|does\s+not|won'?t|wouldn'?t)\s+(?:want|like|need|work|fit|"
+    r"suit|trust|love)|beyond\s+(?:our|my)\s+budget|over\s+(?:our|my)\s+budget|"
+    r"out\s+of\s+(?:our|my)\s+(?:budget|price\s+range|league)|bankrupt\w*|overpriced|"
+    r"expensive|pricey|hell|nightmare|disaster|mess|awful|terrible|horrible|rubbish|useless|"
+    r"boring|tedious|faff|hassle|pain|annoying|impersonal|tacky|cheesy|gimmicky|clunky|"
+    r"bloated|flaky|unreliable|buggy|noisy|crowded|touristy|dirty|overrated|meh|ugh|"
+    r"hate|hated|dislike|can'?t\s+stand|sick\s+of|tired\s+of|over\s+it|done\s+with|"
+    r"regret\w*|complain\w*|kept\s+\w+ing|no\s+chance|weighs?\s+a\s+ton|spook\w*|"
+    r"(?:somewhere|something)\s+(?:new|else|different)|been\s+there|done\s+that|"
+    r"(?:drove|drives|driving)\s+(?:me|us)\s+(?:mad|crazy|nuts)|rather\s+not|no\s+thanks|"
+    r"next|pass|skip|done\s+\w+ing|fed\s+up|adds?\s+up|never\s+wear|never\s+use|murder|"
+    r"torture|brutal|insane|ridiculous|extortionate|let'?s\s+not|go\s+to\s+die|abandoned|"
+    r"unmaintained|deprecated|outdated|dead)\b"
+    r"|^\s*(?:is\s+|are\s+)?out\b",
+    re.I,
+)
+_NEGATIVE_ZH_RE = re.compile(
+    r"太[\u4e00-\u9fff]|不好|很差|差劲|体验差|不行|不喜欢|不太喜欢|不想|不太想|不要|腻|烦|"
+    r"麻烦|坑|踩雷|踩过雷|失望|不靠谱|不方便|受不了|算了|换个|不考虑|不适合|没意思|不推荐|"
+    r"后悔|难用|难吃|加价|上当|吃亏|不划算|不值|坏了|无聊|去过了|换个|换一家|预算不够|买不起|"
+    r"负担不起|超出"
+)
+_HEDGE_RE = re.compile(
+    r"\b(?:might|may|maybe|perhaps|could|probably|possibly|not\s+sure|unsure|wonder\w*|"
+    r"worried|worry|afraid|if|unless|whether|but\s+(?:i'?m\s+)?open|open\s+to|fine|okay|ok|"
+    r"not\s+(?:too|that|so)\s+\w+|isn'?t\s+(?:too|that)|wasn'?t\s+(?:too|that)|not\s+bad|"
+    r"not\s+against|don'?t\s+mind|no\s+problem|let'?s\s+see|we'?ll\s+see)\b"
+    r"|可以考虑|也可以|还行|也行|担心|犹豫|不确定|再看看|再想想|也不是不|不排斥|不介意|可能|也许"
+    r"|如果|要是|的话|倒是",
+    re.I,
+)
+_NOT_A_TOPIC = frozenset(
+    """i we you he she it they this that there here what which who so and but or also then
+    ok okay yes no well honestly actually just maybe budget price cost time weather""".split()
+)
+
+
+_WORD_RE = re.compile(r"[\w'+.&/-]+")
+_COUNTED_RE = re.compile(
+    r"^(?:\d|one|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|a\s+few|"
+    r"several|many|most|some|all|every|each|no)\b",
+    re.I,
+)
+_DETERMINER_RE = re.compile(r"^(?:the|a|an|those|these|that|this|our|my)\s+", re.I)
+
+
+def _named_topic(core: str, proposal: str) -> str:
+    """The longest run of up to four opening words that names something in the reply
+    ("The Miele weighs a ton" → "Miele", "Pulsar's ops story …" → "Pulsar")."""
+    words = _WORD_RE.findall(_DETERMINER_RE.sub("", core))[:4]
+    for size in range(len(words), 0, -1):
+        candidate = re.split(r"'s\b", " ".join(words[:size]))[0].strip(".,")
+        if _COUNTED_RE.match(candidate):
+            return ""  # "Four years max, …": a quantity, not an option
+        if candidate.lower() not in _NOT_A_TOPIC and option_matches(candidate, proposal):
+            return candidate
+    return ""
+
+
+def _named_zh_topic(core: str, proposal: str) -> str:
+    """The longest opening of a Chinese clause (six characters down to two, or a latin name)
+    that the reply named: "飞鹤广告太多了" → 飞鹤."""
+    latin = re.match(r"[A-Za-z][A-Za-z0-9_.+#/-]*(?:\s[A-Za-z0-9][A-Za-z0-9_.+#/-]*)?", core)
+    if latin:
+        return latin.group() if option_matches(latin.group(), proposal) else ""
+    for size in range(min(6, len(core)), 1, -1):
+        head = core[:size]
+        if _CJK_CHAR_RE.fullmatch(head[0]) and head in proposal and head not in _NOT_A_ZH_TOPIC:
+            return head
+    return ""
+
+
+_NOT_A_ZH_TOPIC = frozenset(
+    "我们 你们 他们 她们 这个 那个 这种 那种 如果 可以 不过 但是 所以".split()
+)
+
+
+def _topic(clause: str) -> str:
+    core = _strip_discourse(clause)
+    m = (_ZH_TOPIC_RE if _CJK_CHAR_RE.search(core[:2]) else _EN_TOPIC_RE).match(core)
+    if not m:
+        return ""
+    topic = re.split(r"'s\b", m.group("np").strip())[0]  # "TGI's licence change": TGI
+    return "" if topic.lower() in _NOT_A_TOPIC else topic
+
+
+def _negative(clause: str) -> bool:
+    return bool(_NEGATIVE_ZH_RE.search(clause) or _NEGATIVE_EN_RE.search(clause))
+
+
+def proposal_verdicts(sentences: list[_Sentence], proposal: str) -> list[tuple[str, int, str]]:
+    """(option, sentence index, reason) for each sentence whose topic names an option of the
+    last assistant reply and that says something negative about it, unhedged."""
+    if not proposal:
+        return []
+    found: list[tuple[str, int, str]] = []
+    for sentence in sentences:
+        if sentence.question or _HEDGE_RE.search(sentence.text):
+            continue
+        opening = sentence.clauses[0] if sentence.clauses else sentence.text
+        topic = _topic(opening)
+        if not topic or not option_matches(topic, proposal):
+            core = _strip_discourse(opening)
+            zh = bool(_CJK_CHAR_RE.search(core[:12]))
+            topic = _named_zh_topic(core, proposal) if zh else _named_topic(core, proposal)
+        if not topic:
+            continue
+        rest = sentence.text[sentence.text.find(topic) + len(topic) :]
+        if _negative(rest):
+            found.append((topic, sentence.index, rest.strip(" ,.-—–:，。")))
+    return found
