@@ -67,7 +67,10 @@ _HEADING_LINE_RE = re.compile(
     r"sincerely)\s*,?\s*[A-Z]?[a-z]*\s*$",
     re.I,
 )
-_EMPHASIS_RE = re.compile(r"\*\*|__|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])|`+|^\s*>\s?")
+_EMPHASIS_RE = re.compile(r"\*\*|__|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])|^\s*>\s?")
+# An inline code span loses its backticks; a stray backtick separates what it stood between
+# ("0`0" is two tokens, not the number 00).
+_CODE_SPAN_RE = re.compile(r"(`+)([^`]+?)\1")
 _PASTE_LABEL_RE = re.compile(
     r"^(?:paragraph|para|section|part|point|item|excerpt|page|chunk|quote)\s*\d+\s*[:.)–-]\s*",
     re.I,
@@ -75,7 +78,8 @@ _PASTE_LABEL_RE = re.compile(
 
 
 def _plain(line: str) -> str:
-    return _PASTE_LABEL_RE.sub("", _EMPHASIS_RE.sub("", line).strip())
+    unquoted = _CODE_SPAN_RE.sub(r"\2", line).replace("`", " ")
+    return _PASTE_LABEL_RE.sub("", _EMPHASIS_RE.sub("", unquoted).strip())
 
 
 # A bold-only line is a heading when it reads like a title ("**Budget**", "**Open Questions**");
