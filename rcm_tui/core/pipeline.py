@@ -96,7 +96,8 @@ CALL_TEXT_TURNS = 30
 OVERFLOW_REFITS = 2
 WINDOW_MARGIN = 0.85
 MIN_PROMPT_TOKENS = 256
-# Sampling temperature of a rewrite asked for because the reply repeated the previous one.
+# Sampling temperature of an attempt after a reply that repeated the previous one (or, from a
+# small model, any flagged reply: its next attempt is a fresh sample of the same prompt).
 REPEAT_TEMPERATURE = 0.8
 # Token-estimate calibration: bounds of the learned factor and the weight of each new sample.
 SCALE_MIN, SCALE_MAX, SCALE_WEIGHT = 0.5, 2.0, 0.5
@@ -108,8 +109,9 @@ class PipelineSettings:
     reliability: bool = True
     llm_analysis: bool = True
     llm_judge: bool = True
-    # "lean" spends model calls only on the reply (and a rewrite on re-advocacy or a premature
-    # answer); analysis, judging and summaries are heuristic. "auto" picks lean for a model
+    # "lean" spends model calls only on the reply (and a fresh sample on re-advocacy, a
+    # premature answer or a copy; see small_model.py); analysis, judging and summaries are
+    # heuristic. "auto" picks lean for a model
     # below `small_model_params` parameters, whose structured answers measured worse than the
     # heuristics (SmolLM2-135M: every judge verdict out of range, most analysis ungrounded).
     profile: str = "auto"
