@@ -191,12 +191,16 @@ class Controller:
             return None
         started = time.perf_counter()
         if self._loading is None:
-            # The system prompt is read into the KV cache too: every turn's prompt starts
-            # with it, so the first one then decodes only what later ones do.
-            head = self.pipeline().stable_head()
-            self._loading = asyncio.ensure_future(asyncio.to_thread(load, head))
+            self._loading = asyncio.ensure_future(self._load_and_read_head(load))
         await self._loading
         return time.perf_counter() - started
+
+    async def _load_and_read_head(self, load: Callable[..., None]) -> None:
+        # The loaded model's size decides the profile, and the profile the system prompt; that
+        # prompt is then read into the KV cache: every turn's prompt starts with it, so the
+        # first one decodes only what later ones do.
+        await asyncio.to_thread(load, None)
+        await asyncio.to_thread(load, self.pipeline().stable_head())
 
     def providers(self) -> ProviderPair:
         if self._providers is None:

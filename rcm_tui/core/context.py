@@ -226,6 +226,9 @@ def as_sent(message: Message) -> str:
 
 
 def with_ledger(ledger: str, text: str) -> str:
+    if ledger.startswith(prompts.CHECKLIST_HEADER):
+        # The small model's checklist follows the message: what it reads last, it answers.
+        return f"{text}\n\n{ledger}"
     return f"{ledger}\n\n{text}" if ledger else text
 
 
@@ -343,6 +346,8 @@ def assemble(
     chunk: int = 3,
     ledger_refresh_turns: int | None = None,
     remind_rejected: bool = True,
+    system_prompt: str = prompts.SYSTEM_PROMPT,
+    checklist: str | None = None,
 ) -> AssembledPrompt:
     """Build the generation prompt for `turn`.
 
@@ -354,11 +359,17 @@ def assemble(
     With `ledger_refresh_turns` set (the "as sent" layout), user messages in the history keep
     the ledger block they were sent with and the newest one gets `ledger_update`: each prompt
     then extends the previous one, which a one-slot KV cache serves without re-reading.
+    A `checklist` (the small-model profile's ledger) is sent instead of a block, and history
+    messages keep theirs the same way.
     """
     pairs = answered_turns(session, turn)
+    if checklist is not None:
+        return _assemble_with(
+            session, pairs, checklist, user_text, turn, budget, chunk, system_prompt
+        )
     if ledger_refresh_turns is None:
         ledger = render_ledger(session, status_requested=status_requested)
-        return _assemble_with(session, pairs, ledger, user_text, turn, budget, chunk)
+        return _assemble_with(session, pairs, ledger, user_text, turn, budget, chunk, system_prompt)
 
     def as_sent_block(visible: list[tuple[Message, Message]]) -> str:
         return ledger_update(
@@ -370,12 +381,14 @@ def assemble(
             remind_rejected=remind_rejected,
         )
 
-    prompt = _assemble_with(session, pairs, as_sent_block(pairs), user_text, turn, budget, chunk)
+    prompt = _assemble_with(
+        session, pairs, as_sent_block(pairs), user_text, turn, budget, chunk, system_prompt
+    )
     if prompt.over_budget and pairs and prompt.verbatim_from_turn > pairs[0][0].turn:
         # Blocks in the turns now summarised are no longer in view: judge by what is.
         visible = [p for p in pairs if p[0].turn >= prompt.verbatim_from_turn]
         prompt = _assemble_with(
-            session, pairs, as_sent_block(visible), user_text, turn, budget, chunk
+            session, pairs, as_sent_block(visible), user_text, turn, budget, chunk, system_prompt
         )
     return prompt
 
@@ -388,8 +401,9 @@ def _assemble_with(
     turn: int,
     budget: Budget,
     chunk: int,
+    system_prompt: str = prompts.SYSTEM_PROMPT,
 ) -> AssembledPrompt:
-    system = ChatMessage("system", prompts.SYSTEM_PROMPT)
+    system = ChatMessage("system", system_prompt)
     final = ChatMessage("user", with_ledger(ledger, user_text))
     fixed = messages_tokens([system, final])
     room = budget.prompt - fixed

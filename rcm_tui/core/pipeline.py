@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import Settings
-from . import heuristics, prompts
+from . import heuristics, prompts, small_model
 from .analysis import Analysis
 from .context import (
     AssembledPrompt,
@@ -96,7 +96,8 @@ CALL_TEXT_TURNS = 30
 OVERFLOW_REFITS = 2
 WINDOW_MARGIN = 0.85
 MIN_PROMPT_TOKENS = 256
-# Sampling temperature of a rewrite asked for because the reply repeated the previous one.
+# Sampling temperature of an attempt after a reply that repeated the previous one (or, from a
+# small model, any flagged reply: its next attempt is a fresh sample of the same prompt).
 REPEAT_TEMPERATURE = 0.8
 # Token-estimate calibration: bounds of the learned factor and the weight of each new sample.
 SCALE_MIN, SCALE_MAX, SCALE_WEIGHT = 0.5, 2.0, 0.5
@@ -110,8 +111,9 @@ class PipelineSettings:
     reliability: bool = True
     llm_analysis: bool = _CONFIG.llm_analysis
     llm_judge: bool = _CONFIG.llm_judge
-    # "lean" spends model calls only on the reply (and a rewrite on re-advocacy or a premature
-    # answer); analysis, judging and summaries are heuristic. "auto" picks lean for a model
+    # "lean" spends model calls only on the reply (and a fresh sample on re-advocacy, a
+    # premature answer or a copy; see small_model.py); analysis, judging and summaries are
+    # heuristic. "auto" picks lean for a model
     # below `small_model_params` parameters, whose structured answers measured worse than the
     # heuristics (SmolLM2-135M: every judge verdict out of range, most analysis ungrounded).
     profile: str = _CONFIG.profile
@@ -207,8 +209,12 @@ class Pipeline:
     def stable_head(self) -> list[ChatMessage]:
         """The start every generation prompt of a session shares (its system prompt): a
         provider with a prefix cache can read it before the first message arrives."""
-        text = prompts.SYSTEM_PROMPT if self.settings.reliability else prompts.PLAIN_SYSTEM_PROMPT
-        return [ChatMessage("system", text)]
+        return [ChatMessage("system", self._system_prompt())]
+
+    def _system_prompt(self) -> str:
+        if not self.settings.reliability:
+            return prompts.PLAIN_SYSTEM_PROMPT
+        return prompts.SMALL_MODEL_SYSTEM_PROMPT if self.lean else prompts.SYSTEM_PROMPT
 
     async def drain(self) -> None:
         """Wait for background work (consolidation) to finish, e.g. before exiting."""
@@ -466,6 +472,7 @@ class Pipeline:
         if not self.settings.reliability:
             return _plain_prompt(session, user_text, turn)
         refresh = self._ledger_refresh()
+        checklist = small_model.checklist(session, turn) if self.lean else None
         prompt = assemble(
             session,
             user_text,
@@ -475,8 +482,10 @@ class Pipeline:
             chunk=max(1, self.settings.consolidation_interval),
             ledger_refresh_turns=refresh,
             remind_rejected=not self.lean,
+            system_prompt=self._system_prompt(),
+            checklist=checklist,
         )
-        if refresh is not None:
+        if refresh is not None or checklist is not None:
             # Kept with the message so later prompts repeat it exactly as sent.
             message = next(
                 (m for m in reversed(session.messages) if m.role == "user" and m.turn == turn),
@@ -692,7 +701,9 @@ class Pipeline:
                     prompt,
                     # At low temperature the model that repeated itself (or its prompt) does it
                     # again.
-                    REPEAT_TEMPERATURE if previous.scores.repeated or not previous.text else None,
+                    REPEAT_TEMPERATURE
+                    if previous.scores.repeated or not previous.text or self.lean
+                    else None,
                 )
             except ProviderError as exc:
                 self.emit(
@@ -712,7 +723,7 @@ class Pipeline:
                 # Another rewrite of a rewrite that did not help rarely does: stop early. A
                 # second bare copy of the ledger gets a further sample: there is nothing to show.
                 break
-        best = max(drafts, key=lambda d: (not d.scores.readvocated, d.scores.overall, -d.attempt))
+        best = max(drafts, key=self._rank)
         record = to_record(best.scores, turn, len(drafts), best.attempt, readvocated_in)
         if not best.text:
             return BestDraft(best, record)  # every attempt only copied the ledger: run_turn fails
@@ -722,37 +733,31 @@ class Pipeline:
         self.emit(ReplyShown(turn, best.attempt, best.text))
         return BestDraft(best, record)
 
+    def _rank(self, draft: Draft) -> tuple[Any, ...]:
+        if self.lean:
+            return small_model.rank(draft.scores, draft.attempt)
+        return (not draft.scores.readvocated, draft.scores.overall, -draft.attempt)
+
     def _needs_refinement(self, scores: Scores) -> bool:
         if scores.readvocated or scores.echoed:
             # A copied ledger is no answer, whatever the other dimensions score.
             return True
         if self.lean:
-            # A small model's rewrite of a merely weak reply measured no better (SmolLM2-135M
-            # stuck repeating one line repeated it in every rewrite, even at temperature 0.8);
-            # a premature full answer, or the prompt's ledger parroted back, is worth a second
-            # call.
-            return scores.premature_attempt or scores.echoed
+            return small_model.needs_another_attempt(scores)
         return scores.overall < self.settings.quality_threshold
 
     def _refinement_messages(
         self, session: Session, prompt: AssembledPrompt, previous: Draft
     ) -> list[ChatMessage]:
-        if not previous.text:
+        if not previous.text or self.lean:
             # Nothing but the ledger copied back: there is no reply to rewrite, and a rewrite
-            # request shows the copy to the model once more. A fresh sample of the same prompt
-            # (served whole from the KV cache) is the cheaper, better second try.
+            # request shows the copy to the model once more. A small model answers a rewrite
+            # request with talk about the request ("Here's a revised version…"), which the
+            # next turns then copy. A fresh sample of the same prompt (served whole from the
+            # KV cache) is the cheaper, better second try.
             return list(prompt.messages)
         rejected = prompts.format_rejected(ledger_payload(session)["rejected"])
-        named = previous.scores.issues
-        if self.lean:
-            # Only the flaws that called for the rewrite: every word is re-read by the model.
-            scores = previous.scores
-            evidence = scores.evidence
-            named = [prompts.readvocated_issue(o, evidence.get(o)) for o in scores.readvocated]
-            named += [prompts.PREMATURE_ISSUE] if scores.premature_attempt else []
-            named += [prompts.REPEATED_ISSUE] if scores.repeated else []
-            named += [prompts.ECHOED_ISSUE] if scores.echoed else []
-        issues = "\n".join(f"- {i}" for i in named) or "- be clearer and shorter"
+        issues = "\n".join(f"- {i}" for i in previous.scores.issues) or "- be clearer and shorter"
         instruction = prompts.REFINE_INSTRUCTION.format(issues=issues, rejected=rejected)
         return [
             *prompt.messages,

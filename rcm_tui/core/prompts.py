@@ -86,7 +86,6 @@ def readvocated_issue(option: str, found: str | None = None) -> str:
     if found and found.casefold() != option.casefold():
         return READVOCATED_KIND_ISSUE.format(found=found, option=option)
     return READVOCATED_ISSUE.format(option=option)
-PREMATURE_ISSUE = "gives a full solution before the requirements are known; ask instead"
 REPEATED_ISSUE = "repeats the previous answer instead of answering the new message"
 ECHOED_ISSUE = "copies the conversation ledger instead of answering the message"
 
@@ -114,6 +113,9 @@ RECAP_HEADER = "Welcome back — here is where this session stood."
 
 # The system prompt of plain chat: the baseline the layer is measured against (eval, bench).
 PLAIN_SYSTEM_PROMPT = "You are a helpful assistant."
+# The lean profile's system prompt (see small_model.py): what a small model was tuned to read;
+# anything longer is echoed rather than followed.
+SMALL_MODEL_SYSTEM_PROMPT = "You are a helpful assistant."
 # Heads the consolidated summary of the turns no longer sent verbatim.
 SUMMARY_HEADER = "Summary of the conversation up to turn {turn}:"
 # `rcm-tui bench --provider …` loads the model with this before the clock starts.
@@ -121,6 +123,8 @@ WARM_UP_PROMPT = "Say OK."
 
 
 LEDGER_HEADER = "[Conversation ledger — authoritative]"
+# The small-model profile's ledger: plain words after the user's message (see small_model.py).
+CHECKLIST_HEADER = "Also keep in mind what I said before:"
 UPDATE_HEADER = "[Ledger of turn {turn} above still holds]"
 # Lines of the ledger blocks no answer of the model's own has reason to contain: a reply with
 # one of them is parroting the prompt (small models do).

@@ -94,7 +94,9 @@ async def test_the_judge_prompt_asks_per_rejected_option_about_variants_and_memb
 async def test_a_rewrite_is_told_which_words_proposed_the_rejected_category() -> None:
     provider = ScriptedProvider()
     pipeline = Pipeline(
-        provider, provider, PipelineSettings(profile="lean", max_refinement_attempts=1),
+        provider, provider, PipelineSettings(
+            profile="full", llm_analysis=False, llm_judge=False, max_refinement_attempts=1
+        ),
         emit=lambda _e: None,
     )
     session = session_rejecting("flat foods")
