@@ -538,6 +538,7 @@ def squash(text: str) -> str:
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(messy_text, st.lists(things | any_text, max_size=3))
 @example("0`0", [])  # a stray backtick once joined its neighbours into the number "00"
+@example("must**0", [])  # and a stray bold marker made "Must0"
 def test_analyse_message_never_raises_and_reports_only_what_the_text_says(
     text: str, rejected: list[str]
 ) -> None:

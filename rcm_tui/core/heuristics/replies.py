@@ -56,6 +56,8 @@ _POSITIVE_BEFORE_RE = re.compile(
     # Everyday offers: "take a cab", "book a river cruise", "grab some satay", "order the
     # pancakes", "head to the Goodwill", "stay at a hostel".
     r"take|grab|book|order|get|buy|rent|hire|visit|catch|hop\s+on|head\s+to|stay\s+at|"
+    # "you need a MongoDB index": a need the reply asserts is an offer ("don't need" is negative).
+    r"(?<!if\s)(?<!when\s)(?:you|you'll|you\s+will|we|we'll)\s+(?:\w+\s+)?need|"
     r"go\s+for|treat\s+(?:her|him|them|yourself)\s+to|pick\s+up|sign\s+up\s+for|"
     r"i'd\s+(?:recommend|suggest|start\s+with)|start\s+with|"
     # "let's go back to Kafka", "we could revisit Kafka": going back to an option proposes it.
@@ -69,7 +71,11 @@ _POSITIVE_BEFORE_RE = re.compile(
 )
 _POSITIVE_AFTER_RE = re.compile(
     r"^\W{0,3}(?:(?:would|will|could)\s+(?:also\s+|equally\s+)?(?:be|work|handle|fit|give)|"
-    r"(?:is|are|remains?)\s+(?:the\s+|a\s+)?(?:usual|best|natural|obvious|simplest|easiest|"
+    # An appraisal: "X is an excellent choice", "X is the right tool", "X is a proven option".
+    r"(?:is|are|remains?)\s+(?:still\s+)?(?:the\s+|an?\s+)?(?:very\s+|really\s+)?"
+    r"(?:usual|best|natural|obvious|simplest|easiest|excellent|superb|outstanding|reliable|"
+    r"robust|proven|popular|mature|suitable|appropriate|viable|well[\s-]suited|top|fine|"
+    r"reasonable|"
     r"right|ideal|recommended|standard|go-to|better|good|great|solid|strong|perfect|"
     r"sensible|clear|quickest|fastest|cheapest|safest|most\s+\w+)\b|fits|handles|gives\s+you|shines|excels|works\s+(?:well|best|great)|"
     r"is\s+(?:ideal|perfect|better|best|great)\s+for|"

@@ -79,7 +79,16 @@ _PASTE_LABEL_RE = re.compile(
 
 def _plain(line: str) -> str:
     unquoted = _CODE_SPAN_RE.sub(r"\2", line).replace("`", " ")
-    return _PASTE_LABEL_RE.sub("", _EMPHASIS_RE.sub("", unquoted).strip())
+    return _PASTE_LABEL_RE.sub("", _EMPHASIS_RE.sub(_unmarked, unquoted).strip())
+
+
+def _unmarked(mark: re.Match[str]) -> str:
+    """A marker between two word characters separates them ("must**0" is not "must0")."""
+    text, start, end = mark.string, mark.start(), mark.end()
+    between_words = start > 0 and end < len(text) and text[start - 1].isalnum() and (
+        text[end].isalnum()
+    )
+    return " " if between_words else ""
 
 
 # A bold-only line is a heading when it reads like a title ("**Budget**", "**Open Questions**");
