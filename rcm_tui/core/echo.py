@@ -10,6 +10,7 @@ nothing but the copy is left empty, which the pipeline treats as no answer.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -73,19 +74,28 @@ def _without_user_text(reply: str, user_text: str) -> str:
     return reply[repeated.end() :].strip() if repeated else reply
 
 
-def _without_copied_start(line: str, blocks: list[str]) -> str:
+@functools.lru_cache(maxsize=4096)
+def _copy_pattern(known: str) -> re.Pattern[str] | None:
+    """A ledger line as a pattern matching its copy at the start of a line (cached: the same
+    lines come back in every reply's blocks)."""
+    words = _BULLET.sub("", known).split()
+    if len(" ".join(words)) < MIN_FRAGMENT:
+        return None
+    return re.compile(_BULLET.pattern + r"?" + r"\s+".join(map(re.escape, words)), re.IGNORECASE)
+
+
+def _copy_patterns(blocks: list[str]) -> list[re.Pattern[str]]:
+    lines = dict.fromkeys(known for block in blocks for known in block.splitlines())
+    return [p for p in map(_copy_pattern, lines) if p is not None]
+
+
+def _without_copied_start(line: str, patterns: list[re.Pattern[str]]) -> str:
     """A line that opens with a whole ledger line and goes on ('- proposes X, which the user
     rejected. This is…') keeps only what follows the copy."""
-    for block in blocks:
-        for known in block.splitlines():
-            words = _BULLET.sub("", known).split()
-            if len(" ".join(words)) < MIN_FRAGMENT:
-                continue
-            copy = re.match(
-                _BULLET.pattern + r"?" + r"\s+".join(map(re.escape, words)), line, re.IGNORECASE
-            )
-            if copy:
-                return line[copy.end() :].lstrip(" .;:,")
+    for pattern in patterns:
+        copy = pattern.match(line)
+        if copy:
+            return line[copy.end() :].lstrip(" .;:,")
     return line
 
 
@@ -93,11 +103,12 @@ def strip_copied_ledger(reply: str, blocks: list[str], user_text: str) -> Uncopi
     """The reply without the ledger lines it copied from `blocks` (and the user's message
     repeated right after them)."""
     known = ledger_lines(blocks)
+    patterns = _copy_patterns(blocks)
     cut = _without_block(reply)
     copied = cut != reply
     kept: list[str] = []
     for line in cut.splitlines():
-        rest = _without_copied_start(line, blocks)
+        rest = _without_copied_start(line, patterns)
         if line.strip() and (not rest.strip() or _is_ledger_line(rest, known)):
             copied = True
             continue
