@@ -113,8 +113,11 @@ def estimated_lines(text: str, width: int) -> int:
 
 
 def first_on_screen(messages: list[Message], width: int, height: int) -> int:
-    """The index of the oldest message to mount so that the newest ones fill `height` lines.
-    The terminal's width overstates the chat's, so the estimate errs towards one more."""
+    """The index of the oldest message to mount so that the newest ones fill `height` lines
+    (a session this short is shown whole). The terminal's width overstates the chat's, so
+    the estimate errs towards one more."""
+    if len(messages) <= INITIAL_MESSAGES:
+        return 0
     start, lines = len(messages), 0
     while start > 0 and len(messages) - start < INITIAL_MESSAGES:
         if lines >= height and len(messages) - start >= MIN_INITIAL:
@@ -305,14 +308,6 @@ class ChatLog(VerticalScroll):
             await self.mount_all(entries)
         self.scroll_end(animate=False)
         self.anchor()
-        self.call_after_refresh(self._fill_view)
-
-    def _fill_view(self) -> None:
-        """The estimate of what fills the view was short (no scrolling, so nothing would ever
-        reveal the older messages): mount the next batch."""
-        if self._first_shown > 0 and self.max_scroll_y <= REVEAL_MARGIN and not self._revealing:
-            self._revealing = True
-            self.call_later(self.reveal_older)
 
     def _entry_for(self, session: Session, message: Message) -> ChatEntry:
         if message.role == "user":
