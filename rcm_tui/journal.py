@@ -35,13 +35,16 @@ Version 1 lines (from before `metrics` and the requirements were tracked) still 
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import stat
 import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, get_origin
+
+from pydantic import BaseModel
 
 from .core.models import Session
 from .safe_files import fsync_folder, open_for_append, write_all
@@ -94,10 +97,18 @@ def _snapshot(item: Any) -> tuple[Any, ...]:
 
 
 def _value_snapshot(item: Any) -> tuple[Any, ...]:
-    """As _snapshot, with list fields copied: the ledger grows some in place (restated_turns)."""
-    values = tuple(tuple(v) if type(v) is list else v for v in item.__dict__.values())
-    extra = item.__pydantic_extra__
-    return (values, tuple(extra.items())) if extra else values
+    """As _snapshot, with the list fields copied: the ledger grows some in place
+    (restated_turns). Every requirement is snapshotted at every save: field by name, not a
+    loop over all values."""
+    copied = tuple(tuple(getattr(item, name)) for name in _list_fields(type(item)))
+    return (_snapshot(item), copied)
+
+
+@functools.cache
+def _list_fields(model: type[BaseModel]) -> tuple[str, ...]:
+    return tuple(
+        name for name, info in model.model_fields.items() if get_origin(info.annotation) is list
+    )
 
 
 @dataclass
