@@ -17,44 +17,63 @@ Crash safety stays what it was:
 - the document itself is only ever replaced atomically, so it is always valid JSON on its own.
 
 What a line holds: `set` (top-level keys whose value changed, encoded whole; `metrics` without
-its `llm_calls`) and `lists` (for the long lists, whose items carry a `turn`: the list's new
-length and the items that are new or changed, by index). Items of those lists older than
-`WINDOW_TURNS` turns are taken as unchanged unless the list itself was rearranged (checked by
-identity, which costs a pointer comparison per item); the pipeline changes only recent items,
-the oldest of them when it prunes the text of calls `CALL_TEXT_TURNS` (30) turns old.
+the lists tracked below) and `lists` (for the lists that grow with the session: the list's new
+length and the items that are new or changed, by index). Three kinds of list:
+- by turn (messages, calls, ...: items carry a `turn`): items older than `WINDOW_TURNS` turns
+  are taken as unchanged unless the list itself was rearranged (checked by identity, which
+  costs a pointer comparison per item); the pipeline changes only recent items, the oldest of
+  them when it prunes the text of calls `CALL_TEXT_TURNS` (30) turns old;
+- every item (the requirements: any of them may change at any turn): each item's field values
+  are compared with those of the last write, which costs a tuple per item, not an encoding;
+- plain values (answer lengths, consolidation turns): compared by value.
+Encoding a grown list whole on every save made a line of a 1,000-turn session ~100 KB (the
+restated requirements in `metrics`), and one with 1,000 requirements ~200 KB.
+
+Version 1 lines (from before `metrics` and the requirements were tracked) still replay: their
+`set.metrics` carries those lists whole, and a `set` value wins over what it leaves out.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import stat
 import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, get_origin
+
+from pydantic import BaseModel
 
 from .core.models import Session
 from .safe_files import fsync_folder, open_for_append, write_all
 
 JOURNAL_SUFFIX = ".journal"
-JOURNAL_VERSION = 1
+JOURNAL_VERSION = 2
+READABLE_VERSIONS = frozenset({1, JOURNAL_VERSION})
 # Items whose turn is this recent are compared field by field on every save; older ones are
 # unchanged unless replaced. Must exceed the pipeline's CALL_TEXT_TURNS (a test checks).
 WINDOW_TURNS = 40
 # Compact once the journal is as large as the document (but not for tiny sessions): the
 # amortised cost of rewriting the document then stays proportional to what was appended.
 MIN_COMPACT_BYTES = 1024 * 1024
-# The long, append-mostly lists: (parent key or None, key).
-TRACKED: tuple[tuple[str | None, str], ...] = (
-    (None, "messages"),
-    (None, "calls"),
-    (None, "quality"),
-    (None, "status_blocks"),
-    ("metrics", "llm_calls"),
-)
-_EXCLUDE: dict[str, Any] = {"messages": True, "calls": True, "quality": True,
-                            "status_blocks": True, "metrics": {"llm_calls"}}
+BY_TURN, EVERY_ITEM, PLAIN = "turn", "item", "plain"
+# The lists that grow with the session: (parent key or None, key) -> how changes are found.
+TRACKED: dict[tuple[str | None, str], str] = {
+    (None, "messages"): BY_TURN,
+    (None, "calls"): BY_TURN,
+    (None, "quality"): BY_TURN,
+    (None, "status_blocks"): BY_TURN,
+    ("metrics", "llm_calls"): BY_TURN,
+    ("metrics", "restated_requirements"): BY_TURN,
+    (None, "requirements"): EVERY_ITEM,
+    ("metrics", "answer_lengths"): PLAIN,
+    ("metrics", "consolidation_turns"): PLAIN,
+    ("metrics", "status_turns"): PLAIN,
+}
+_EXCLUDE: dict[str, Any] = {key: True for parent, key in TRACKED if parent is None}
+_EXCLUDE["metrics"] = {key for parent, key in TRACKED if parent == "metrics"}
 
 
 class JournalError(Exception):
@@ -70,11 +89,26 @@ def journal_path(document: Path) -> Path:
 
 def _snapshot(item: Any) -> tuple[Any, ...]:
     """The item's field values, by reference: the pipeline reassigns a field to change it (it
-    never grows a list inside an item of these lists in place), and comparing references
-    costs a pointer comparison per field where re-encoding cost a serialisation."""
+    never grows a list inside an item of the lists tracked by turn in place), and comparing
+    references costs a pointer comparison per field where re-encoding cost a serialisation."""
     values = tuple(item.__dict__.values())
     extra = item.__pydantic_extra__
     return (values, tuple(extra.items())) if extra else values
+
+
+def _value_snapshot(item: Any) -> tuple[Any, ...]:
+    """As _snapshot, with the list fields copied: the ledger grows some in place
+    (restated_turns). Every requirement is snapshotted at every save: field by name, not a
+    loop over all values."""
+    copied = tuple(tuple(getattr(item, name)) for name in _list_fields(type(item)))
+    return (_snapshot(item), copied)
+
+
+@functools.cache
+def _list_fields(model: type[BaseModel]) -> tuple[str, ...]:
+    return tuple(
+        name for name, info in model.model_fields.items() if get_origin(info.annotation) is list
+    )
 
 
 @dataclass
@@ -82,6 +116,8 @@ class _ListState:
     items: list[Any]
     # index -> snapshot, for the items inside the window at the last write
     snapshots: dict[int, tuple[Any, ...]] = field(default_factory=dict)
+    # the first index in the snapshots (items before it are compared by identity only)
+    watched: int = 0
 
 
 def _tracked_list(session: Session, parent: str | None, key: str) -> list[Any]:
@@ -125,8 +161,8 @@ class SessionJournal:
         self.listed: tuple[str, int] = (session.title, session.turn)
         self._rest = session.model_dump(mode="json", exclude=_EXCLUDE)
         self._lists = {
-            (parent, key): self._state_of(_tracked_list(session, parent, key), session.turn)
-            for parent, key in TRACKED
+            name: _state_of(_tracked_list(session, *name), session.turn, kind)
+            for name, kind in TRACKED.items()
         }
 
     def tracks(self, session: Session) -> bool:
@@ -135,13 +171,6 @@ class SessionJournal:
     @property
     def due_for_compaction(self) -> bool:
         return self.journal_bytes > max(MIN_COMPACT_BYTES, self.document_bytes)
-
-    @staticmethod
-    def _state_of(items: list[Any], turn: int) -> _ListState:
-        start = _window_start(items, turn - WINDOW_TURNS)
-        return _ListState(
-            list(items), {i: _snapshot(items[i]) for i in range(start, len(items))}
-        )
 
     def append(self, session: Session) -> None:
         """Append what changed since the last write (nothing at all: no line)."""
@@ -165,9 +194,9 @@ class SessionJournal:
         turn = session.turn
         lists: dict[str, Any] = {}
         states: dict[tuple[str | None, str], _ListState] = {}
-        for parent, key in TRACKED:
+        for (parent, key), kind in TRACKED.items():
             items = _tracked_list(session, parent, key)
-            delta, state = self._list_changes(self._lists[(parent, key)], items, turn)
+            delta, state = _list_changes(self._lists[(parent, key)], items, turn, kind)
             states[(parent, key)] = state
             if delta is not None:
                 lists[f"{parent}.{key}" if parent else key] = delta
@@ -182,26 +211,6 @@ class SessionJournal:
             entry["lists"] = lists
         return entry, states
 
-    def _list_changes(
-        self, before: _ListState, items: list[Any], turn: int
-    ) -> tuple[dict[str, Any] | None, _ListState]:
-        state = self._state_of(items, turn)
-        window = min(_window_start(items, turn - WINDOW_TURNS), len(items))
-        start = _first_difference(items, before.items, window)
-        at: dict[str, Any] = {}
-        for index in range(start, len(items)):
-            item = items[index]
-            unchanged = (
-                index < len(before.items)
-                and item is before.items[index]
-                and before.snapshots.get(index) == state.snapshots.get(index, _MISSING)
-            )
-            if not unchanged:
-                at[str(index)] = item.model_dump(mode="json")
-        if not at and len(items) == len(before.items):
-            return None, state
-        return {"len": len(items), "at": at}, state
-
     def _write(self, line: bytes) -> None:
         try:
             fd = open_for_append(self.path)  # no symlink, no FIFO, 0600
@@ -215,6 +224,51 @@ class SessionJournal:
             os.close(fd)
         if created:
             fsync_folder(self.path.parent)
+
+
+def _watched_from(items: list[Any], turn: int, kind: str) -> int:
+    """The first index whose item is compared field by field at each write."""
+    return _window_start(items, turn - WINDOW_TURNS) if kind == BY_TURN else 0
+
+
+def _first_other_value(now: list[Any], before: list[Any]) -> int:
+    shared = min(len(now), len(before))
+    if now[:shared] == before[:shared]:  # appended to: one comparison in C
+        return shared
+    return next(i for i in range(shared) if now[i] != before[i])
+
+
+def _state_of(items: list[Any], turn: int, kind: str) -> _ListState:
+    if kind == PLAIN:
+        return _ListState(list(items))
+    start = _watched_from(items, turn, kind)
+    snapshot = _snapshot if kind == BY_TURN else _value_snapshot
+    return _ListState(
+        list(items), {i: snapshot(items[i]) for i in range(start, len(items))}, start
+    )
+
+
+def _list_changes(
+    before: _ListState, items: list[Any], turn: int, kind: str
+) -> tuple[dict[str, Any] | None, _ListState]:
+    state = _state_of(items, turn, kind)
+    if kind == PLAIN:
+        start = _first_other_value(items, before.items)
+        at = {str(i): items[i] for i in range(start, len(items))}
+    else:
+        start = _first_difference(items, before.items, state.watched)
+        at = {
+            str(index): items[index].model_dump(mode="json")
+            for index in range(start, len(items))
+            if not (
+                index < len(before.items)
+                and items[index] is before.items[index]
+                and before.snapshots.get(index) == state.snapshots.get(index, _MISSING)
+            )
+        }
+    if not at and len(items) == len(before.items):
+        return None, state
+    return {"len": len(items), "at": at}, state
 
 
 class _Missing:
@@ -291,7 +345,7 @@ def replay_checked(data: Any, raw: bytes) -> Replayed:
         except (ValueError, RecursionError):
             clean = False  # torn by a crash: nothing after it was ever acknowledged
             break
-        if not isinstance(entry, dict) or entry.get("v") != JOURNAL_VERSION:
+        if not isinstance(entry, dict) or entry.get("v") not in READABLE_VERSIONS:
             clean = False
             break
         if entry.get("base") != base:
@@ -307,9 +361,11 @@ def replay_checked(data: Any, raw: bytes) -> Replayed:
 
 def _apply(data: dict[str, Any], entry: dict[str, Any]) -> None:
     for key, value in (entry.get("set") or {}).items():
+        # The tracked lists a `set` leaves out come in `lists`; what it holds wins (a version 1
+        # line holds the lists of `metrics` but `llm_calls`).
         kept = {child: data[key][child] for parent, child in TRACKED
                 if parent == key and isinstance(data.get(key), dict) and child in data[key]}
-        data[key] = {**value, **kept} if isinstance(value, dict) and kept else value
+        data[key] = {**kept, **value} if isinstance(value, dict) and kept else value
     for key in entry.get("unset") or []:
         data.pop(key, None)
     for name, delta in (entry.get("lists") or {}).items():

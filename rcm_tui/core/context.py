@@ -42,8 +42,15 @@ def _cjk_count(text: str) -> int:
     if text.isascii():
         return 0
     if len(text) > CACHED_TEXT_CHARS:
-        return len(_CJK.findall(text))  # a prompt or summary, new each time: not worth keeping
+        return _large_cjk_count(text)
     return _cjk_count_scanned(text)
+
+
+@functools.lru_cache(maxsize=8)
+def _large_cjk_count(text: str) -> int:
+    # The consolidated summary (up to the whole prompt budget) is counted by every prompt
+    # until the next consolidation: hashing it costs a fifth of scanning it again.
+    return len(_CJK.findall(text))
 
 
 # Messages are re-estimated every turn; prompts and summaries are not. The bound keeps the
@@ -165,10 +172,16 @@ def render_ledger(session: Session, *, status_requested: bool) -> str:
 
 def answered_turns(session: Session, before_turn: int) -> list[tuple[Message, Message]]:
     """(user, assistant) pairs of completed turns; an interrupted turn has no pair."""
-    users = {m.turn: m for m in session.messages if m.role == "user" and m.turn < before_turn}
+    # One pass (this runs over the whole history a few times a turn): messages are stored in
+    # turn order, a user message before the replies to it.
+    users: dict[int, Message] = {}
     pairs = []
     for m in session.messages:
-        if m.role == "assistant" and m.turn in users and m.turn < before_turn:
+        if m.turn >= before_turn:
+            continue
+        if m.role == "user":
+            users[m.turn] = m
+        elif m.turn in users:
             pairs.append((users[m.turn], m))
     return pairs
 

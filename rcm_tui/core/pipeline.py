@@ -1048,9 +1048,16 @@ def _prune_call_text(session: Session) -> None:
 
 
 def _sent_blocks(session: Session, prompt: AssembledPrompt) -> list[str]:
-    """The ledger blocks a reply to `prompt` may have copied: the newest and those in history."""
-    blocks = [m.ledger_sent for m in session.messages if m.role == "user" and m.ledger_sent]
-    return [prompt.ledger_text, *blocks] if prompt.ledger_text else blocks
+    """The ledger blocks a reply to `prompt` may have copied: the newest and those in the
+    verbatim history it carried, each once. Not those of summarised turns: the model never saw
+    them, and gathering them made every reply of a long session cost more than the last."""
+    blocks = [prompt.ledger_text] if prompt.ledger_text else []
+    for message in reversed(session.messages):
+        if message.turn < prompt.verbatim_from_turn:
+            break
+        if message.role == "user" and message.ledger_sent:
+            blocks.append(message.ledger_sent)
+    return list(dict.fromkeys(blocks))
 
 
 def _plain_prompt(session: Session, user_text: str, turn: int) -> AssembledPrompt:

@@ -26,11 +26,16 @@ if TYPE_CHECKING:
 
 EntryKind = Literal["user", "assistant", "note", "recap", "error", "notice"]
 
-# A resumed session shows its last few messages at once (a screenful, and a little more), and
-# mounts older ones a batch at a time as the user scrolls up to them: opening a 1,000-turn
-# session costs what opening a short one does, and memory grows only with what was viewed.
+# A resumed session shows its last messages at once (a screenful: at least MIN_INITIAL, at most
+# INITIAL_MESSAGES), and mounts older ones a batch at a time as the user scrolls up to them:
+# opening a 1,000-turn session costs what opening a short one does, and memory grows only with
+# what was viewed. Each Markdown body mounted before the first frame delays it (~40 ms for a
+# reply with a code block and a table).
 INITIAL_MESSAGES = 10
+MIN_INITIAL = 2
 OLDER_BATCH = 10
+# Lines an entry takes besides its text: the caption and the margins.
+ENTRY_CHROME_LINES = 3
 # Lines from the top at which the next older batch is mounted.
 REVEAL_MARGIN = 3
 
@@ -102,6 +107,27 @@ def _safe_meta(meta: str | Text) -> str | Text:
     return visible_line(meta) if isinstance(meta, str) else meta
 
 
+def estimated_lines(text: str, width: int) -> int:
+    """Lines a message takes on screen, roughly: at least what its text wraps to at `width`."""
+    width = max(20, width)
+    return ENTRY_CHROME_LINES + sum(1 + len(line) // width for line in text.split("\n"))
+
+
+def first_on_screen(messages: list[Message], width: int, height: int) -> int:
+    """The index of the oldest message to mount so that the newest ones fill `height` lines
+    (a session this short is shown whole). The terminal's width overstates the chat's, so
+    the estimate errs towards one more."""
+    if len(messages) <= INITIAL_MESSAGES:
+        return 0
+    start, lines = len(messages), 0
+    while start > 0 and len(messages) - start < INITIAL_MESSAGES:
+        if lines >= height and len(messages) - start >= MIN_INITIAL:
+            break
+        start -= 1
+        lines += estimated_lines(messages[start].content, width)
+    return start
+
+
 class ChatEntry(Vertical):
     """One block of the transcript: a one-line caption above a Markdown body."""
 
@@ -117,9 +143,9 @@ class ChatEntry(Vertical):
         yield Static(self._meta, classes="meta", markup=False)
         # Imported here: Markdown (with its parser and Pygments) is the heaviest import of the
         # transcript, and a new session's first frame does not need it.
-        from textual.widgets import Markdown
+        from .markdown_body import EntryMarkdown
 
-        yield Markdown(self._body, classes="body")
+        yield EntryMarkdown(self._body, classes="body")
 
     @property
     def body(self) -> Markdown:
@@ -269,7 +295,8 @@ class ChatLog(VerticalScroll):
         """Render a session from its document (opening, resuming, a new session)."""
         await self.remove_children()
         self._session = session
-        self._first_shown = max(0, len(session.messages) - INITIAL_MESSAGES)
+        width, height = self.size if self.size.area else self.app.size
+        self._first_shown = first_on_screen(session.messages, width, height)
         messages = session.messages[self._first_shown :]
         entries: list[ChatEntry | NoticeLine | WelcomeNote | EarlierMessages] = []
         if self._first_shown:
