@@ -100,7 +100,8 @@ def _value_snapshot(item: Any) -> tuple[Any, ...]:
     """As _snapshot, with the list fields copied: the ledger grows some in place
     (restated_turns). Every requirement is snapshotted at every save: field by name, not a
     loop over all values."""
-    copied = tuple(tuple(getattr(item, name)) for name in _list_fields(type(item)))
+    model: type[BaseModel] = type(item)
+    copied = tuple(tuple(getattr(item, name)) for name in _list_fields(model))
     return (_snapshot(item), copied)
 
 

@@ -10,8 +10,6 @@ transcript, and a new session's first frame does not need it).
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from textual.content import Content
 from textual.widgets import Markdown
 from textual.widgets.markdown import MarkdownBlock, MarkdownFence
@@ -29,7 +27,8 @@ class UnguessedFence(MarkdownFence):
 
 
 class EntryMarkdown(Markdown):
-    BLOCKS: ClassVar[dict[str, type[MarkdownBlock]]] = {
+    # Annotated as Textual's Markdown declares it (an instance attribute read from the class).
+    BLOCKS: dict[str, type[MarkdownBlock]] = {  # noqa: RUF012
         **Markdown.BLOCKS,
         "fence": UnguessedFence,
         "code_block": UnguessedFence,
