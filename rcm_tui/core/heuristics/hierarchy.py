@@ -89,13 +89,13 @@ def activity_senses(option: str) -> frozenset[int]:
     return frozenset(d for s in option_senses(option) for d in _derived.get(s, ()))
 
 
-@functools.lru_cache(maxsize=4096)
-def _kinds(sense: int) -> frozenset[int]:
-    """The sense and everything above it, up to _MAX_LEVELS."""
+@functools.lru_cache(maxsize=8192)
+def _kinds(sense: int, levels: int = _MAX_LEVELS) -> frozenset[int]:
+    """The sense and everything above it, up to `levels` levels."""
     _lemmas, parents, _general = _hierarchy()
     seen = {sense}
     frontier = [sense]
-    for _ in range(_MAX_LEVELS):
+    for _ in range(levels):
         frontier = [p for f in frontier for p in parents[f] if p not in seen]
         seen.update(frontier)
     return frozenset(seen)
@@ -109,23 +109,12 @@ def kind_of(words: str, senses: frozenset[int], near: frozenset[int] = frozenset
     found = _senses(words)
     if any(_kinds(s) & senses for s in found[:_READ_SENSES]):
         return True
-    return bool(near and found and _near_kinds(found[0]) & near)
+    return bool(near and found and _kinds(found[0], _NEAR_LEVELS) & near)
 
 
 # How far below a general option sense a reply word may be: a peony is a flower (one level),
 # a fedora a hat; a goat is not "animals" (seven levels down), so no reply about a farm is one.
 _NEAR_LEVELS = 3
-
-
-@functools.lru_cache(maxsize=4096)
-def _near_kinds(sense: int) -> frozenset[int]:
-    _lemmas, parents, _general = _hierarchy()
-    seen = {sense}
-    frontier = [sense]
-    for _ in range(_NEAR_LEVELS):
-        frontier = [p for f in frontier for p in parents[f] if p not in seen]
-        seen.update(frontier)
-    return frozenset(seen)
 
 
 @functools.lru_cache(maxsize=256)
