@@ -44,7 +44,7 @@ def _origin(source: str) -> Origin:
     return cast(Origin, source) if source in _ORIGINS else "heuristic"
 
 
-def _next_id(prefix: str, ids: list[str]) -> str:
+def next_id(prefix: str, ids: list[str]) -> str:
     tail = [i[len(prefix) :] for i in ids if i.startswith(prefix)]
     numbers = [int(t) for t in tail if t.isdigit()]
     return f"{prefix}{max(numbers, default=0) + 1}"
@@ -111,7 +111,7 @@ def _reject(
     if reopened is not None and origin not in ("user", "heuristic"):
         return reopened, []
     entry = RejectedOption(
-        id=_next_id("X", [r.id for r in session.rejected]),
+        id=next_id("X", [r.id for r in session.rejected]),
         option=option,
         reason=reason,
         turn=turn,
@@ -158,7 +158,7 @@ def reopen_option(session: Session, option: str, turn: int) -> RejectedOption | 
 # -- requirements -------------------------------------------------------------------------------
 
 
-def _find_requirement(session: Session, req_id: str) -> Requirement:
+def find_requirement(session: Session, req_id: str) -> Requirement:
     for req in session.requirements:
         if req.id.lower() == req_id.strip().lower():
             return req
@@ -170,7 +170,7 @@ def set_requirement_status(
     session: Session, req_id: str, status: RequirementStatus, turn: int
 ) -> Requirement:
     """Change a requirement's status by hand; KeyError names the known ids."""
-    req = _find_requirement(session, req_id)
+    req = find_requirement(session, req_id)
     req.status = status
     req.updated_turn = turn
     req.status_set_by = "user"
@@ -215,7 +215,7 @@ def _merge_requirement(
     existing = follow_user_edits(session, _similar_requirement(session, text), text)
     if existing is None:
         req = Requirement(
-            id=_next_id("R", [r.id for r in session.requirements]),
+            id=next_id("R", [r.id for r in session.requirements]),
             text=text,
             source_turn=turn,
             confidence=round(min(max(confidence, 0.0), 1.0), 2),
@@ -263,7 +263,7 @@ def _set_status(
     changes: list[str] = []
     for req_id in ids:
         try:
-            req = _find_requirement(session, req_id)
+            req = find_requirement(session, req_id)
         except KeyError:
             continue  # an analyser may name an id that no longer exists; nothing to change
         if req.status_set_by == "user":

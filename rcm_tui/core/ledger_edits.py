@@ -11,7 +11,7 @@ never flipped, and an option the user reopened is not rejected again by the mode
 from __future__ import annotations
 
 from .heuristics import requirement_similarity, same_option
-from .ledger import MERGE_THRESHOLD, _find_requirement, _next_id
+from .ledger import MERGE_THRESHOLD, find_requirement, next_id
 from .models import LedgerEdit, RejectedOption, Requirement, Session
 
 USER_CONFIDENCE = 1.0
@@ -27,7 +27,7 @@ def _clean(text: str, what: str) -> str:
 def requirement(session: Session, ref: str) -> Requirement:
     """The requirement `ref` names: its id ("R3", "r3") or its number ("3")."""
     ref = ref.strip()
-    return _find_requirement(session, f"R{ref}" if ref.isdigit() else ref)
+    return find_requirement(session, f"R{ref}" if ref.isdigit() else ref)
 
 
 def add_requirement(session: Session, text: str, *, turn: int) -> Requirement:
@@ -37,7 +37,7 @@ def add_requirement(session: Session, text: str, *, turn: int) -> Requirement:
     if same is not None:
         raise ValueError(f"{same.id} already says that")
     req = Requirement(
-        id=_next_id("R", [r.id for r in session.requirements]),
+        id=next_id("R", [r.id for r in session.requirements]),
         text=text,
         source_turn=turn,
         confidence=USER_CONFIDENCE,
@@ -202,14 +202,14 @@ def _undo_add(session: Session, edit: LedgerEdit) -> None:
 
 
 def _undo_edit(session: Session, edit: LedgerEdit) -> None:
-    req = _find_requirement(session, edit.target)
+    req = find_requirement(session, edit.target)
     req.text = edit.before
     _drop_last(req.replaced_texts, edit.before)
 
 
 def _undo_merge(session: Session, edit: LedgerEdit) -> None:
-    keep = _find_requirement(session, edit.target)
-    merged = _find_requirement(session, edit.merged or "")
+    keep = find_requirement(session, edit.target)
+    merged = find_requirement(session, edit.merged or "")
     for text in (edit.before, merged.text, *merged.replaced_texts):
         _drop_last(keep.replaced_texts, text)
     keep.text = edit.before

@@ -330,7 +330,7 @@ def _matches(term: Any, text: Any) -> bool:
     return bool(a) and bool(b) and (a in b or b in a)
 
 
-def _group_hits(group: list[str], texts: list[str]) -> bool:
+def group_hits(group: list[str], texts: list[str]) -> bool:
     return any(_matches(t, x) for t in group for x in texts)
 
 
@@ -347,13 +347,13 @@ def score(doc: dict[str, Any], exp: dict[str, Any], *, readvocacy: bool = True) 
     req_groups = exp.get("requirements_any", [])
     result: dict[str, Any] = {
         "rejected_expected": len(groups),
-        "rejected_found": sum(_group_hits(g, active) for g in groups),
+        "rejected_found": sum(group_hits(g, active) for g in groups),
         "rejected_extracted": len(active),
         "rejected_true": sum(any(_matches(t, o) for t in aliases) for o in active),
         "false_rejections": sorted(set(false_pos + forbidden)),
-        "not_reopened": [g[0] for g in exp.get("reopened", []) if _group_hits(g, active)],
+        "not_reopened": [g[0] for g in exp.get("reopened", []) if group_hits(g, active)],
         "requirements_expected": len(req_groups),
-        "requirements_found": sum(_group_hits(g, reqs) for g in req_groups),
+        "requirements_found": sum(group_hits(g, reqs) for g in req_groups),
         "requirements_extracted": len(reqs),
         "false_requirements": [
             f for f in exp.get("non_requirements", []) if any(_norm(f) in _norm(r) for r in reqs)
@@ -373,7 +373,7 @@ def _readvocacy_score(doc: dict[str, Any], exp: dict[str, Any]) -> dict[str, Any
     return {
         "readvocated_expected": len(expected),
         "readvocated_found": sum(
-            _group_hits(e["options"], by_turn.get(e["turn"], {}).get("readvocated", []) or [])
+            group_hits(e["options"], by_turn.get(e["turn"], {}).get("readvocated", []) or [])
             for e in expected
         ),
         "readvocated_false_turns": [

@@ -24,7 +24,7 @@ from typing import Any
 
 from ..config import load_settings
 from ..store import SessionStore
-from .ab import Scenario, _group_hits, find_scenarios, run_arm, score
+from .ab import Scenario, find_scenarios, group_hits, run_arm, score
 from .progress import Progress
 
 TARGETS = {
@@ -39,7 +39,7 @@ def unmatched_requirements(doc: dict[str, Any], expect: dict[str, Any]) -> list[
     """Requirements in the ledger that no expected group names: false requirements."""
     groups = expect.get("requirements_any", [])
     texts = [r.get("text", "") for r in doc.get("requirements", []) if r.get("status") != "dropped"]
-    return [t for t in texts if not any(_group_hits(g, [t]) for g in groups)]
+    return [t for t in texts if not any(group_hits(g, [t]) for g in groups)]
 
 
 def scenario_counts(doc: dict[str, Any], expect: dict[str, Any], user_turns: int) -> dict[str, Any]:
@@ -54,14 +54,14 @@ def scenario_counts(doc: dict[str, Any], expect: dict[str, Any], user_turns: int
         "missed_rejections": [
             g[0]
             for g in expect.get("rejected", [])
-            if not _group_hits(g, [r.get("option", "") for r in _active(doc)])
+            if not group_hits(g, [r.get("option", "") for r in _active(doc)])
         ],
         "requirements_expected": base["requirements_expected"],
         "requirements_found": base["requirements_found"],
         "missed_requirements": [
             g[0]
             for g in expect.get("requirements_any", [])
-            if not _group_hits(g, [r.get("text", "") for r in doc.get("requirements", [])])
+            if not group_hits(g, [r.get("text", "") for r in doc.get("requirements", [])])
         ],
         "false_requirements": false_reqs,
         "forbidden_requirements": base["false_requirements"],

@@ -8,7 +8,7 @@ import pytest
 
 from rcm_tui.core.analysis import LedgerView
 from rcm_tui.core.heuristics import analyse_message, option_matches
-from rcm_tui.core.heuristics.options import _option_variants
+from rcm_tui.core.heuristics.options import option_variants
 
 
 def analyse(text: str):
@@ -136,7 +136,7 @@ def test_a_quality_and_a_quantity_after_one_modal_are_two_needs() -> None:
     [("Redis", "redi"), ("Paris", "pari"), ("bus", "buss"), ("tennis", "tenni")],
 )
 def test_option_variants_make_no_odd_singulars(option: str, odd: str) -> None:
-    assert [odd] not in _option_variants(option)
+    assert [odd] not in option_variants(option)
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ import json
 import re
 from importlib import resources
 
-from .text import _CJK_CHAR_RE
+from .text import CJK_CHAR_RE
 
 _BRIDGE_FILE = "zh_en.json.gz"
 _MAX_WORD = 8
@@ -58,7 +58,7 @@ def zh_object(option: str) -> str:
         return bare  # a word of its own: 打车 is not 车
     # "新娘对芒果(过敏)": what the phrase is about comes after 对.
     rest = _LEAD_RE.sub("", bare.rsplit("对", 1)[-1])
-    known = rest in _bridge() or (rest and not _CJK_CHAR_RE.search(rest))
+    known = rest in _bridge() or (rest and not CJK_CHAR_RE.search(rest))
     return rest if known else bare
 
 
@@ -66,7 +66,7 @@ def zh_object(option: str) -> str:
 def english_names(option: str) -> tuple[str, ...]:
     """A Chinese option's English names (酒 → wine, liquor, spirits, alcoholic beverage)."""
     bare = option.strip().rstrip("的了")
-    if not _CJK_CHAR_RE.search(bare):
+    if not CJK_CHAR_RE.search(bare):
         return ()
     names = list(english_heads(bare))
     names += [n for n in english_heads(zh_object(bare)) if n not in names]
@@ -81,7 +81,7 @@ def chinese_words(text: str) -> tuple[tuple[str, int, int], ...]:
     words: list[tuple[str, int, int]] = []
     i = 0
     while i < len(text):
-        if not _CJK_CHAR_RE.match(text[i]):
+        if not CJK_CHAR_RE.match(text[i]):
             i += 1
             continue
         for size in range(min(_MAX_WORD, len(text) - i), _MIN_WORD - 1, -1):

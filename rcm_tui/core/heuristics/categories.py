@@ -16,22 +16,22 @@ from importlib import resources
 
 from .bridge_zh import chinese_words, english_heads, english_names, zh_object
 from .hierarchy import (
-    _base_forms,
     activity_senses,
     all_senses,
+    base_forms,
     broad_senses,
     hyponym_spans,
     option_senses,
     same_as,
 )
 from .options import (
-    _option_spans,
-    _option_variants,
-    _strip_option_noise,
-    _token_spans,
+    option_spans,
+    option_variants,
     same_option,
+    strip_option_noise,
+    token_spans,
 )
-from .text import _CJK_CHAR_RE, _tokens
+from .text import CJK_CHAR_RE, tokenise
 
 _LEXICON_FILE = "categories.json"
 
@@ -40,7 +40,7 @@ _LEXICON_FILE = "categories.json"
 def _lexicon() -> tuple[tuple[tuple[tuple[str, ...], ...], tuple[str, ...]], ...]:
     raw = json.loads(resources.files(__package__).joinpath(_LEXICON_FILE).read_text("utf-8"))
     return tuple(
-        (tuple(tuple(_tokens(n)) for n in entry["names"]), tuple(entry["members"]))
+        (tuple(tuple(tokenise(n)) for n in entry["names"]), tuple(entry["members"]))
         for entry in raw.values()
     )
 
@@ -60,8 +60,8 @@ def _names_modifier(tokens: tuple[str, ...], name: tuple[str, ...]) -> bool:
 def _conjuncts(option: str) -> list[list[tuple[str, ...]]]:
     """"taxis and buses" → two options; each is looked up on its own, under each of its
     forms."""
-    parts = _CONJUNCTION_RE.split(_strip_option_noise(option))
-    return [_number_forms(p) for p in parts if _tokens(p)]
+    parts = _CONJUNCTION_RE.split(strip_option_noise(option))
+    return [_number_forms(p) for p in parts if tokenise(p)]
 
 
 def _number_forms(phrase: str, *, singulars: bool = True) -> list[tuple[str, ...]]:
@@ -70,10 +70,10 @@ def _number_forms(phrase: str, *, singulars: bool = True) -> list[tuple[str, ...
     singular is tried as WordNet's morphy would, and a singular's plural as people write it."""
     *head, last = phrase.split()
     word = last.lower()
-    forms = _base_forms(word) if singulars and word.endswith("s") else [word, _plural(word)]
+    forms = base_forms(word) if singulars and word.endswith("s") else [word, _plural(word)]
     out: list[tuple[str, ...]] = []
     for form in forms:
-        tokens = tuple(_tokens(" ".join([*head, form])))
+        tokens = tuple(tokenise(" ".join([*head, form])))
         if tokens and tokens not in out:
             out.append(tokens)
     return out
@@ -118,11 +118,11 @@ def _matcher(option: str) -> tuple[frozenset[str], frozenset[str], tuple[re.Patt
     reply is matched in one pass per line."""
     keys: set[str] = set()
     exact: list[re.Pattern[str]] = []
-    bare = _strip_option_noise(option)
-    if len(_tokens(bare)) == 1 and len(bare) <= 2 and any(c.isupper() for c in bare):
+    bare = strip_option_noise(option)
+    if len(tokenise(bare)) == 1 and len(bare) <= 2 and any(c.isupper() for c in bare):
         exact.append(_exact(bare))  # as options.option_matches does for "Go", "R", "C"
     else:
-        keys.update("".join(variant) for variant in _option_variants(option))
+        keys.update("".join(variant) for variant in option_variants(option))
     for member in category_members(option):
         if len(member) <= 3 and member.isupper():
             exact.append(_exact(member))
@@ -150,9 +150,9 @@ def _modified_head(option: str) -> tuple[frozenset[int], frozenset[str]]:
     walks"): the senses of its head noun and the forms of its modifiers. A kind of the head
     with one of the modifiers right before it is the option ("a spicy vindaloo", "a long
     hike"); the head alone is not (a mild curry is food, not spicy food)."""
-    bare = _strip_option_noise(option)
+    bare = strip_option_noise(option)
     words = [w.lower() for w in _WORD_RE.findall(bare)]
-    if len(words) < 2 or _CJK_CHAR_RE.search(bare) or option_senses(option):
+    if len(words) < 2 or CJK_CHAR_RE.search(bare) or option_senses(option):
         return frozenset(), frozenset()
     forms = {f for w in words[:-1] if w not in _DETERMINERS for f in _modifier_forms(w)}
     return (all_senses(words[-1]) if forms else frozenset()), frozenset(forms)
@@ -186,7 +186,7 @@ def guard_spans(option: str, text: str, *, wide: bool = False) -> list[tuple[int
     if not wide:
         return _spans(option, text, wide=False)
     spans = set(_spans(option, text, wide=True))
-    obj = zh_object(option) if _CJK_CHAR_RE.search(option) else _brand_of(option)
+    obj = zh_object(option) if CJK_CHAR_RE.search(option) else _brand_of(option)
     if obj != option:
         spans.update(_spans(obj, text, wide=True))
     for name in english_names(option):
@@ -197,11 +197,11 @@ def guard_spans(option: str, text: str, *, wide: bool = False) -> list[tuple[int
 def name_spans(option: str, text: str) -> list[tuple[int, int]]:
     """Where the option is named, in either language: its own names and aliases, a Chinese
     word that means it (酒店 for "hotels"), a Chinese option's English names and object."""
-    spans = set(_option_spans(option, text))
-    if _CJK_CHAR_RE.search(option):
+    spans = set(option_spans(option, text))
+    if CJK_CHAR_RE.search(option):
         for name in (*english_names(option), zh_object(option)):
-            spans.update(_option_spans(name, text))
-    elif _CJK_CHAR_RE.search(text):
+            spans.update(option_spans(name, text))
+    elif CJK_CHAR_RE.search(text):
         spans.update(
             (start, end) for word, start, end in chinese_words(text) if _means(option, word)
         )
@@ -233,7 +233,7 @@ _GENERIC_HEAD_RE = re.compile(
 def _brand_of(option: str) -> str:
     """'Windows machines' → 'Windows', 'drinking-focused stuff' → 'drinking'; the option
     itself otherwise."""
-    match = _GENERIC_HEAD_RE.match(_strip_option_noise(option))
+    match = _GENERIC_HEAD_RE.match(strip_option_noise(option))
     return match.group(1) if match else option
 
 
@@ -262,12 +262,12 @@ def _spans(option: str, text: str, *, wide: bool) -> list[tuple[int, int]]:
                 for start, end in hyponym_spans(head_senses, words)
                 if _modified(text[:start], modifiers)
             )
-    if wide and not _CJK_CHAR_RE.search(option) and _CJK_CHAR_RE.search(text):
+    if wide and not CJK_CHAR_RE.search(option) and CJK_CHAR_RE.search(text):
         spans.update(
             (start, end) for word, start, end in chinese_words(text) if _is_kind(option, word)
         )
     if keys:
-        hay = _token_spans(text)
+        hay = token_spans(text)
         for i in range(len(hay)):
             acc = ""
             for j in range(i, len(hay)):

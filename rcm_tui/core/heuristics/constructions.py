@@ -25,8 +25,8 @@ import itertools
 import re
 from dataclasses import dataclass
 
-from .cues import _SYSTEM_VERB_RE
-from .text import _CJK, _CJK_CHAR_RE
+from .cues import SYSTEM_VERB_RE
+from .text import CJK, CJK_CHAR_RE
 from .verdicts import PRONOUNS, antecedent, verdict
 
 _OPT = r"(?P<opt>(?:[^,.;:!?()—–\n]|\.(?=\S))+)"
@@ -492,7 +492,7 @@ def _exclusions(core: str, found: _Found) -> None:
             found.add(m.group("opt"), core[m.end() :], "exclusion")
     # "Reject requests without a token", "it must work without X": a rule on behaviour.
     low = core.lower()
-    rule = "without" not in low or _SYSTEM_VERB_RE.match(core) or _MODAL_RE.search(core)
+    rule = "without" not in low or SYSTEM_VERB_RE.match(core) or _MODAL_RE.search(core)
     for m in [] if rule else _WITHOUT_RE.finditer(core):
         if _DESCRIBES_RE.search(core[: m.start()]):
             continue  # "we live in a flat without a lift" describes what is, it refuses nothing
@@ -592,7 +592,7 @@ _ESPECIALLY_RE = re.compile(
 
 # -- Chinese ---------------------------------------------------------------------------------
 _ZH_NAME = r"[A-Za-z0-9][A-Za-z0-9_.+#/-]*"
-_ZH_O = rf"(?P<opt>{_ZH_NAME}(?:\s{_ZH_NAME}){{0,2}}[{_CJK}]{{0,4}}?|[{_CJK}]{{1,10}}?)"
+_ZH_O = rf"(?P<opt>{_ZH_NAME}(?:\s{_ZH_NAME}){{0,2}}[{CJK}]{{0,4}}?|[{CJK}]{{1,10}}?)"
 _ZH_END = r"(?=[了吧呢啊嘛，,。.！!？?；;、：:\s也又还都就]|因为|由于|所以|太|$)"
 _ZH_VERBS = r"(?:用|使用|吃|喝|坐|去|住|买|选|订|报|带|看|穿|养|开|玩|考虑|碰)"
 _ZH_AVERSION_RE = re.compile(
@@ -603,16 +603,16 @@ _ZH_AVERSION_RE = re.compile(
 )
 # "我不吃辣", "他不喝酒": a standing dietary rule (a single character is a whole option here).
 _ZH_DIET_RE = re.compile(
-    rf"(?<![要吃])不(?:吃|喝)(?P<opt>[{_CJK}]{{1,6}}?)(?=[了的，,。.！!；;]|$)"
+    rf"(?<![要吃])不(?:吃|喝)(?P<opt>[{CJK}]{{1,6}}?)(?=[了的，,。.！!；;]|$)"
 )
 _ZH_NOT_INTERESTED_RE = re.compile(rf"对{_ZH_O}(?:不感兴趣|没(?:有)?兴趣|没好感|不感冒)")
-_ZH_ALLERGY_RE = re.compile(rf"对{_ZH_O}过敏|(?P<opt2>(?:(?!对)[{_CJK}]){{1,6}}?)(?:过敏|不耐受)")
+_ZH_ALLERGY_RE = re.compile(rf"对{_ZH_O}过敏|(?P<opt2>(?:(?!对)[{CJK}]){{1,6}}?)(?:过敏|不耐受)")
 _ZH_CANNOT_RE = re.compile(
     rf"(?:不能|不可以|没法|无法)(?:吃|喝|碰|有|用|坐|买)(?:任何)?{_ZH_O}{_ZH_END}"
     rf"|(?:吃|喝|用)不了{_ZH_O.replace('opt', 'opt3')}{_ZH_END}"
 )
 _ZH_CANNOT_SUFFIX_RE = re.compile(
-    rf"(?P<opt>{_ZH_NAME}|[{_CJK}]{{1,8}}?)的?(?:一律|都|也|绝对|完全)?(?:不能|没法|不可以)"
+    rf"(?P<opt>{_ZH_NAME}|[{CJK}]{{1,8}}?)的?(?:一律|都|也|绝对|完全)?(?:不能|没法|不可以)"
     r"(?:吃|喝|碰|买|用)"
 )
 # The option first, as the topic, and a negative comment on it: "线上课我们不想报", "牛肉我也想
@@ -639,12 +639,12 @@ _ZH_TURNED_DOWN = (
 )
 _ZH_TURNED_DOWN_KEYS = "想愿喜考避感惯腻够受要必上合适pass排免算去买选看报拉靠行来兴"
 _ZH_TOPIC_FIRST_RE = re.compile(
-    rf"^(?P<opt>{_ZH_NAME}(?:[{_CJK}]{{0,4}}?)|[{_CJK}]{{2,10}}?)(?:那种|这种|那个|这个|那些|这类|之类的?)?"
+    rf"^(?P<opt>{_ZH_NAME}(?:[{CJK}]{{0,4}}?)|[{CJK}]{{2,10}}?)(?:那种|这种|那个|这个|那些|这类|之类的?)?"
     rf"(?:{_ZH_EXPERIENCER})?{_ZH_ADVERB}*{_ZH_TURNED_DOWN}"
     r"(?:报|用|买|去|吃|选|要|玩|看)?[了吧啊呀哈嘛]*(?=[，,。.！!；;]|$)"
 )
 _ZH_EXCEPT_ALL_RE = re.compile(
-    rf"除了{_ZH_O}(?:以外|之外)?[，,]?\s*(?:(?:其他|其它|别的)(?:的)?[{_CJK}]{{0,4}}?)?(?:什么)?(?:都|全都|全)"
+    rf"除了{_ZH_O}(?:以外|之外)?[，,]?\s*(?:(?:其他|其它|别的)(?:的)?[{CJK}]{{0,4}}?)?(?:什么)?(?:都|全都|全)"
     r"(?:可以|行|好|没问题|能接受|OK|ok|随便)"
 )
 # A verb after 不需要 names a thing to do without ("不需要加图表"); "不需要实时，T+1就够了"
@@ -653,7 +653,7 @@ _ZH_NOT_NEEDED_RE = re.compile(
     rf"(?:不需要|用不着|不必|没必要)(?:加|用|买|带|订|要|请|报|找|配)?{_ZH_O}{_ZH_END}"
 )
 _ZH_NOT_NEEDED_SUFFIX_RE = re.compile(
-    rf"(?P<opt>{_ZH_NAME}|[{_CJK}]{{1,8}}?)(?:就|也|都)?(?:不需要|不用|免|省)了?[吧啊呀哈]*(?=[，,。.！!；;]|$)"
+    rf"(?P<opt>{_ZH_NAME}|[{CJK}]{{1,8}}?)(?:就|也|都)?(?:不需要|不用|免|省)了?[吧啊呀哈]*(?=[，,。.！!；;]|$)"
 )
 _ZH_REPLACE_RE = re.compile(
     rf"把{_ZH_O}(?:换成|改成|替换成|换为)"
@@ -665,16 +665,16 @@ _ZH_REPLACE_RE = re.compile(
 _ZH_WITHDRAW_RE = re.compile(
     rf"(?:取消|不再|再也不|不会再)(?:用|吃|去|坐|买|住|选)?{_ZH_O}{_ZH_END}"
     # "不买燃油车了", "不坐旅游大巴了": a changed plan (了), not a habit.
-    rf"|(?<![要用])不(?:买|坐|选|订|报|住|开|养|租|去)(?P<opt3>{_ZH_NAME}|[{_CJK}]{{2,8}}?)了"
-    rf"|把(?P<opt4>{_ZH_NAME}|[{_CJK}]{{1,8}}?)(?:去掉|删掉|拿掉|划掉|取消)"
-    rf"|(?P<opt5>{_ZH_NAME}|[{_CJK}]{{2,8}}?)(?:换掉|删掉|去掉|取消)(?:吧|了)?(?=[，,。.！!；;]|$)"
+    rf"|(?<![要用])不(?:买|坐|选|订|报|住|开|养|租|去)(?P<opt3>{_ZH_NAME}|[{CJK}]{{2,8}}?)了"
+    rf"|把(?P<opt4>{_ZH_NAME}|[{CJK}]{{1,8}}?)(?:去掉|删掉|拿掉|划掉|取消)"
+    rf"|(?P<opt5>{_ZH_NAME}|[{CJK}]{{2,8}}?)(?:换掉|删掉|去掉|取消)(?:吧|了)?(?=[，,。.！!；;]|$)"
     # "虾滑什么的就别买了", "芒果布丁都别点了": any one-character verb after 别 ends the clause.
-    rf"|(?P<opt2>{_ZH_NAME}|[{_CJK}]{{2,8}}?)(?:就|也|都|还是)?(?<!特)(?:别(?![的人处家])|不要)再?(?:考虑|推荐|[{_CJK}])"
+    rf"|(?P<opt2>{_ZH_NAME}|[{CJK}]{{2,8}}?)(?:就|也|都|还是)?(?<!特)(?:别(?![的人处家])|不要)再?(?:考虑|推荐|[{CJK}])"
     r"了?(?=[，,。.！!；;]|$)"
 )
 _ZH_BAD_EXPERIENCE_RE = re.compile(
     rf"(?:用过|试过|吃过|去过|住过|坐过|买过|报过|请过|上过|住)(?:某|一个|一家)?"
-    rf"(?P<opt>{_ZH_NAME}|[{_CJK}]{{2,8}}?)[，,]?(?P<eval>[^。！!；;]*)"
+    rf"(?P<opt>{_ZH_NAME}|[{CJK}]{{2,8}}?)[，,]?(?P<eval>[^。！!；;]*)"
 )
 _ZH_NEGATIVE_EVAL_RE = re.compile(
     r"差|糟|噩梦|失望|后悔|烂|坑|坏了|推脱|太慢|不好用|问题|麻烦|踩雷|难吃|难用|不靠谱|上当|吃亏|"
@@ -722,7 +722,7 @@ def zh_option_core(raw: str) -> str:
     bare = _ZH_ATTRIBUTE_RE.sub("", phrase)
     phrase = bare if len(bare) >= 2 else phrase
     shorter = _ZH_TRAILING_EXPERIENCER_RE.sub("", phrase).strip("的 ")
-    return shorter if len(shorter) >= 2 or not _CJK_CHAR_RE.search(shorter) else phrase
+    return shorter if len(shorter) >= 2 or not CJK_CHAR_RE.search(shorter) else phrase
 
 
 def not_a_zh_topic(phrase: str) -> bool:
@@ -798,7 +798,7 @@ def is_category(option: str, family: str) -> bool:
     the everyday constructions are judged; the design register names products."""
     if not family:
         return False  # the design register ("let's not use X") names products
-    if _CJK_CHAR_RE.search(option):
+    if CJK_CHAR_RE.search(option):
         return bool(_ZH_CATEGORY_RE.search(option))
     return not re.search(r"[A-Z0-9]|[-.+#]\w", option)
 
@@ -807,15 +807,15 @@ def is_category(option: str, family: str) -> bool:
 # 算了"): these two constructions are read over the whole sentence.
 _ZH_SENTENCE_RE = re.compile(
     # "除了香菜，别的调料都行": the exclusion and the universal sit in two clauses.
-    rf"除了(?P<opt3>{_ZH_NAME}|[{_CJK}]{{1,10}}?)(?:以外|之外)?[，,]\s*(?:(?:其他|其它|别的)(?:的)?"
-    rf"[{_CJK}]{{0,4}}?)?(?:什么)?(?:都|全都|全)(?:可以|行|好|没问题|能接受|OK|ok|随便)"
+    rf"除了(?P<opt3>{_ZH_NAME}|[{CJK}]{{1,10}}?)(?:以外|之外)?[，,]\s*(?:(?:其他|其它|别的)(?:的)?"
+    rf"[{CJK}]{{0,4}}?)?(?:什么)?(?:都|全都|全)(?:可以|行|好|没问题|能接受|OK|ok|随便)"
     r"|"
     rf"(?:用过|试过|吃过|去过|住过|坐过|买过|报过|请过|上过)(?:某|一个|一家)?"
-    rf"(?P<opt>{_ZH_NAME}|[{_CJK}]{{2,8}}?)[，,](?P<eval>[^。！!；;]*)"
-    rf"|本来(?:想|打算|要)(?:买|用|去|选|吃|订|报)?(?P<opt2>{_ZH_NAME}|[{_CJK}]{{2,10}}?)[，,]\s*算了"
+    rf"(?P<opt>{_ZH_NAME}|[{CJK}]{{2,8}}?)[，,](?P<eval>[^。！!；;]*)"
+    rf"|本来(?:想|打算|要)(?:买|用|去|选|吃|订|报)?(?P<opt2>{_ZH_NAME}|[{CJK}]{{2,10}}?)[，,]\s*算了"
     # The option as topic, then the experience: "中介我们之前找过一家，换了三个人都不靠谱".
-    rf"|^(?!之前|上次|以前|去年|那次|早年|我|他|她|不|没|别|改|换|想|要)(?P<opt4>{_ZH_NAME}|[{_CJK}]{{2,8}}?)(?:{_ZH_EXPERIENCER})?(?:之前|上次|以前|去年|那次|早年)?"
-    rf"[{_CJK}]{{0,2}}?(?:过|了)[{_CJK}\d]{{0,4}}?[，,](?P<eval4>[^。！!；;]*)"
+    rf"|^(?!之前|上次|以前|去年|那次|早年|我|他|她|不|没|别|改|换|想|要)(?P<opt4>{_ZH_NAME}|[{CJK}]{{2,8}}?)(?:{_ZH_EXPERIENCER})?(?:之前|上次|以前|去年|那次|早年)?"
+    rf"[{CJK}]{{0,2}}?(?:过|了)[{CJK}\d]{{0,4}}?[，,](?P<eval4>[^。！!；;]*)"
 )
 
 
@@ -829,7 +829,7 @@ _ZH_BARE_VERDICT_RE = re.compile(
 )
 _ZH_CLAUSE_TOPIC_RE = re.compile(
     rf"^(?:{_ZH_EXPERIENCER}(?:觉得|感觉))?(?!本来|想|打算|准备|要|去)"
-    rf"(?P<t>{_ZH_NAME}(?:\s{_ZH_NAME})?|[{_CJK}]{{2,10}}?)"
+    rf"(?P<t>{_ZH_NAME}(?:\s{_ZH_NAME})?|[{CJK}]{{2,10}}?)"
     r"(?=太|很|不|没|在|有点|比较|实在|的?价格|也|都|就|还是|用起来|吃起来|看起来|听说|据说|"
     r"我|他|她|大家|团队|孩子|老人|对|去年|上次|之前)"
 )
@@ -890,4 +890,4 @@ def find_constructions(clause: str, *, chinese: bool) -> list[Construction]:
 # A sentence a person would recognise as turning something down, whatever its option: used to
 # ground an LLM analyser's rejection in the user's words.
 def has_rejection_construction(sentence: str) -> bool:
-    return bool(find_constructions(sentence, chinese=bool(_CJK_CHAR_RE.search(sentence))))
+    return bool(find_constructions(sentence, chinese=bool(CJK_CHAR_RE.search(sentence))))

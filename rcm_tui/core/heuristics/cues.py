@@ -5,18 +5,18 @@ from __future__ import annotations
 
 import re
 
-from .text import _word_set
+from .text import word_set
 
-_OPT = r"(?P<opt>(?:[^,.;:!?()—–\n]|\.(?=\S))+)"
+OPT = r"(?P<opt>(?:[^,.;:!?()—–\n]|\.(?=\S))+)"
 # Imperatives that discard something; only at the start of a clause, so "don't forget X" and
 # "we use blue-green deploys to avoid downtime" are not rejections.
-_IMPERATIVE_REJECT_RE = re.compile(
+IMPERATIVE_REJECT_RE = re.compile(
     r"^(?:(?:let'?s|let\s+us|we(?:'ll|\s+will|\s+should|\s+can|\s+must)?|just|i'd\s+say)\s+)?"
-    rf"(?P<verb>forget(?:\s+about)?|drop|ditch|scrap|abandon|avoid|rule\s+out)\s+{_OPT}",
+    rf"(?P<verb>forget(?:\s+about)?|drop|ditch|scrap|abandon|avoid|rule\s+out)\s+{OPT}",
     re.I,
 )
 # Requests about the conversation itself ("summarise", "sketch that out"): no constraint.
-_OUTPUT_VERB_RE = re.compile(
+OUTPUT_VERB_RE = re.compile(
     r"^(?:(?:can|could|would)\s+you\s+)?(?:tell|explain|summari[sz]e|describe|remind|clarify|"
     r"compare|recap|elaborate|walk|go\s+through|talk|help|show|list|outline|suggest|recommend|"
     r"propose|think|brainstorm|answer|review|evaluate|assess|analy[sz]e|estimate|sketch|"
@@ -24,7 +24,7 @@ _OUTPUT_VERB_RE = re.compile(
     r"go\s+on|go\s+ahead|keep\s+going|let\s+me\s+know|dive|zoom|consider|look)\b",
     re.I,
 )
-_SYSTEM_VERB_RE = re.compile(
+SYSTEM_VERB_RE = re.compile(
     r"^(?:store|save|persist|keep|put|place|use|reject|refuse|deny|block|validate|verify|check|"
     r"sanitise|sanitize|escape|log|record|audit|track|support|allow|accept|permit|limit|cap|"
     r"restrict|throttle|rate[- ]limit|encrypt|hash|sign|send|return|respond|include|add|expose|"
@@ -36,11 +36,11 @@ _SYSTEM_VERB_RE = re.compile(
     r"only|disallow|forbid|prevent|timeout|time\s+out|expose)\b",
     re.I,
 )
-_BUILD_VERB_RE = re.compile(
+BUILD_VERB_RE = re.compile(
     r"^(?:write|create|build|implement|make|generate|code|produce|set\s+up|wire\s+up|provide)\b",
     re.I,
 )
-_ACK_WORDS = _word_set(
+ACK_WORDS = word_set(
     """yes yeah yep yup no nope ok okay sure thanks thank great cool fine perfect right agreed
     exactly correct both either neither none all maybe probably later nothing done good nice
     hello hi hey bye goodbye whatever hmm understood true false absolutely definitely"""
@@ -48,7 +48,7 @@ _ACK_WORDS = _word_set(
 
 
 
-_FACT_RE = re.compile(
+FACT_RE = re.compile(
     r"^(?:we|i|our\s+(?:team|company|org|stack)|the\s+team)\s+(?:already\s+|currently\s+)?"
     r"(?:runs?|uses?|have|has|operates?|hosts?|deploys?|maintains?|knows?|owns?|are\s+on|"
     r"'re\s+on|works?\s+with)\b"

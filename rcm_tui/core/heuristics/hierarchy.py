@@ -15,7 +15,7 @@ import gzip
 import json
 from importlib import resources
 
-from .text import _CJK_CHAR_RE, _STOPWORDS
+from .text import CJK_CHAR_RE, STOPWORDS
 
 _HIERARCHY_FILE = "noun_hierarchy.json.gz"
 # How far above a reply word its kind may be found: pancake → cake → baked goods → food.
@@ -52,7 +52,7 @@ def warm() -> None:
     _hierarchy()
 
 
-def _base_forms(word: str) -> list[str]:
+def base_forms(word: str) -> list[str]:
     """The word and its singular candidates, as WordNet's morphy would try them."""
     forms = [word]
     for suffix, base in (("ies", "y"), ("ves", "f"), ("ches", "ch"), ("shes", "sh"),
@@ -68,7 +68,7 @@ def _senses(phrase: str) -> list[int]:
     lemmas, _parents, _general = _hierarchy()
     *head, last = phrase.lower().split()
     senses: list[int] = []
-    for form in _base_forms(last):
+    for form in base_forms(last):
         senses += [s for s in lemmas.get("_".join([*head, form]), []) if s not in senses]
     return senses
 
@@ -77,7 +77,7 @@ def _senses(phrase: str) -> list[int]:
 def option_senses(option: str) -> frozenset[int]:
     """The senses of a rejected option that can be a category, or none."""
     _lemmas, _parents, general = _hierarchy()
-    if _CJK_CHAR_RE.search(option) or not option.strip():
+    if CJK_CHAR_RE.search(option) or not option.strip():
         return frozenset()
     return frozenset(s for s in _senses(option) if s not in general)
 
@@ -89,13 +89,13 @@ def activity_senses(option: str) -> frozenset[int]:
     return frozenset(d for s in option_senses(option) for d in _derived.get(s, ()))
 
 
-@functools.lru_cache(maxsize=4096)
-def _kinds(sense: int) -> frozenset[int]:
-    """The sense and everything above it, up to _MAX_LEVELS."""
+@functools.lru_cache(maxsize=8192)
+def _kinds(sense: int, levels: int = _MAX_LEVELS) -> frozenset[int]:
+    """The sense and everything above it, up to `levels` levels."""
     _lemmas, parents, _general = _hierarchy()
     seen = {sense}
     frontier = [sense]
-    for _ in range(_MAX_LEVELS):
+    for _ in range(levels):
         frontier = [p for f in frontier for p in parents[f] if p not in seen]
         seen.update(frontier)
     return frozenset(seen)
@@ -109,7 +109,7 @@ def kind_of(words: str, senses: frozenset[int], near: frozenset[int] = frozenset
     found = _senses(words)
     if any(_kinds(s) & senses for s in found[:_READ_SENSES]):
         return True
-    return bool(near and found and _near_kinds(found[0]) & near)
+    return bool(near and found and _kinds(found[0], _NEAR_LEVELS) & near)
 
 
 # How far below a general option sense a reply word may be: a peony is a flower (one level),
@@ -117,22 +117,11 @@ def kind_of(words: str, senses: frozenset[int], near: frozenset[int] = frozenset
 _NEAR_LEVELS = 3
 
 
-@functools.lru_cache(maxsize=4096)
-def _near_kinds(sense: int) -> frozenset[int]:
-    _lemmas, parents, _general = _hierarchy()
-    seen = {sense}
-    frontier = [sense]
-    for _ in range(_NEAR_LEVELS):
-        frontier = [p for f in frontier for p in parents[f] if p not in seen]
-        seen.update(frontier)
-    return frozenset(seen)
-
-
 @functools.lru_cache(maxsize=256)
 def broad_senses(phrase: str) -> frozenset[int]:
     """The senses of an option too general to search at full depth ("flowers", "clothing")."""
     _lemmas, _parents, general = _hierarchy()
-    if _CJK_CHAR_RE.search(phrase) or not phrase.strip():
+    if CJK_CHAR_RE.search(phrase) or not phrase.strip():
         return frozenset()
     return frozenset(s for s in _senses(phrase) if s in general)
 
@@ -140,7 +129,7 @@ def broad_senses(phrase: str) -> frozenset[int]:
 @functools.lru_cache(maxsize=256)
 def all_senses(phrase: str) -> frozenset[int]:
     """Every listed sense of a noun phrase, general or not ("food" for "spicy food")."""
-    if _CJK_CHAR_RE.search(phrase) or not phrase.strip():
+    if CJK_CHAR_RE.search(phrase) or not phrase.strip():
         return frozenset()
     return frozenset(_senses(phrase))
 
@@ -155,7 +144,7 @@ def hyponym_spans(
     """
     spans: list[tuple[int, int]] = []
     for i in range(len(words)):
-        if words[i][0] in _STOPWORDS:
+        if words[i][0] in STOPWORDS:
             continue
         for size in range(min(_MAX_WORDS, len(words) - i), 0, -1):
             run = words[i : i + size]

@@ -9,53 +9,53 @@ from dataclasses import dataclass, field
 from ..analysis import Analysis, LedgerView, RejectionFinding, RequirementFinding
 from ..models import DialogState
 from .constructions import is_category
-from .cues import _BUILD_VERB_RE, _FACT_RE, _OUTPUT_VERB_RE, _SYSTEM_VERB_RE
+from .cues import BUILD_VERB_RE, FACT_RE, OUTPUT_VERB_RE, SYSTEM_VERB_RE
 from .options import option_matches, same_option
-from .pronouns import _pronoun_rejection
+from .pronouns import pronoun_rejection
 from .proposals import proposal_verdicts
 from .quantities import quantity_keys
 from .rejections import (
-    _REASON_START_RE,
-    _SO_SPLIT_RE,
-    _choice,
-    _find_rejections,
-    _RejectionHit,
-    _RejectionScan,
+    REASON_START_RE,
+    SO_SPLIT_RE,
+    RejectionHit,
+    RejectionScan,
+    choice,
+    find_rejections,
 )
 from .requirements import (
-    _AND_NEED_RE,
-    _CAN_YOU_ADD_RE,
-    _CAN_YOU_RE,
-    _DECLARATIVE_VERB_RE,
-    _INFO_VERB_RE,
-    _NOT_A_NEED_ZH_RE,
-    _ONLY_RE,
-    _SCOPE_MARKER_RE,
-    _STRONG_MODAL_RE,
-    _TRAILING_SCOPE_RE,
-    _TRAJECTORY_RE,
-    _bare_answer,
-    _main_clause,
-    _requirement_from_clause,
-    _team_size,
+    AND_NEED_RE,
+    CAN_YOU_ADD_RE,
+    CAN_YOU_RE,
+    DECLARATIVE_VERB_RE,
+    INFO_VERB_RE,
+    NOT_A_NEED_ZH_RE,
+    ONLY_RE,
+    SCOPE_MARKER_RE,
+    STRONG_MODAL_RE,
+    TRAILING_SCOPE_RE,
+    TRAJECTORY_RE,
+    bare_answer,
+    main_clause,
+    requirement_from_clause,
+    team_size,
 )
 from .sentences import (
-    _FENCED_CODE_RE,
-    _LIST_HEADER_RE,
-    _Sentence,
-    _sentences,
-    _split_sentences,
-    _strip_discourse,
-    _tidy,
+    FENCED_CODE_RE,
+    LIST_HEADER_RE,
+    Sentence,
+    parse_sentences,
+    split_sentences,
+    strip_discourse,
+    tidy,
 )
 from .statements import stated_requirement
 from .text import (
-    _CJK_CHAR_RE,
+    CJK_CHAR_RE,
     MESSAGE_HEAD,
     MESSAGE_TAIL,
-    _bounded,
-    _content_tokens,
-    _overlap_of,
+    bounded_text,
+    content_tokens,
+    overlap_of,
     text_similarity,
 )
 
@@ -137,7 +137,7 @@ _CONFIRM_CUE_RE = re.compile(
 )
 
 
-def _confirms_quantity_of(sentences: list[_Sentence], requirement: str) -> bool:
+def _confirms_quantity_of(sentences: list[Sentence], requirement: str) -> bool:
     keys = quantity_keys(requirement)
     return bool(keys) and any(
         not s.question and _CONFIRM_CUE_RE.search(s.text) and keys & quantity_keys(s.text)
@@ -145,7 +145,7 @@ def _confirms_quantity_of(sentences: list[_Sentence], requirement: str) -> bool:
     )
 
 
-def _affirmed_ids(sentences: list[_Sentence], view: LedgerView, choices: list[str]) -> list[str]:
+def _affirmed_ids(sentences: list[Sentence], view: LedgerView, choices: list[str]) -> list[str]:
     """Existing requirements the user affirms ("yes, 20 MB is the limit")."""
     live = [(rid, text) for rid, text, status in view.requirements if status != "dropped"]
     if not live:
@@ -157,17 +157,17 @@ def _affirmed_ids(sentences: list[_Sentence], view: LedgerView, choices: list[st
     first = sentences[0].text if sentences else ""
     if not _AFFIRM_RE.match(first.strip()):
         return ids
-    said = set().union(*(_content_tokens(s.text) for s in sentences if not s.question))
-    said -= _content_tokens("yes ok okay right correct exactly agreed sure confirmed perfect")
+    said = set().union(*(content_tokens(s.text) for s in sentences if not s.question))
+    said -= content_tokens("yes ok okay right correct exactly agreed sure confirmed perfect")
     if said:
-        targets = [(rid, _content_tokens(t)) for rid, t in live]
+        targets = [(rid, content_tokens(t)) for rid, t in live]
     else:
         # A bare "yes" answers the assistant's last question: confirm what that question named.
         asked = " ".join(
-            s for s in _split_sentences(view.last_assistant_message) if s.rstrip().endswith("?")
+            s for s in split_sentences(view.last_assistant_message) if s.rstrip().endswith("?")
         )
-        said = set(_content_tokens(asked))
-        targets = [(rid, _content_tokens(t)) for rid, t in live]
+        said = set(content_tokens(asked))
+        targets = [(rid, content_tokens(t)) for rid, t in live]
     for rid, text in live:
         # "Yes, 7-day retention is confirmed" confirms "消息必须保留7天": across languages
         # the words differ, the quantity does not.
@@ -185,7 +185,7 @@ def _affirmed_ids(sentences: list[_Sentence], view: LedgerView, choices: list[st
     return ids
 
 
-def _dropped(sentences: list[_Sentence], view: LedgerView) -> tuple[list[str], set[int]]:
+def _dropped(sentences: list[Sentence], view: LedgerView) -> tuple[list[str], set[int]]:
     """Requirement ids the user withdraws, and the sentences that said so."""
     live = [(rid, text) for rid, text, status in view.requirements if status != "dropped"]
     ids: list[str] = []
@@ -194,15 +194,15 @@ def _dropped(sentences: list[_Sentence], view: LedgerView) -> tuple[list[str], s
         if sentence.question:
             continue
         for clause in sentence.clauses:
-            m = _DROP_RE.search(_strip_discourse(clause))
+            m = _DROP_RE.search(strip_discourse(clause))
             if not m:
                 continue
             named = next(g for g in m.groups() if g)
-            wanted = _content_tokens(named) - _content_tokens("requirement part bit thing feature")
+            wanted = content_tokens(named) - content_tokens("requirement part bit thing feature")
             if not wanted:
                 continue
             for rid, text in live:
-                if rid not in ids and _overlap_of(wanted, _content_tokens(text)) >= 0.67:
+                if rid not in ids and overlap_of(wanted, content_tokens(text)) >= 0.67:
                     ids.append(rid)
                     used.add(sentence.index)
     return ids, used
@@ -230,19 +230,19 @@ _NEGATED_ACCEPT_RE = re.compile(
 )
 
 
-def _accepts(option: str, sentence: _Sentence) -> bool:
+def _accepts(option: str, sentence: Sentence) -> bool:
     """Does the sentence take a turned-down option back (a choice of it, or a word of
     acceptance about it), with no negation that could be about it?"""
     text = sentence.text
     if sentence.question or _NEGATED_ACCEPT_RE.search(text):
         return False
-    picked = _choice(_strip_discourse(text.rstrip(".!。！ ")))
+    picked = choice(strip_discourse(text.rstrip(".!。！ ")))
     if picked and option_matches(option, picked):
         return True
     return bool(_ACCEPT_RE.search(text))
 
 
-def _reopened(sentences: list[_Sentence], view: LedgerView, hits: list[_RejectionHit]) -> list[str]:
+def _reopened(sentences: list[Sentence], view: LedgerView, hits: list[RejectionHit]) -> list[str]:
     out: list[str] = []
     rejected_now = [h.option for h in hits]
     for option in view.reopenable:
@@ -264,14 +264,14 @@ def _topic_shift(text: str, view: LedgerView) -> bool:
     earlier = [m for m in view.recent_user_messages if m.strip() != text.strip()]
     if not earlier:
         return False
-    now = _content_tokens(text)
-    before = set().union(*(_content_tokens(m) for m in earlier))
-    return _overlap_of(now, before) < 0.2 if now else False
+    now = content_tokens(text)
+    before = set().union(*(content_tokens(m) for m in earlier))
+    return overlap_of(now, before) < 0.2 if now else False
 
 
 def _question_text(sentence: str) -> str:
-    body = _strip_discourse(sentence)
-    return _tidy(body, 140)
+    body = strip_discourse(sentence)
+    return tidy(body, 140)
 
 
 @dataclass
@@ -298,8 +298,8 @@ class _Findings:
 
 
 def _scan_statements(
-    sentences: list[_Sentence],
-    scan: _RejectionScan,
+    sentences: list[Sentence],
+    scan: RejectionScan,
     reason_sentences: set[int],
     skip_sentences: set[int],
     view: LedgerView,
@@ -310,7 +310,7 @@ def _scan_statements(
     for sentence in sentences:
         if sentence.index in skip_sentences:
             continue
-        if sentence.text.endswith((":", "：")) and _LIST_HEADER_RE.search(sentence.text):
+        if sentence.text.endswith((":", "：")) and LIST_HEADER_RE.search(sentence.text):
             in_list = True
             continue
         in_list = in_list and sentence.bullet
@@ -320,11 +320,11 @@ def _scan_statements(
         before = len(found.requirements)
         if sentence.index == 0 and not any(h.sentence == 0 for h in scan.hits):
             # "pods - absolutely not" names an option of the question to turn it down.
-            answer = _bare_answer(sentence.text, view.last_assistant_message)
+            answer = bare_answer(sentence.text, view.last_assistant_message)
             if answer:
                 found.add_requirement(answer, 0.6)
                 found.answered = True
-                found.trajectory = _tidy(sentence.text)
+                found.trajectory = tidy(sentence.text)
                 continue
         previous: str | None = None
         for ci, clause in enumerate(sentence.clauses):
@@ -337,8 +337,8 @@ def _scan_statements(
             if "inability" in families:
                 # "I'm allergic to shellfish": the option is rejected and the fact is a hard
                 # requirement every answer must respect.
-                found.add_requirement(_tidy(_strip_discourse(clause)), 0.9)
-            zh = bool(_CJK_CHAR_RE.search(clause))
+                found.add_requirement(tidy(strip_discourse(clause)), 0.9)
+            zh = bool(CJK_CHAR_RE.search(clause))
             # "把燃气灶换成电磁炉" says what is wanted in Chinese too; the other mined
             # constructions are read for English only.
             mined = bool(
@@ -352,7 +352,7 @@ def _scan_statements(
                 # clause turns one option down and states what is wanted.
                 rejected = False
                 if zh:
-                    found.add_requirement(_tidy(_strip_discourse(clause)), 0.7)
+                    found.add_requirement(tidy(strip_discourse(clause)), 0.7)
             if (rejected or mined) and not zh:
                 # "Self-hosted runners only, nothing on shared SaaS runners", "We'd prefer
                 # compostable packaging, no single-use plastic": the comma-separated part
@@ -363,14 +363,14 @@ def _scan_statements(
                 for piece in _COMMA_PIECE_RE.split(clause):
                     if any(option_matches(o, piece) for o in options):
                         break  # what follows the rejection is its reason, not a need
-                    stated = stated_requirement(_main_clause(_strip_discourse(piece)))
+                    stated = stated_requirement(main_clause(strip_discourse(piece)))
                     if stated and len(piece.split()) >= 2:
-                        found.add_requirement(_tidy(stated), 0.55)
+                        found.add_requirement(tidy(stated), 0.55)
             instead = _JUST_INSTEAD_RE.search(clause) if "not_needed" in families else None
             if instead:
                 # "I don't need an advisor, just a straightforward plan": what is needed
                 # instead; the exclusion itself never becomes a requirement.
-                found.add_requirement(_tidy(instead.group("want") or instead.group("want2")), 0.6)
+                found.add_requirement(tidy(instead.group("want") or instead.group("want2")), 0.6)
             previous = _scan_clause(
                 clause,
                 found,
@@ -384,7 +384,7 @@ def _scan_statements(
         rejects = any(s == sentence.index for s, _ in rejection_clauses)
         if in_list and len(found.requirements) == before and not rejects:
             # Every item under "Requirements:" is one, however terse ("EU hosting only").
-            found.add_requirement(_tidy(sentence.text), 0.7)
+            found.add_requirement(tidy(sentence.text), 0.7)
     for hit in scan.hits:
         if hit.inline_reason:
             _scan_clause(
@@ -415,16 +415,16 @@ _JUST_INSTEAD_RE = re.compile(
 )
 
 
-def _scan_question(sentence: _Sentence, found: _Findings) -> None:
-    core = _strip_discourse(sentence.text.rstrip("?？ "))
-    m = _CAN_YOU_ADD_RE.match(core)
-    if m and _SCOPE_MARKER_RE.search(core):
+def _scan_question(sentence: Sentence, found: _Findings) -> None:
+    core = strip_discourse(sentence.text.rstrip("?？ "))
+    m = CAN_YOU_ADD_RE.match(core)
+    if m and SCOPE_MARKER_RE.search(core):
         # "Can you add error handling for large files too?" asks for more scope.
-        rest = _TRAILING_SCOPE_RE.sub("", m.group("rest"))
-        found.add_requirement(_tidy(rest), 0.55)
+        rest = TRAILING_SCOPE_RE.sub("", m.group("rest"))
+        found.add_requirement(tidy(rest), 0.55)
         found.production_request = True
         return
-    if _OUTPUT_VERB_RE.match(core) or _CAN_YOU_RE.match(core):
+    if OUTPUT_VERB_RE.match(core) or CAN_YOU_RE.match(core):
         found.production_request = True
     found.questions.append(_question_text(sentence.text))
 
@@ -443,7 +443,7 @@ def _scan_clause(
     following fragment such as "only PNG, JPEG and PDF" to attach to). `explicit_only`: the
     clause also rejects something, so a need must be stated outright ("Use bbolt instead of
     SQLite"), never read from the exclusion itself ("anything but another spreadsheet")."""
-    core = _strip_discourse(clause)
+    core = strip_discourse(clause)
     if not core:
         return previous
     parts = _CONJOINED_NEED_RE.split(clause)
@@ -460,22 +460,22 @@ def _scan_clause(
                 explicit_only=explicit_only,
             )
         return previous
-    cause = _SO_SPLIT_RE.split(core, maxsplit=1)
-    if len(cause) == 2 and _FACT_RE.search(cause[0]) and not _STRONG_MODAL_RE.search(cause[0]):
+    cause = SO_SPLIT_RE.split(core, maxsplit=1)
+    if len(cause) == 2 and FACT_RE.search(cause[0]) and not STRONG_MODAL_RE.search(cause[0]):
         # "We are already all-in on AWS, so a managed service is preferable": a fact, and
         # the need it leads to.
-        found.add_fact(_tidy(cause[0]))
+        found.add_fact(tidy(cause[0]))
         core = clause = cause[1]
-    fact = _AND_NEED_RE.split(core, maxsplit=1)[0]
+    fact = AND_NEED_RE.split(core, maxsplit=1)[0]
     # A clause that rejects, or gives the reason of a rejection, is kept with that rejection:
     # as a fact too it would show the same words twice in the Decisions panel.
     if (
-        _FACT_RE.search(fact)
-        and not _STRONG_MODAL_RE.search(fact)
+        FACT_RE.search(fact)
+        and not STRONG_MODAL_RE.search(fact)
         and not (rejected or after_rejection)
     ):
-        found.add_fact(_tidy(fact))
-    team = _team_size(core)
+        found.add_fact(tidy(fact))
+    team = team_size(core)
     if team:
         found.add_fact(team)
         if not strong_only:
@@ -485,46 +485,46 @@ def _scan_clause(
         # "22 people, served at 12:30": the head count and the rest of the clause.
     m = _OPEN_DECISION_RE.search(core)
     if m:
-        found.questions.append(_tidy(m.group("what"), 140))
+        found.questions.append(tidy(m.group("what"), 140))
     if _UNSURE_RE.search(core):
-        found.questions.append(_tidy(core, 140))
+        found.questions.append(tidy(core, 140))
         return previous
     if rejected:
         return previous
-    if previous is not None and _REASON_START_RE.match(clause.strip()):
+    if previous is not None and REASON_START_RE.match(clause.strip()):
         return previous  # "..., because tax law requires it" explains, it adds nothing
-    picked = _choice(core)
+    picked = choice(core)
     if picked:
         # "Let's go with X" decides: it sets the conclusion, it is no requirement.
         found.choices.append(picked)
-        found.trajectory = _tidy(core)
+        found.trajectory = tidy(core)
         return previous
-    if _TRAJECTORY_RE.search(core):
-        found.trajectory = _tidy(core)
-    if previous is not None and _ONLY_RE.match(core):
-        merged = f"{previous} — {_tidy(core)[:1].lower()}{_tidy(core)[1:]}"
+    if TRAJECTORY_RE.search(core):
+        found.trajectory = tidy(core)
+    if previous is not None and ONLY_RE.match(core):
+        merged = f"{previous} — {tidy(core)[:1].lower()}{tidy(core)[1:]}"
         found.requirements = [r for r in found.requirements if r.text != previous]
         found.add_requirement(merged, 0.8)
         return merged
-    if not _INFO_VERB_RE.match(core) and (
-        _OUTPUT_VERB_RE.match(core) or _BUILD_VERB_RE.match(core)
+    if not INFO_VERB_RE.match(core) and (
+        OUTPUT_VERB_RE.match(core) or BUILD_VERB_RE.match(core)
     ):
         found.production_request = True  # "sketch it", "write the script"; not "explain X"
-    result = _requirement_from_clause(clause, strong_only=strong_only, previous=previous)
+    result = requirement_from_clause(clause, strong_only=strong_only, previous=previous)
     if result is None and after_rejection and not strong_only and _looks_declarative(core):
         # "We're not doing gRPC; the APIs will be plain REST": what comes instead is decided.
-        result = (_tidy(core), 0.7)
-    main = _main_clause(core)
-    quiet = strong_only or explicit_only or bool(_NOT_A_NEED_ZH_RE.search(main))
+        result = (tidy(core), 0.7)
+    main = main_clause(core)
+    quiet = strong_only or explicit_only or bool(NOT_A_NEED_ZH_RE.search(main))
     if result is None and not quiet:
         stated = stated_requirement(main)
-        result = (_tidy(stated), 0.55) if stated else None
+        result = (tidy(stated), 0.55) if stated else None
     tail = core[len(main) :].strip(" ,") if main != core else ""
     stated_tail = stated_requirement(tail) if tail and not strong_only else None
     if stated_tail:
         # "Getting married in June and I need a gift, budget is like 150 bucks": the
         # independent clause after the comma states its own constraint.
-        found.add_requirement(_tidy(stated_tail), 0.55)
+        found.add_requirement(tidy(stated_tail), 0.55)
     if result is None:
         return None
     text, confidence = result
@@ -563,7 +563,7 @@ def _starts_predicate(words: str) -> bool:
         return False
     if _PREDICATE_ONLY_START_RE.match(words):
         return True
-    verb = _SYSTEM_VERB_RE.match(words) or _BUILD_VERB_RE.match(words)
+    verb = SYSTEM_VERB_RE.match(words) or BUILD_VERB_RE.match(words)
     return bool(verb) and bool(_OBJECT_AFTER_VERB_RE.match(words))
 
 
@@ -571,7 +571,7 @@ def _split_conjoined(text: str) -> list[str]:
     """One requirement per predicate when 'and' joins full predicates sharing a subject."""
     shared = _SHARED_HEAD_RE.match(text)
     head, body = (shared.group("head"), shared.group("body")) if shared else ("", text)
-    verbs = (_SYSTEM_VERB_RE, _BUILD_VERB_RE, _PREDICATE_ONLY_START_RE)
+    verbs = (SYSTEM_VERB_RE, BUILD_VERB_RE, _PREDICATE_ONLY_START_RE)
     if not shared and not any(p.match(text) for p in verbs):
         return [text]  # neither "<subject> must …" nor an imperative
     parts: list[str] = []
@@ -587,7 +587,7 @@ def _split_conjoined(text: str) -> list[str]:
     if not parts:
         return [text]
     parts.append(body[start:])
-    return [_tidy(head + part) if head else _tidy(part) for part in parts]
+    return [tidy(head + part) if head else tidy(part) for part in parts]
 
 
 # A quantity noun phrase: "2,000 writes per second", "at least 500 concurrent calls".
@@ -605,11 +605,11 @@ def _two_kinds_of_need(left: str, right: str) -> bool:
 
 
 def _looks_declarative(core: str) -> bool:
-    return len(core.split()) >= 3 and bool(_DECLARATIVE_VERB_RE.search(core))
+    return len(core.split()) >= 3 and bool(DECLARATIVE_VERB_RE.search(core))
 
 
 def _dialog_state(
-    text: str, found: _Findings, hits: list[_RejectionHit], asked: bool
+    text: str, found: _Findings, hits: list[RejectionHit], asked: bool
 ) -> DialogState:
     stripped = text.strip()
     acted = bool(found.requirements or hits or found.choices)
@@ -630,12 +630,12 @@ def _without_confirmed(
     """ "Yes, 20 MB is the limit" confirms R1; it is neither a new requirement nor a
     restatement of it."""
     confirmed_texts = [text for rid, text, _ in view.requirements if rid in confirmed]
-    texts = [_content_tokens(text) for text in confirmed_texts]
+    texts = [content_tokens(text) for text in confirmed_texts]
     keys = set().union(*(quantity_keys(text) for text in confirmed_texts))
     return [
         f
         for f in findings
-        if not any(_overlap_of(_content_tokens(f.text), t) >= 0.5 for t in texts)
+        if not any(overlap_of(content_tokens(f.text), t) >= 0.5 for t in texts)
         and not (keys & quantity_keys(f.text))
         and not (confirmed and _CONFIRM_CUE_RE.search(f.text))
     ]
@@ -649,7 +649,7 @@ def _was_on_the_table(option: str, view: LedgerView, text: str) -> bool:
 
 
 def _add_proposal_verdicts(
-    sentences: list[_Sentence], view: LedgerView, scan: _RejectionScan, skip: set[int]
+    sentences: list[Sentence], view: LedgerView, scan: RejectionScan, skip: set[int]
 ) -> None:
     """ "Datadog at 200GB/day would bankrupt us": a negative verdict on an option the
     assistant just proposed, in a sentence no construction read (see proposals.py)."""
@@ -663,7 +663,7 @@ def _add_proposal_verdicts(
             if other.sentence != index and option_matches(option, other.reason):
                 other.reason = ""  # a sentence that rejects something states its own decision
         scan.hits.append(
-            _RejectionHit(option, _tidy(reason, 200), index, 0, False, "", False, "proposal")
+            RejectionHit(option, tidy(reason, 200), index, 0, False, "", False, "proposal")
         )
         scan.clauses[(index, 0)] = ""
         # The rest of the sentence explains the verdict ("太贵了，一万多，超出预算"): only a
@@ -689,15 +689,15 @@ def analyse_message(text: str, turn: int, view: LedgerView) -> Analysis:
     del turn
     # Pasted code is material to discuss, not statements: "return x" is no requirement; nor
     # is a quotation of someone else's words ("You wrote "X is often enough" — …").
-    bounded = _bounded(text, MESSAGE_HEAD, MESSAGE_TAIL)
-    sentences = _sentences(_QUOTED_RE.sub('"…"', _FENCED_CODE_RE.sub("\n", bounded)))
+    bounded = bounded_text(text, MESSAGE_HEAD, MESSAGE_TAIL)
+    sentences = parse_sentences(_QUOTED_RE.sub('"…"', FENCED_CODE_RE.sub("\n", bounded)))
     analysis = Analysis(source="heuristic")
     if not sentences:
         return analysis
     dropped_ids, drop_sentences = _dropped(sentences, view)
-    scan = _find_rejections(sentences, drop_sentences)
+    scan = find_rejections(sentences, drop_sentences)
     if not scan.hits:
-        pronoun = _pronoun_rejection(sentences, view)
+        pronoun = pronoun_rejection(sentences, view)
         if pronoun:
             scan.hits.append(pronoun)
             scan.clauses[(pronoun.sentence, 0)] = pronoun.cause

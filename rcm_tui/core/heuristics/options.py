@@ -6,7 +6,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from .text import _CJK_CHAR_RE, _TOKEN_RE, _norm_token, _tokens
+from .text import CJK_CHAR_RE, TOKEN_RE, norm_token, tokenise
 
 # Well-known short forms. Anything not listed still matches across case, plural, hyphens and
 # spacing ("python-magic" / "python magic" / "pythonmagic", "micro-services").
@@ -34,14 +34,14 @@ _TRAILING_NOISE_RE = re.compile(
     r"for\s+this|for\s+us|still|really|honestly|also|just)|[了吧呢啊嘛就也都还]|方案|架构|这个方案)\s*$",
     re.I,
 )
-_EDGE_PUNCT = " \t\"'`“”‘’()[]{}<>*_.,;:!?—–-，。！？；：、"
+EDGE_PUNCT = " \t\"'`“”‘’()[]{}<>*_.,;:!?—–-，。！？；：、"
 
 
-def _strip_option_noise(option: str) -> str:
-    phrase = option.strip(_EDGE_PUNCT)
+def strip_option_noise(option: str) -> str:
+    phrase = option.strip(EDGE_PUNCT)
     for _ in range(4):
         shorter = _LEADING_NOISE_RE.sub("", phrase)
-        shorter = _TRAILING_NOISE_RE.sub("", shorter).strip(_EDGE_PUNCT)
+        shorter = _TRAILING_NOISE_RE.sub("", shorter).strip(EDGE_PUNCT)
         if not shorter or shorter == phrase:
             break
         phrase = shorter
@@ -55,7 +55,7 @@ def _key(tokens: list[str]) -> str:
 def _build_alias_index() -> dict[str, tuple[list[str], ...]]:
     index: dict[str, tuple[list[str], ...]] = {}
     for group in _ALIAS_GROUPS:
-        variants = tuple(_tokens(name) for name in group)
+        variants = tuple(tokenise(name) for name in group)
         for tokens in variants:
             index[_key(tokens)] = variants
     return index
@@ -68,7 +68,7 @@ def _join(tokens: list[str]) -> str:
     """Tokens back to a phrase: latin words spaced, CJK characters run together."""
     out = ""
     for token in tokens:
-        if out and not (_CJK_CHAR_RE.match(token) or _CJK_CHAR_RE.match(out[-1])):
+        if out and not (CJK_CHAR_RE.match(token) or CJK_CHAR_RE.match(out[-1])):
             out += " "
         out += token
     return out
@@ -80,15 +80,15 @@ def normalise_option(option: str) -> str:
     "the python-magic library" → "python magic"; "Mongo" → "mongodb"; "Microservices" →
     "microservice". Two options are the same option when their keys are equal.
     """
-    tokens = _tokens(_strip_option_noise(option))
+    tokens = tokenise(strip_option_noise(option))
     variants = _ALIAS_INDEX.get(_key(tokens))
     if variants:
         tokens = variants[0]
     return _join(tokens)
 
 
-def _option_variants(option: str) -> list[list[str]]:
-    tokens = _tokens(_strip_option_noise(option))
+def option_variants(option: str) -> list[list[str]]:
+    tokens = tokenise(strip_option_noise(option))
     if not tokens:
         return []
     variants = list(_ALIAS_INDEX.get(_key(tokens), ()))
@@ -119,7 +119,7 @@ def _number_forms(word: str) -> list[str]:
         forms = [word[:-1], word + "s"]  # "buses" is normalised to "buse": "bus" too
     else:
         forms = [word + "s"]
-    return [f for f in dict.fromkeys(_norm_token(form) for form in forms) if f != word]
+    return [f for f in dict.fromkeys(norm_token(form) for form in forms) if f != word]
 
 
 @dataclass
@@ -130,27 +130,27 @@ class _Token:
 
 
 @functools.lru_cache(maxsize=512)
-def _token_spans(text: str) -> tuple[_Token, ...]:
+def token_spans(text: str) -> tuple[_Token, ...]:
     # Cached: matching many candidate names against one reply tokenises each sentence once.
     return tuple(
-        _Token(_norm_token(m.group()), m.start(), m.end()) for m in _TOKEN_RE.finditer(text)
+        _Token(norm_token(m.group()), m.start(), m.end()) for m in TOKEN_RE.finditer(text)
     )
 
 
-def _option_spans(option: str, text: str) -> list[tuple[int, int]]:
+def option_spans(option: str, text: str) -> list[tuple[int, int]]:
     """Character spans where the option (or an alias) occurs in text as whole tokens.
 
     Tokens are compared concatenated, so a different split into words still matches
     ("micro services" / "microservices", "python magic" / "python-magic").
     """
-    bare = _strip_option_noise(option)
-    if len(_tokens(bare)) == 1 and len(bare) <= 2 and any(c.isupper() for c in bare):
+    bare = strip_option_noise(option)
+    if len(tokenise(bare)) == 1 and len(bare) <= 2 and any(c.isupper() for c in bare):
         # "Go", "R", "C": as common words they would match everywhere; require the exact case.
         pattern = re.compile(rf"(?<![A-Za-z0-9]){re.escape(bare)}(?![A-Za-z0-9])")
         return [m.span() for m in pattern.finditer(text)]
-    hay = _token_spans(text)
+    hay = token_spans(text)
     spans: list[tuple[int, int]] = []
-    for variant in _option_variants(option):
+    for variant in option_variants(option):
         target = _key(variant)
         for i in range(len(hay)):
             acc = ""
@@ -166,7 +166,7 @@ def _option_spans(option: str, text: str) -> list[tuple[int, int]]:
 
 def option_matches(option: str, text: str) -> bool:
     """Does `text` mention `option` (case, plural, hyphen/space and short forms tolerated)?"""
-    return bool(_option_spans(option, text))
+    return bool(option_spans(option, text))
 
 
 def same_option(a: str, b: str) -> bool:
@@ -177,5 +177,5 @@ def same_option(a: str, b: str) -> bool:
     if ka.replace(" ", "") == kb.replace(" ", ""):
         return True
     short, long_ = (a, b) if len(ka) <= len(kb) else (b, a)
-    extra = len(_tokens(_strip_option_noise(long_))) - len(_tokens(_strip_option_noise(short)))
+    extra = len(tokenise(strip_option_noise(long_))) - len(tokenise(strip_option_noise(short)))
     return extra <= 1 and option_matches(short, long_)

@@ -5,26 +5,26 @@ from __future__ import annotations
 import re
 
 from ..analysis import LedgerView
-from .cues import _ACK_WORDS, _BUILD_VERB_RE, _OUTPUT_VERB_RE, _SYSTEM_VERB_RE
+from .cues import ACK_WORDS, BUILD_VERB_RE, OUTPUT_VERB_RE, SYSTEM_VERB_RE
 from .options import same_option
 from .rejections import (
-    _ALTERNATIVE_RE,
-    _BAD_OPTION_STARTS,
-    _NAME_MARK_RE,
-    _REASON_LEAD_RE,
-    _REASON_START_RE,
-    _RejectionHit,
+    ALTERNATIVE_RE,
+    BAD_OPTION_STARTS,
+    NAME_MARK_RE,
+    REASON_LEAD_RE,
+    REASON_START_RE,
+    RejectionHit,
 )
-from .replies import _proposes_option
+from .replies import proposes_option
 from .sentences import (
-    _DISCOURSE_RE,
-    _FENCED_CODE_RE,
-    _TRAILING_PLEASE_RE,
-    _Sentence,
-    _strip_discourse,
-    _tidy,
+    DISCOURSE_RE,
+    FENCED_CODE_RE,
+    TRAILING_PLEASE_RE,
+    Sentence,
+    strip_discourse,
+    tidy,
 )
-from .text import _STOPWORDS
+from .text import STOPWORDS
 
 # A reply that turns down what the assistant just proposed without naming it. Strong forms
 # reject on their own ("No way.", "Not that one.", "Let's not use that.", "That's off the
@@ -72,12 +72,12 @@ _NEED_REASON_RE = re.compile(
 
 def _tail_verdict(raw: str) -> tuple[str, bool, bool]:
     """(tail, judges the option or says why, names an alternative) after a rejection head."""
-    tail = _TRAILING_PLEASE_RE.sub("", raw.strip(" ,.;!—–-")).strip(" ,.;!—–-")
+    tail = TRAILING_PLEASE_RE.sub("", raw.strip(" ,.;!—–-")).strip(" ,.;!—–-")
     if tail.lower() == "please":
         tail = ""
     about_reply = bool(_ABOUT_THE_REPLY_RE.search(tail))
-    judged = bool(_JUDGEMENT_RE.search(tail) or _REASON_START_RE.match(tail)) and not about_reply
-    return tail, judged, bool(_ALTERNATIVE_RE.search(tail))
+    judged = bool(_JUDGEMENT_RE.search(tail) or REASON_START_RE.match(tail)) and not about_reply
+    return tail, judged, bool(ALTERNATIVE_RE.search(tail))
 
 
 def _proposal_candidates(reply: str) -> list[str]:
@@ -85,10 +85,10 @@ def _proposal_candidates(reply: str) -> list[str]:
     without the capitalised common words that only open a sentence."""
     runs: list[list[str]] = []
     last_end = -2
-    prose = _FENCED_CODE_RE.sub("\n", reply)
+    prose = FENCED_CODE_RE.sub("\n", reply)
     for m in _WORD_RE.finditer(prose):
         word = m.group()
-        if not _NAME_MARK_RE.search(word):
+        if not NAME_MARK_RE.search(word):
             last_end = -2
             continue
         if runs and m.start() == last_end + 1 and prose[last_end] == " ":
@@ -112,9 +112,9 @@ _WORD_RE = re.compile(r"[A-Za-z0-9][\w+#]*(?:[.-][\w+#]+)*")
 
 def _is_common_word(word: str) -> bool:
     low = word.lower().strip(".+#-")
-    if low in _STOPWORDS or low in _ACK_WORDS or low in _BAD_OPTION_STARTS:
+    if low in STOPWORDS or low in ACK_WORDS or low in BAD_OPTION_STARTS:
         return True
-    verbs = (_SYSTEM_VERB_RE, _OUTPUT_VERB_RE, _BUILD_VERB_RE, _DISCOURSE_RE)
+    verbs = (SYSTEM_VERB_RE, OUTPUT_VERB_RE, BUILD_VERB_RE, DISCOURSE_RE)
     return any(p.fullmatch(low) for p in verbs) or low.endswith("ly")
 
 
@@ -123,18 +123,18 @@ def _last_proposal(reply: str) -> str | None:
     several (a pronoun cannot then say which was turned down)."""
     proposed: list[str] = []
     for candidate in _proposal_candidates(reply):
-        if _proposes_option(reply, candidate):
+        if proposes_option(reply, candidate):
             proposed.append(candidate)
             if len(proposed) > 1:
                 return None  # stop early: long replies name many things
     return proposed[0] if proposed else None
 
 
-def _pronoun_rejection(sentences: list[_Sentence], view: LedgerView) -> _RejectionHit | None:
+def pronoun_rejection(sentences: list[Sentence], view: LedgerView) -> RejectionHit | None:
     """'No way.' / 'Hmm, no — too heavy.' / '我们不用那个' right after a single proposal."""
     if not sentences or sentences[0].question or not view.last_assistant_message:
         return None
-    body = _strip_discourse(sentences[0].text)
+    body = strip_discourse(sentences[0].text)
     zh = _ZH_PRONOUN_REJECT_RE.match(body)
     if zh:
         reason = (zh.group("tail") or "").strip(" ,，。.！!")
@@ -151,7 +151,7 @@ def _pronoun_rejection(sentences: list[_Sentence], view: LedgerView) -> _Rejecti
             if verdict is None or (verdict[0] and not (verdict[1] or verdict[2])):
                 return None  # "Not that I know of", "No, that's fine", "No way, that's perfect"
         tail, judged, _ = verdict
-        reason = _REASON_LEAD_RE.sub("", tail, count=1) if judged else ""
+        reason = REASON_LEAD_RE.sub("", tail, count=1) if judged else ""
     option = _last_proposal(view.last_assistant_message)
     if option is None:
         return None
@@ -161,6 +161,6 @@ def _pronoun_rejection(sentences: list[_Sentence], view: LedgerView) -> _Rejecti
     cause = reason if own_clause and _NEED_REASON_RE.match(reason) else ""
     if not reason and len(sentences) > 1 and not sentences[1].question:
         # "Not that one. We need something managed.": the need right after is the reason.
-        following = _strip_discourse(sentences[1].text).rstrip(" .!")
+        following = strip_discourse(sentences[1].text).rstrip(" .!")
         reason = following if _NEED_REASON_RE.match(following) else ""
-    return _RejectionHit(option, _tidy(reason, 200), sentences[0].index, 0, False, cause)
+    return RejectionHit(option, tidy(reason, 200), sentences[0].index, 0, False, cause)

@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 
 from .options import option_matches
-from .sentences import _Sentence, _strip_discourse
-from .text import _CJK, _CJK_CHAR_RE
+from .sentences import Sentence, strip_discourse
+from .text import CJK, CJK_CHAR_RE
 
 # The topic: the noun phrase a sentence opens with, up to the verb or a preposition after it.
 _EN_TOPIC_RE = re.compile(
@@ -28,8 +28,8 @@ _EN_TOPIC_RE = re.compile(
     re.I,
 )
 _ZH_TOPIC_RE = re.compile(
-    rf"^(?P<np>[A-Za-z0-9][A-Za-z0-9_.+#/-]*(?:\s[A-Za-z0-9][A-Za-z0-9_.+#/-]*)?[{_CJK}]{{0,3}}?"
-    rf"|[{_CJK}]{{2,8}}?)"
+    rf"^(?P<np>[A-Za-z0-9][A-Za-z0-9_.+#/-]*(?:\s[A-Za-z0-9][A-Za-z0-9_.+#/-]*)?[{CJK}]{{0,3}}?"
+    rf"|[{CJK}]{{2,8}}?)"
     r"(?=对|我|他|她|大家|孩子|太|很|不|没|上次|之前|去年|以前|听说|据说|感觉|实在|真的|确实|"
     r"有点|也|都|就|还是|用起来|吃起来|看起来|[，,。！!])"
 )
@@ -103,7 +103,7 @@ def _named_zh_topic(core: str, proposal: str) -> str:
         return latin.group() if option_matches(latin.group(), proposal) else ""
     for size in range(min(6, len(core)), 1, -1):
         head = core[:size]
-        if _CJK_CHAR_RE.fullmatch(head[0]) and head in proposal and head not in _NOT_A_ZH_TOPIC:
+        if CJK_CHAR_RE.fullmatch(head[0]) and head in proposal and head not in _NOT_A_ZH_TOPIC:
             return head
     return ""
 
@@ -114,8 +114,8 @@ _NOT_A_ZH_TOPIC = frozenset(
 
 
 def _topic(clause: str) -> str:
-    core = _strip_discourse(clause)
-    m = (_ZH_TOPIC_RE if _CJK_CHAR_RE.search(core[:2]) else _EN_TOPIC_RE).match(core)
+    core = strip_discourse(clause)
+    m = (_ZH_TOPIC_RE if CJK_CHAR_RE.search(core[:2]) else _EN_TOPIC_RE).match(core)
     if not m:
         return ""
     topic = re.split(r"'s\b", m.group("np").strip())[0]  # "TGI's licence change": TGI
@@ -126,7 +126,7 @@ def _negative(clause: str) -> bool:
     return bool(_NEGATIVE_ZH_RE.search(clause) or _NEGATIVE_EN_RE.search(clause))
 
 
-def proposal_verdicts(sentences: list[_Sentence], proposal: str) -> list[tuple[str, int, str]]:
+def proposal_verdicts(sentences: list[Sentence], proposal: str) -> list[tuple[str, int, str]]:
     """(option, sentence index, reason) for each sentence whose topic names an option of the
     last assistant reply and that says something negative about it, unhedged."""
     if not proposal:
@@ -138,8 +138,8 @@ def proposal_verdicts(sentences: list[_Sentence], proposal: str) -> list[tuple[s
         opening = sentence.clauses[0] if sentence.clauses else sentence.text
         topic = _topic(opening)
         if not topic or not option_matches(topic, proposal):
-            core = _strip_discourse(opening)
-            zh = bool(_CJK_CHAR_RE.search(core[:12]))
+            core = strip_discourse(opening)
+            zh = bool(CJK_CHAR_RE.search(core[:12]))
             topic = _named_zh_topic(core, proposal) if zh else _named_topic(core, proposal)
         if not topic:
             continue

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .text import _NUMBER_WORDS
+from .text import NUMBER_WORDS
 
 _UNITS = {
     "day": "day", "days": "day", "天": "day", "日": "day",
@@ -25,7 +25,7 @@ _UNITS = {
     "mb": "mb", "tb": "tb", "kg": "kg", "公斤": "kg",
 }  # fmt: skip
 _LATIN_RE = re.compile(
-    r"(?P<n>\d+(?:\.\d+)?|" + "|".join(_NUMBER_WORDS) + r")\s*-?\s*(?P<u>days?|hours?|hrs?|h|"
+    r"(?P<n>\d+(?:\.\d+)?|" + "|".join(NUMBER_WORDS) + r")\s*-?\s*(?P<u>days?|hours?|hrs?|h|"
     r"minutes?|mins?|seconds?|secs?|weeks?|months?|years?|people|persons?|am|pm|o'clock|yuan|"
     r"rmb|%|percent|gb|g|mb|tb|kg)\b",
     re.I,
@@ -57,8 +57,8 @@ def _zh_number(text: str) -> int | None:
 
 def _value(raw: str) -> str | None:
     low = raw.lower()
-    if low in _NUMBER_WORDS:
-        return _NUMBER_WORDS[low]
+    if low in NUMBER_WORDS:
+        return NUMBER_WORDS[low]
     number = _zh_number(raw) if not re.fullmatch(r"\d+\.\d+", raw) else None
     return str(number) if number is not None else (raw if raw[0].isdigit() else None)
 

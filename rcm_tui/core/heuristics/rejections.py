@@ -13,21 +13,21 @@ from .constructions import (
     zh_option_core,
 )
 from .cues import (
-    _BUILD_VERB_RE,
-    _FACT_RE,
-    _IMPERATIVE_REJECT_RE,
-    _OPT,
-    _OUTPUT_VERB_RE,
-    _SYSTEM_VERB_RE,
+    BUILD_VERB_RE,
+    FACT_RE,
+    IMPERATIVE_REJECT_RE,
+    OPT,
+    OUTPUT_VERB_RE,
+    SYSTEM_VERB_RE,
 )
-from .options import _EDGE_PUNCT, _strip_option_noise, option_matches, same_option
-from .sentences import _Sentence, _strip_discourse, _tidy
-from .text import _CJK, _CJK_CHAR_RE, _word_set
+from .options import EDGE_PUNCT, option_matches, same_option, strip_option_noise
+from .sentences import Sentence, strip_discourse, tidy
+from .text import CJK, CJK_CHAR_RE, word_set
 from .verdicts import with_apostrophes
 
 # Phrases that cannot be an option: quantities, pronouns, and the heads of idioms that look like
 # rejections ("no problem with X", "no need to", "don't worry", "不用担心").
-_BAD_OPTION_STARTS = _word_set(
+BAD_OPTION_STARTS = word_set(
     """anything something everything nothing more less fewer any all too much many that this
     it them those these me us you yourself myself worry worrying forget problem problems need
     idea matter doubt way rush hurry longer later further sure mind offense offence pressure
@@ -84,7 +84,7 @@ _REJECTION_CHAIN_SPLIT_RE = re.compile(
 
 # Heads that name a state of mind or an abstraction, never an option: "no strong feelings",
 # "no real preference", "no big plans".
-_ABSTRACT_HEADS = _word_set(
+_ABSTRACT_HEADS = word_set(
     """feeling feelings opinion opinions preference preferences clue
     objection objections complaint complaints thought thoughts strong rush worries doubt
     doubts pressure hurry interest expectations questions comment comments luck offense chance
@@ -101,12 +101,12 @@ def _clean_options(raw: str, *, allow_gerund: bool = True) -> list[str]:
     phrase = _INTERJECTION_TAIL_RE.sub("", _cut_option(raw.strip()))
     options: list[str] = []
     for part in _LIST_SPLIT_RE.split(phrase):
-        option = _strip_option_noise(_LIST_ITEM_LEAD_RE.sub("", part.strip()))
+        option = strip_option_noise(_LIST_ITEM_LEAD_RE.sub("", part.strip()))
         words = option.split()
         if not option or len(words) > 4:
             continue
         first = words[0].lower()
-        if first in _BAD_OPTION_STARTS or first[0].isdigit():
+        if first in BAD_OPTION_STARTS or first[0].isdigit():
             continue
         if words[-1].lower() in _ABSTRACT_HEADS:
             continue
@@ -122,7 +122,7 @@ def _clean_options(raw: str, *, allow_gerund: bool = True) -> list[str]:
 
 _INDEFINITE_RE = re.compile(r"^\s*(?:a|an|any)\s", re.I)
 _UPPER_OR_DIGIT_RE = re.compile("[A-Z0-9]")
-_NAME_MARK_RE = re.compile(r"[A-Z0-9]|[-.+#]\w")
+NAME_MARK_RE = re.compile(r"[A-Z0-9]|[-.+#]\w")
 _NOTHING_BEFORE_RE = re.compile(r"\bnothing\s*$", re.I)
 _CHOOSING_VERB_RE = re.compile(
     r"\b(?:use|go\s+with|pick|choose|prefer|switch|store|keep|run)\b", re.I
@@ -130,7 +130,7 @@ _CHOOSING_VERB_RE = re.compile(
 _ZH_NOT_NEGATION_RE = re.compile(r"(?:不仅|并不|不一定)$")
 # "…, so B": B follows from what came before. After a copula "so" is a degree ("that's so
 # boring"), and "so much/far/long" measure.
-_SO_SPLIT_RE = re.compile(
+SO_SPLIT_RE = re.compile(
     r"(?<!\bis)(?<!'s)(?<!\bare)(?<!'re)(?<!\bwas)(?<!\bwere)(?<!\bam)(?<!'m)(?<!\bthats)"
     r",?\s+so\s+(?!that\b|much\b|many\b|far\b|long\b)",
     re.I,
@@ -143,7 +143,7 @@ def _looks_generic(raw: str, option: str) -> bool:
 
 
 def _looks_like_name(option: str) -> bool:
-    return bool(_NAME_MARK_RE.search(option)) or bool(_CJK_CHAR_RE.search(option))
+    return bool(NAME_MARK_RE.search(option)) or bool(CJK_CHAR_RE.search(option))
 _NEGATOR = (
     r"(?:do\s+not|don'?t|does\s+not|doesn'?t|did\s+not|didn'?t|won'?t|will\s+not|"
     r"shouldn'?t|should\s+not|must\s+not|mustn'?t|can'?t|cannot|can\s+not|never|not|"
@@ -159,7 +159,7 @@ _CHOICE_VERB = (
 # "you don't need to use Docker" says it is optional, not that it is rejected.
 _NEGATED_CHOICE_RE = re.compile(
     rf"\b(?P<neg>{_NEGATOR})\s+(?:be\s+)?(?P<intent>(?:going\s+to|gonna|want\s+to|"
-    rf"plan(?:ning)?\s+to)\s+)?(?P<verb>{_CHOICE_VERB})\s+{_OPT}",
+    rf"plan(?:ning)?\s+to)\s+)?(?P<verb>{_CHOICE_VERB})\s+{OPT}",
     re.I,
 )
 # A negation that describes rather than decides: "it doesn't use Redis", "if we don't use X".
@@ -194,14 +194,14 @@ _NEITHER_RE = re.compile(
     r"[^,.;:!?()—–\n]+?)\s*(?=,|\.|!|;|$|—|–|\s+please\b|\s+either\b|\s+for\s+(?:now|us|this)\b)",
     re.I,
 )
-_KEEP_OUT_RE = re.compile(rf"^keep\s+{_OPT}\s+out\b", re.I)
+_KEEP_OUT_RE = re.compile(rf"^keep\s+{OPT}\s+out\b", re.I)
 _ASPECT_SUFFIX_RE = re.compile(
     r"-(?:specific|only|based|dependent|compatible|bound|related|friendly|aware|like|style)$", re.I
 )
-_CONTRAST_REJECT_RE = re.compile(rf"\b(?:instead\s+of|rather\s+than)\s+{_OPT}", re.I)
+_CONTRAST_REJECT_RE = re.compile(rf"\b(?:instead\s+of|rather\s+than)\s+{OPT}", re.I)
 _STANCE_REJECT_RE = re.compile(
     r"\b(?:ruled\s+out|(?:decided|decide|deciding|voted?)\s+against|(?:we're|we\s+are|i'm|"
-    rf"i\s+am)\s+against|say\s+no\s+to|steer\s+clear\s+of|stay\s+away\s+from|get\s+rid\s+of)\s+{_OPT}",
+    rf"i\s+am)\s+against|say\s+no\s+to|steer\s+clear\s+of|stay\s+away\s+from|get\s+rid\s+of)\s+{OPT}",
     re.I,
 )
 _NEGATED_STANCE_RE = re.compile(r"(?:\b(?:not|never)|n't)\s*(?:\w+\s+)?$", re.I)
@@ -240,7 +240,7 @@ _SUBJECT_LEAD_RE = re.compile(
 _ZH_LATIN = r"[A-Za-z0-9][A-Za-z0-9_.+#/-]*"
 _ZH_OPT = (
     rf"(?P<opt>{_ZH_LATIN}(?:\s{_ZH_LATIN}){{0,2}}(?:\s*[和、或与及]\s*{_ZH_LATIN})*"
-    rf"[{_CJK}]{{0,4}}?|[{_CJK}]{{1,10}}?)"
+    rf"[{CJK}]{{0,4}}?|[{CJK}]{{1,10}}?)"
 )
 _ZH_OPT_END = r"(?=[了吧呢啊嘛，,。.！!？?；;、：:\s也又还都就]|因为|由于|所以|太|$)"
 _ZH_PREFIX_REJECT_RE = re.compile(
@@ -248,7 +248,7 @@ _ZH_PREFIX_REJECT_RE = re.compile(
     rf"(?:用|使用|采用|选用?|考虑)?\s*{_ZH_OPT}{_ZH_OPT_END}"
 )
 _ZH_SUFFIX_REJECT_RE = re.compile(
-    rf"(?P<opt>{_ZH_LATIN}(?:\s*[和、或与及]\s*{_ZH_LATIN})*[{_CJK}]{{0,4}}?|[{_CJK}]{{2,10}})\s*"
+    rf"(?P<opt>{_ZH_LATIN}(?:\s*[和、或与及]\s*{_ZH_LATIN})*[{CJK}]{{0,4}}?|[{CJK}]{{2,10}})\s*"
     r"(?:不行|不合适|不可行|不考虑了?|就算了|被排除了?|出局了?|免谈|没戏"
     # "X和Y都不要" / "X也不用了": 不要/不用 after the name, ending the clause.
     r"|(?:都|也|就)?(?<![要用])不(?:要|用)了?(?=[，,。.！!；;]|$))"
@@ -265,14 +265,14 @@ _REST_NOISE_RE = re.compile(
     re.I,
 )
 # What follows a rejected option and says why ("..., we can't install libmagic").
-_REASON_LEAD_RE = re.compile(
+REASON_LEAD_RE = re.compile(
     r"^[\s,，]*(?:please[\s,]*)?(?:(?:because(?:\s+of)?|since|as|due\s+to|given\s+that|given|so|"
     r"'cause|cause)\b|(?=(?:we|we're|we've|our|it|it's|its|they|there's|that's|this|the\s+team|"
     r"nobody|no\s+one)\b))",
     re.I,
 )
 _COMMA_CLAUSE_RE = re.compile(
-    # A leading "because"/"since" is left to _REASON_LEAD_RE, which drops the conjunction.
+    # A leading "because"/"since" is left to REASON_LEAD_RE, which drops the conjunction.
     r"^\s*,\s*(?:please[\s,]*)?(?!(?:and|or|but|then|also|please|use|go|keep|switch|"
     r"instead|rather|because|since|as|due|given|'cause|cause)\b)(?P<body>\S+(?:\s+\S+){2,})$",
     re.I,
@@ -284,7 +284,7 @@ _FINITE_VERB_RE = re.compile(
 )
 _ZH_REASON_LEAD_RE = re.compile(r"^[\s,，]*(?:因为|由于|因|毕竟)?")
 # A clause that names what to do instead is an alternative, not a reason.
-_ALTERNATIVE_RE = re.compile(
+ALTERNATIVE_RE = re.compile(
     r"\b(?:instead|the\s+way\s+to\s+go|it\s+is\s*$|go\s+with|let'?s\s+use|prefer|rather|"
     r"switch\s+to|stick\s+(?:with|to)|keep\s+(?:it|them|everything)\s+in|use\s+[A-Z]|"
     r"will\s+(?:use|go|run|stay|talk|communicate|rely|stick|build|be)\b(?!\s+(?:too|very|hard|"
@@ -298,7 +298,7 @@ _ALTERNATIVE_RE = re.compile(
 
 
 @dataclass
-class _RejectionHit:
+class RejectionHit:
     option: str
     reason: str
     sentence: int
@@ -319,17 +319,17 @@ def _reason_after(rest: str, zh: bool) -> str:
     if not zh and clause and _FINITE_VERB_RE.search(clause.group("body")):
         # "forget X, the frontend team won't touch it": a comma and a full clause explain.
         body = clause.group("body")
-        if not _ALTERNATIVE_RE.search(body):
-            return _tidy(body, 200)
-    lead = (_ZH_REASON_LEAD_RE if zh else _REASON_LEAD_RE).match(rest)
+        if not ALTERNATIVE_RE.search(body):
+            return tidy(body, 200)
+    lead = (_ZH_REASON_LEAD_RE if zh else REASON_LEAD_RE).match(rest)
     if not lead:
         return ""
     reason = rest[lead.end() :].strip(" ,，.。")
-    if not reason or (_ALTERNATIVE_RE.search(reason) and not lead.group().strip(" ,，")):
+    if not reason or (ALTERNATIVE_RE.search(reason) and not lead.group().strip(" ,，")):
         return ""
     if zh and not lead.group().strip(" ,，") and not rest.lstrip().startswith(("，", ",")):
         return ""
-    return _tidy(reason, 200)
+    return tidy(reason, 200)
 
 
 # (option, text after it, generic, family): family names the construction that rejected it
@@ -346,7 +346,7 @@ def _english_clause_rejections(clause: str) -> list[_Raw]:
     reject something, so "Go with Postgres, not Mongo" or "If we use X, no Y" are read whole.
     A piece without a reason of its own shares the reason that ends the chain.
     """
-    core = with_apostrophes(_strip_discourse(clause))
+    core = with_apostrophes(strip_discourse(clause))
     pieces = [p for p in _REJECTION_CHAIN_SPLIT_RE.split(core) if p.strip()]
     if len(pieces) >= 2:
         per_piece = [_single_clause_rejections(p) for p in pieces]
@@ -396,7 +396,7 @@ def _single_clause_rejections(core: str) -> list[_Raw]:
             and _HABIT_SUBJECT_BEFORE_RE.search(before)
             and not _STOPPED_RE.search(core[m.start() :])
         ):
-            continue  # a report of the current setup: kept as a fact, see _FACT_RE
+            continue  # a report of the current setup: kept as a fact, see FACT_RE
         # "don't add comments" is a style rule; "don't add Redis" rejects a product.
         add(m.group("opt"), core[m.end() :], need_name=bool(m.group("weak")))
     bare_not = _BARE_NOT_RE.search(core)
@@ -405,7 +405,7 @@ def _single_clause_rejections(core: str) -> list[_Raw]:
     keep_out = _KEEP_OUT_RE.match(core)
     if keep_out:
         add(keep_out.group("opt"), core[keep_out.end() :])
-    imperative = _IMPERATIVE_REJECT_RE.match(core)
+    imperative = IMPERATIVE_REJECT_RE.match(core)
     if imperative:
         # "avoid blocking the event loop" is a requirement, "avoid ORMs" a rejection.
         add(
@@ -458,7 +458,7 @@ def _chinese_clause_rejections(clause: str) -> list[_Raw]:
         ):
             continue
         for option in _clean_options(m.group("opt")):
-            if len(option) > 1 or not _CJK_CHAR_RE.match(option):  # "别超": a verb, no option
+            if len(option) > 1 or not CJK_CHAR_RE.match(option):  # "别超": a verb, no option
                 found.append((option, clause[m.end() :], False, ""))
     for m in _ZH_SUFFIX_REJECT_RE.finditer(clause):
         if _ZH_DEMONSTRATIVE_RE.match(m.group("opt")) or _ZH_DEGREE_RE.search(clause[: m.end()]):
@@ -471,7 +471,7 @@ def _chinese_clause_rejections(clause: str) -> list[_Raw]:
     for c in find_constructions(clause, chinese=True):
         # The construction already found where the option starts ("讨厌跟团", "不喜欢太辣的
         # 菜"): only the list is split, no head word is second-guessed.
-        options = [_strip_option_noise(o) for o in _LIST_SPLIT_RE.split(c.option)]
+        options = [strip_option_noise(o) for o in _LIST_SPLIT_RE.split(c.option)]
         found.extend((o, c.rest, False, c.family) for o in options if o)
     return found
 
@@ -481,18 +481,18 @@ _ZH_A_NOT_A_RE = re.compile(r"要不要|用不用")
 _ZH_DEGREE_RE = re.compile(r"得不行$")
 
 
-_REASON_START_RE = re.compile(r"^(?:because|since|as|given\s+that)\b|^(?:因为|由于|毕竟)", re.I)
+REASON_START_RE = re.compile(r"^(?:because|since|as|given\s+that)\b|^(?:因为|由于|毕竟)", re.I)
 _CONSEQUENCE_RE = re.compile(r"^(?:so|therefore|hence|thus)\b|^(?:所以|因此|因而)", re.I)
 
 
 def _is_reason_clause(clause: str) -> bool:
     """A clause after a rejection that explains it (not one that says what to do instead)."""
-    core = _strip_discourse(clause)
-    if not core or _ALTERNATIVE_RE.search(core):
+    core = strip_discourse(clause)
+    if not core or ALTERNATIVE_RE.search(core):
         return False
-    if _SYSTEM_VERB_RE.match(core) or _BUILD_VERB_RE.match(core) or _OUTPUT_VERB_RE.match(core):
+    if SYSTEM_VERB_RE.match(core) or BUILD_VERB_RE.match(core) or OUTPUT_VERB_RE.match(core):
         return False
-    return len(core.split()) >= 2 or bool(_CJK_CHAR_RE.search(core))
+    return len(core.split()) >= 2 or bool(CJK_CHAR_RE.search(core))
 
 
 _LEADING_CAUSE_RE = re.compile(
@@ -502,7 +502,7 @@ _LEADING_CAUSE_RE = re.compile(
 
 
 def _clause_hits(clause: str) -> list[_Raw]:
-    hits = _chinese_clause_rejections(clause) if _CJK_CHAR_RE.search(clause) else []
+    hits = _chinese_clause_rejections(clause) if CJK_CHAR_RE.search(clause) else []
     return hits + _english_clause_rejections(clause)
 
 
@@ -537,7 +537,7 @@ _DOING_LEAD_RE = re.compile(
 
 
 def _bare_refusal(text: str) -> str:
-    pieces = [p for p in _REFUSAL_PIECES_RE.split(_strip_discourse(text)) if p.strip()]
+    pieces = [p for p in _REFUSAL_PIECES_RE.split(strip_discourse(text)) if p.strip()]
     tried = len(pieces) >= 2 and _TRIED_IT_RE.match(pieces[1].strip())
     if tried and negative_experience(" ".join(pieces[1:])):
         pass  # "melatonin - tried it, groggy all next day": what was tried, badly
@@ -551,7 +551,7 @@ def _bare_refusal(text: str) -> str:
     return options[0] if len(options) == 1 else ""
 
 
-def _sentence_rejections(sentence: _Sentence) -> tuple[list[_RejectionHit], set[int]]:
+def _sentence_rejections(sentence: Sentence) -> tuple[list[RejectionHit], set[int]]:
     """The rejections in one sentence, and the indices of clauses that only give reasons."""
     # (cause before "so", cause in the previous clause, hits, text still to mine)
     per_clause: list[tuple[str, str, list[_Raw], str]] = []
@@ -559,12 +559,12 @@ def _sentence_rejections(sentence: _Sentence) -> tuple[list[_RejectionHit], set[
         # "A, so B is off the table": A is the cause of rejecting B (and still a statement of
         # its own); "A — so B is off the table" / "A，所以B不行": the clause before is the cause.
         cause = lead = ""
-        parts = _SO_SPLIT_RE.split(clause, maxsplit=1)
+        parts = SO_SPLIT_RE.split(clause, maxsplit=1)
         if len(parts) == 2 and len(parts[0].split()) >= 2:
             cause, clause = parts[0], parts[1]
         elif ci > 0 and _CONSEQUENCE_RE.match(clause):
             previous = sentence.clauses[ci - 1]
-            lead = "" if _ALTERNATIVE_RE.search(previous) else previous
+            lead = "" if ALTERNATIVE_RE.search(previous) else previous
         elif (because := _LEADING_CAUSE_RE.match(clause)) and _clause_hits(because["rest"]):
             # "Because they're stateful, no Redis, no Memcached": the cause comes first and
             # explains every option rejected after it.
@@ -580,10 +580,10 @@ def _sentence_rejections(sentence: _Sentence) -> tuple[list[_RejectionHit], set[
         if raw_hits and bare_not and bare_not.start() > 0:
             kept = clause[: bare_not.start()]  # "Go with Postgres, not Mongo": the choice stays
         per_clause.append((cause, lead, raw_hits, kept))
-    refused = None if _CJK_CHAR_RE.search(sentence.text) else _bare_refusal(sentence.text)
+    refused = None if CJK_CHAR_RE.search(sentence.text) else _bare_refusal(sentence.text)
     if refused and not any(h for _, _, h, _ in per_clause):
         per_clause[0][2].append((refused, "", False, "explicit_refusal"))
-    if _CJK_CHAR_RE.search(sentence.text):
+    if CJK_CHAR_RE.search(sentence.text):
         for c in chinese_sentence_constructions(sentence.text):
             at = next((i for i, cl in enumerate(sentence.clauses) if c.option in cl), None)
             if at is not None and not any(same_option(h[0], c.option) for h in per_clause[at][2]):
@@ -593,7 +593,7 @@ def _sentence_rejections(sentence: _Sentence) -> tuple[list[_RejectionHit], set[
             # "MongoDB is off the table: multi-document transactions are too fragile": a
             # verdict right after a rejection is its reason.
             per_clause[ci][2].clear()
-    hits: list[_RejectionHit] = []
+    hits: list[RejectionHit] = []
     reason_clauses: set[int] = set()
     for ci, (cause, lead, raw_hits, kept) in enumerate(per_clause):
         clause = sentence.clauses[ci]
@@ -603,7 +603,7 @@ def _sentence_rejections(sentence: _Sentence) -> tuple[list[_RejectionHit], set[
             # "不需要实时，T+1就够了": a bar lowered (a short quality), no option turned down
             # (but "不需要加图表，纯文字就行" and "不需要营销自动化那一套" do without a thing).
             raw_hits = [h for h in raw_hits if h[3] != "not_needed" or len(h[0]) >= 4]
-        zh = bool(_CJK_CHAR_RE.search(sentence.clauses[ci]))
+        zh = bool(CJK_CHAR_RE.search(sentence.clauses[ci]))
         if zh and any(_ZH_CONDITION_RE.search(c) for c in sentence.clauses[:ci]):
             raw_hits = []  # "预算不够的话，游泳课就算了": turned down only if the condition holds
         for option, rest, generic, family in raw_hits:
@@ -615,7 +615,7 @@ def _sentence_rejections(sentence: _Sentence) -> tuple[list[_RejectionHit], set[
                     continue
                 option = f"{one.group('mod') or ''}{head}"
             inline = _reason_after(rest, zh)
-            reason = inline or _tidy(cause or lead, 200)
+            reason = inline or tidy(cause or lead, 200)
             follower = ci + 1
             if (
                 not reason
@@ -623,10 +623,10 @@ def _sentence_rejections(sentence: _Sentence) -> tuple[list[_RejectionHit], set[
                 and not per_clause[follower][2]
                 and _is_reason_clause(sentence.clauses[follower])
             ):
-                reason = _tidy(_strip_discourse(sentence.clauses[follower]), 200)
+                reason = tidy(strip_discourse(sentence.clauses[follower]), 200)
                 reason_clauses.add(follower)
             hits.append(
-                _RejectionHit(
+                RejectionHit(
                     option, reason, sentence.index, ci, generic, kept, bool(inline), family
                 )
             )
@@ -637,7 +637,7 @@ _ENOUGH_RE = re.compile(r"就(?:够了?|行了?|可以了?)")
 _BARE_NOT_NEEDED_RE = re.compile(r"不需要(?![加用买带订要请报找配])")
 
 
-def _drop_reasons_taken_for_options(hits: list[_RejectionHit]) -> list[_RejectionHit]:
+def _drop_reasons_taken_for_options(hits: list[RejectionHit]) -> list[RejectionHit]:
     """'Rule out X, we do not want vendor lock-in': the second negation is X's reason, not a
     second rejected option — a hit without a reason of its own that sits inside another hit's
     reason in the same clause is that reason."""
@@ -655,8 +655,8 @@ def _drop_reasons_taken_for_options(hits: list[_RejectionHit]) -> list[_Rejectio
     ]
 
 
-def _dedupe_hits(hits: list[_RejectionHit]) -> list[_RejectionHit]:
-    out: list[_RejectionHit] = []
+def _dedupe_hits(hits: list[RejectionHit]) -> list[RejectionHit]:
+    out: list[RejectionHit] = []
     for hit in hits:
         twin = next((h for h in out if same_option(h.option, hit.option)), None)
         if twin is None:
@@ -667,8 +667,8 @@ def _dedupe_hits(hits: list[_RejectionHit]) -> list[_RejectionHit]:
 
 
 @dataclass
-class _RejectionScan:
-    hits: list[_RejectionHit]
+class RejectionScan:
+    hits: list[RejectionHit]
     # Every clause that rejects something, mapped to the cause it states before "so" (which
     # is mined for requirements in place of the clause).
     clauses: dict[tuple[int, int], str]
@@ -676,8 +676,8 @@ class _RejectionScan:
     reason_clauses: set[tuple[int, int]]
 
 
-def _find_rejections(sentences: list[_Sentence], skip: set[int]) -> _RejectionScan:
-    hits: list[_RejectionHit] = []
+def find_rejections(sentences: list[Sentence], skip: set[int]) -> RejectionScan:
+    hits: list[RejectionHit] = []
     reason_clauses: set[tuple[int, int]] = set()
     for sentence in sentences:
         # "should we not use X?" weighs an option, it rejects none.
@@ -699,10 +699,10 @@ def _find_rejections(sentences: list[_Sentence], skip: set[int]) -> _RejectionSc
             if not target.reason:
                 target.reason = generic.reason
             hits.remove(generic)
-    return _RejectionScan(hits, clauses, reason_clauses)
+    return RejectionScan(hits, clauses, reason_clauses)
 
 
-def _neighbour_reason(sentences: list[_Sentence], index: int, hits: list[_RejectionHit]) -> str:
+def _neighbour_reason(sentences: list[Sentence], index: int, hits: list[RejectionHit]) -> str:
     """A rejection without an in-sentence cause usually has it in the sentence before
     ("This is too heavy for five people. Forget microservices.") or right after it."""
     hit_sentences = {h.sentence for h in hits if not h.generic}
@@ -712,11 +712,11 @@ def _neighbour_reason(sentences: list[_Sentence], index: int, hits: list[_Reject
         sentence = sentences[candidate]
         if sentence.question or candidate in hit_sentences:
             continue  # a sentence that rejects something else states its own decision
-        body = _strip_discourse(sentence.text)
-        if _ALTERNATIVE_RE.search(body) or _choice(body):
+        body = strip_discourse(sentence.text)
+        if ALTERNATIVE_RE.search(body) or choice(body):
             continue  # what to do instead is not why
-        if len(body.split()) >= 3 or _CJK_CHAR_RE.search(body):
-            return _tidy(body, 200)
+        if len(body.split()) >= 3 or CJK_CHAR_RE.search(body):
+            return tidy(body, 200)
     return ""
 _CHOICE_RE = re.compile(
     r"^(?P<a>[^,]{1,40}?)\s*,?\s+it\s+is$"
@@ -729,23 +729,23 @@ _CHOICE_RE = re.compile(
     r"settle\s+on|opt\s+for|pick|choose)\s+(?P<c>.+)$"
     r"|^(?:we\s+)?(?:chose|picked|decided\s+on|went\s+with|settled\s+on)\s+(?P<d>.+)$"
     # "主要用微信" / "平时用X" describe a habit, they choose nothing.
-    rf"|^(?:我们|咱们|(?!主要|平时|一般|经常|偶尔|通常|常常|每天|只是)[{_CJK}]{{1,6}}?)?(?:就|还是|决定|改|那就)?(?:用|选|选用|采用)(?P<e>[^，,。]+?)(?:吧|了)?$"
+    rf"|^(?:我们|咱们|(?!主要|平时|一般|经常|偶尔|通常|常常|每天|只是)[{CJK}]{{1,6}}?)?(?:就|还是|决定|改|那就)?(?:用|选|选用|采用)(?P<e>[^，,。]+?)(?:吧|了)?$"
     r"|^(?P<g>.+?)就(?:够了|行了?|可以了?)$",
     re.I,
 )
-_NOT_A_CHOICE = _word_set("here there this that so where what how now which")
+_NOT_A_CHOICE = word_set("here there this that so where what how now which")
 _ONGOING_RE = re.compile(r"已经|正在|在用|一直|already|currently", re.I)
 
 
-def _choice(core: str) -> str | None:
+def choice(core: str) -> str | None:
     """The option chosen by "X it is" / "X is the way to go" / "let's go with X", or None."""
-    if _FACT_RE.search(core) and _ONGOING_RE.search(core):
+    if FACT_RE.search(core) and _ONGOING_RE.search(core):
         return None  # "我们已经在用GCP" states what is, it chooses nothing
     m = _CHOICE_RE.match(core.rstrip(".!。！ "))
     if not m:
         return None
-    picked = _SUBJECT_LEAD_RE.sub("", next(g for g in m.groups() if g)).strip(_EDGE_PUNCT)
-    bare = _strip_option_noise(picked)
+    picked = _SUBJECT_LEAD_RE.sub("", next(g for g in m.groups() if g)).strip(EDGE_PUNCT)
+    bare = strip_option_noise(picked)
     if not bare or bare.lower() in _NOT_A_CHOICE or len(picked.split()) > 5:
         return None
     return picked

@@ -10,13 +10,13 @@ from dataclasses import dataclass
 from .categories import guard_spans, name_spans
 from .options import option_matches, same_option
 from .sentences import (
-    _BULLET_RE,
-    _CODE_BLOCK_RE,
-    _CODE_COMMENT_RE,
-    _FENCED_CODE_RE,
-    _SENTENCE_SPLIT_RE,
+    BULLET_RE,
+    CODE_BLOCK_RE,
+    CODE_COMMENT_RE,
+    FENCED_CODE_RE,
+    SENTENCE_SPLIT_RE,
 )
-from .text import _CJK_CHAR_RE, REPLY_HEAD, REPLY_TAIL, _bounded
+from .text import CJK_CHAR_RE, REPLY_HEAD, REPLY_TAIL, bounded_text
 
 # Cues right before a mention, nearest wins; a longer cue ending at the same place beats a
 # shorter one, so "don't use X" / "不用X" read as negative although they contain "use" / "用".
@@ -183,7 +183,7 @@ def _cue_before(prefix: str) -> str | None:
     for kind, pattern in (("neg", _NEGATIVE_BEFORE_RE), ("pos", _POSITIVE_BEFORE_RE)):
         for m in pattern.finditer(prefix):
             gap = prefix[m.end() :]
-            if len(gap.split()) > 4 or len(_CJK_CHAR_RE.findall(gap)) > 6:
+            if len(gap.split()) > 4 or len(CJK_CHAR_RE.findall(gap)) > 6:
                 continue
             candidate = (m.end(), -m.start(), kind)
             if best is None or candidate[:2] > best[:2]:
@@ -199,7 +199,7 @@ def _cue_before(prefix: str) -> str | None:
         near = " ".join(prefix[:-neg_start].split()[-_SCOPE_WORDS:])
         if _NEGATIVE_BEFORE_RE.search(near):
             return "neg"
-    if kind == "pos" and _CJK_CHAR_RE.match(prefix[-neg_start:end]):
+    if kind == "pos" and CJK_CHAR_RE.match(prefix[-neg_start:end]):
         # "排除了所有需要坐出租车的路线": a Chinese verb of offering inside the scope of a
         # negative one a few characters before it, with no clause break between them.
         near = prefix[:-neg_start][-_ZH_SCOPE_CHARS:]
@@ -248,8 +248,8 @@ def find_readvocacy_evidence(
     data we exported from MongoDB" offers nothing, and for finding which option a reply put
     forward, among every noun it names.
     """
-    reply = _bounded(reply, REPLY_HEAD, REPLY_TAIL)
-    lines = _reply_lines(_FENCED_CODE_RE.sub("\n", reply))
+    reply = bounded_text(reply, REPLY_HEAD, REPLY_TAIL)
+    lines = _reply_lines(FENCED_CODE_RE.sub("\n", reply))
     proposed: dict[str, str] = {}
     for option in rejected_options:
         if not option.strip() or any(same_option(option, p) for p in proposed):
@@ -263,7 +263,7 @@ def find_readvocacy_evidence(
 def _code_uses(code: str, option: str) -> bool:
     """Code that imports or calls the option proposes it; a comment that names it does not."""
     for line in code.splitlines():
-        statement = _CODE_COMMENT_RE.sub("", line)
+        statement = CODE_COMMENT_RE.sub("", line)
         if statement.strip() and option_matches(option, statement):
             return True
     return False
@@ -304,7 +304,7 @@ def _speech_spans(sentence: str) -> list[tuple[int, int]]:
     spans = []
     for m in _QUOTE_RE.finditer(sentence):
         body = m.group()[1:-1]
-        if len(body.split()) >= _SPEECH_MIN_WORDS or len(_CJK_CHAR_RE.findall(body)) >= (
+        if len(body.split()) >= _SPEECH_MIN_WORDS or len(CJK_CHAR_RE.findall(body)) >= (
             _SPEECH_MIN_CJK
         ):
             spans.append(m.span())
@@ -361,7 +361,7 @@ def _exclude_rejected_sections(lines: list[_Line], heads: list[bool]) -> None:
 def _excludes_below(line: str) -> bool:
     """A short lead-in or heading that introduces what was left out ("Ruled out:")."""
     body = line.strip().strip("#*_ ").strip()
-    short = len(body.split()) <= _HEADER_WORDS and len(_CJK_CHAR_RE.findall(body)) <= 2 * (
+    short = len(body.split()) <= _HEADER_WORDS and len(CJK_CHAR_RE.findall(body)) <= 2 * (
         _HEADER_WORDS
     )
     lead_in = body.endswith((":", "：")) or line.lstrip().startswith("#")
@@ -375,14 +375,14 @@ def _reply_sentences(text: str) -> list[str]:
     and strips emphasis as formatting. In a reply the formatting is what offers: "**Redis**"
     on its own line, "a **charcoal** sofa".
     """
-    body = _BULLET_RE.sub("", text)
-    return [s.strip() for s in _SENTENCE_SPLIT_RE.split(body) if s and s.strip()]
+    body = BULLET_RE.sub("", text)
+    return [s.strip() for s in SENTENCE_SPLIT_RE.split(body) if s and s.strip()]
 
 
-def _proposes_option(reply: str, option: str) -> bool:
+def proposes_option(reply: str, option: str) -> bool:
     """Does the reply propose the option? Only a cue or an offering position counts here: the
     caller looks for the one option a reply puts forward, among every noun it names."""
-    return _proposal(reply, option, _reply_lines(_FENCED_CODE_RE.sub("\n", reply))) is not None
+    return _proposal(reply, option, _reply_lines(FENCED_CODE_RE.sub("\n", reply))) is not None
 
 
 def _proposal(
@@ -390,7 +390,7 @@ def _proposal(
 ) -> str | None:
     """The words of the reply that propose the option, or None. `as_reply`: the option is
     looked for wide, and one named in an offering sentence with no excluding frame counts."""
-    if any(_code_uses(block, option) for block in _CODE_BLOCK_RE.findall(reply)):
+    if any(_code_uses(block, option) for block in CODE_BLOCK_RE.findall(reply)):
         return option
     spans = name_spans if as_reply and _excluded_by_name(option, lines) else (
         functools.partial(guard_spans, wide=as_reply)
@@ -555,7 +555,7 @@ _STEP_RE = re.compile(
 
 def _solution_markers(reply: str) -> list[str]:
     markers: list[str] = []
-    blocks = _CODE_BLOCK_RE.findall(reply)
+    blocks = CODE_BLOCK_RE.findall(reply)
     sizes = [(len([ln for ln in b.splitlines() if ln.strip()]), len(b)) for b in blocks]
     big = [
         lines
@@ -569,7 +569,7 @@ def _solution_markers(reply: str) -> list[str]:
     phrase = _FULL_SOLUTION_RE.search(reply)
     if phrase:
         markers.append(f'full-solution phrase "{phrase.group().strip()}"')
-    prose = _CODE_BLOCK_RE.sub(" ", reply)
+    prose = CODE_BLOCK_RE.sub(" ", reply)
     steps = [m for m in _STEP_RE.finditer(prose)]
     statements = [m for m in steps if m.group("zh") or not m.group("body").rstrip().endswith("?")]
     if len(statements) >= _PLAN_MIN_STEPS:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import re
 
-from .cues import _ACK_WORDS, _BUILD_VERB_RE, _OUTPUT_VERB_RE, _SYSTEM_VERB_RE
+from .cues import ACK_WORDS, BUILD_VERB_RE, OUTPUT_VERB_RE, SYSTEM_VERB_RE
 from .options import option_matches
-from .sentences import _COMMA_RE, _ZH_PARTICLES_RE, _strip_discourse, _tidy
-from .text import _CJK_CHAR_RE
+from .sentences import COMMA_RE, ZH_PARTICLES_RE, strip_discourse, tidy
+from .text import CJK_CHAR_RE
 
 _PRONOUN_MODAL_RE = re.compile(
     r"^(?:we|i|you|it|they|this|that|the\s+(?:app|system|function|service|api|code|endpoint|"
@@ -19,7 +19,7 @@ _PRONOUN_MODAL_RE = re.compile(
     r"would\s+like\s+to)\s+(?:also\s+)?(?P<rest>.+)$",
     re.I,
 )
-_STRONG_MODAL_RE = re.compile(
+STRONG_MODAL_RE = re.compile(
     r"\b(?:must|mustn'?t|need\s+to|needs\s+to|have\s+to|has\s+to|has\s+got\s+to|"
     r"have\s+got\s+to|required?|requires|requirement|mandatory|shall|should|is\s+essential|"
     r"it'?s\s+essential|is\s+critical|make\s+sure|ensure|guarantee)\b"
@@ -47,12 +47,12 @@ _NEED_HELP_RE = re.compile(
     r"to\s+(?P<verb>create|build|write|make|design|implement)\s+)(?P<task>.+)$",
     re.I,
 )
-_INFO_VERB_RE = re.compile(
+INFO_VERB_RE = re.compile(
     r"^(?:tell|explain|summari[sz]e|describe|remind|clarify|compare|recap|elaborate|walk|"
     r"go\s+through|talk|review|evaluate|assess)\b",
     re.I,
 )
-_SCOPE_MARKER_RE = re.compile(
+SCOPE_MARKER_RE = re.compile(
     r"\b(?:also|too|as\s+well|additionally|in\s+addition|plus)\b|还要|也要|另外", re.I
 )
 # "Test coverage is low" starts with a verb-looking noun; an imperative has no finite verb
@@ -74,7 +74,7 @@ _DONT_FORGET_RE = re.compile(
     r"^(?:不要忘记|别忘了|记得)(?P<zh>.+)$",
     re.I,
 )
-_TRAJECTORY_RE = re.compile(
+TRAJECTORY_RE = re.compile(
     r"\b(?:keep\s+(?:it|them|everything|sessions?|data)\s+(?:in|on)|stay\s+(?:with|on)|"
     r"stick\s+(?:with|to)|switch\s+to|move\s+to|migrate\s+to|go\s+with|let'?s\s+use|"
     r"we(?:'ll|\s+will)\s+use)\s+[A-Z]"
@@ -124,12 +124,12 @@ _CANNOT_RE = re.compile(
     r"(?:are|'re)\s+not\s+allowed\s+to)\s+(?!use\b)\w+",
     re.I,
 )
-_ONLY_RE = re.compile(
+ONLY_RE = re.compile(
     r"^(?:only|just|at\s+(?:least|most)|no\s+more\s+than|up\s+to|max(?:imum)?|"
     r"min(?:imum)?|except|excluding|under|below|within)\b",
     re.I,
 )
-_CAN_YOU_ADD_RE = re.compile(
+CAN_YOU_ADD_RE = re.compile(
     r"^(?:can|could|would|will)\s+you\s+(?:please\s+)?(?:also\s+)?(?P<rest>(?:add|include|"
     r"support|handle|validate|log|store|limit|reject|encrypt|write|make\s+(?:it|sure))\b.+)$",
     re.I,
@@ -147,10 +147,10 @@ _CLAUSE_WORDS_RE = re.compile(
     r"looks?|works?|feels?)\b",
     re.I,
 )
-_TRAILING_SCOPE_RE = re.compile(r"\s+(?:too|as\s+well)$", re.I)
-_CAN_YOU_RE = re.compile(r"^(?:can|could|would)\s+you\b", re.I)
-_AND_NEED_RE = re.compile(r"\s+and\s+(?:need|want|have|would|should)\b")
-_DECLARATIVE_VERB_RE = re.compile(r"\b(?:will|is|are|be|should|use|uses|runs?|goes)\b", re.I)
+TRAILING_SCOPE_RE = re.compile(r"\s+(?:too|as\s+well)$", re.I)
+CAN_YOU_RE = re.compile(r"^(?:can|could|would)\s+you\b", re.I)
+AND_NEED_RE = re.compile(r"\s+and\s+(?:need|want|have|would|should)\b")
+DECLARATIVE_VERB_RE = re.compile(r"\b(?:will|is|are|be|should|use|uses|runs?|goes)\b", re.I)
 
 
 _STATE_RE = re.compile(r"^(?:be|stay|remain)\b", re.I)
@@ -167,18 +167,18 @@ def _reqs_from_modal(core: str) -> str | None:
         if modal in {"want to", "'d like to", "would like to"} and _WANT_TO_CHAT_RE.match(rest):
             return None
         if _NEGATED_REST_RE.match(rest):
-            return _tidy(core)
+            return tidy(core)
         if core[: m.start("modal")].lower().startswith("the ") and _STATE_RE.match(rest):
             # "The API must be versioned": a state of a named thing keeps its subject ("Be
             # versioned" would not say what); "we must store X" keeps only what is done.
-            return _tidy(core)
-        return _tidy(rest)
-    if not _STRONG_MODAL_RE.search(core):
+            return tidy(core)
+        return tidy(rest)
+    if not STRONG_MODAL_RE.search(core):
         return None
     after = _NEED_TO_SPLIT_RE.split(core, maxsplit=1)
     if len(after) == 2 and _DECISION_AFTER_MODAL_RE.match(after[1]):
         return None
-    return _tidy(core)
+    return tidy(core)
 
 
 _INDEPENDENT_TAIL_RE = re.compile(
@@ -189,7 +189,7 @@ _INDEPENDENT_TAIL_RE = re.compile(
 )
 
 
-def _main_clause(core: str) -> str:
+def main_clause(core: str) -> str:
     """'Keep X for now, multi-region is a later problem' → 'Keep X for now'."""
     return _INDEPENDENT_TAIL_RE.sub("", core)
 
@@ -207,7 +207,7 @@ _EVALUATES_RE = re.compile(
 # Chinese clauses with a modal that state no need: a habit of someone's day ("他每天要背去教室",
 # "大家第二天还要上班"), hearsay ("听说…"), a story ("之前被套路过"), or a bare confirmation that
 # points at a requirement already stated ("这个是硬性要求", "这个要求不变").
-_NOT_A_NEED_ZH_RE = re.compile(
+NOT_A_NEED_ZH_RE = re.compile(
     r"(?:他|她|我|大家|孩子|老公|老婆|同事)们?(?:每天|第二天|早上|平时|还|也)+要"
     r"|^(?:听说|据说)|之前被|被[\u4e00-\u9fff]{0,4}过"
     r"|^(?:这个|这|那个)(?:是|还是)?(?:硬性)?(?:要求|条件)(?:不变|是硬性的?)?[。.！!]?$"
@@ -215,16 +215,16 @@ _NOT_A_NEED_ZH_RE = re.compile(
 )
 
 
-def _requirement_from_clause(
+def requirement_from_clause(
     clause: str, *, strong_only: bool, previous: str | None
 ) -> tuple[str, float] | None:
     """(text, confidence) when the clause states a need or constraint."""
-    core = _main_clause(_strip_discourse(clause))
-    if not core or _EVALUATES_RE.match(core) or _NOT_A_NEED_ZH_RE.search(core):
+    core = main_clause(strip_discourse(clause))
+    if not core or _EVALUATES_RE.match(core) or NOT_A_NEED_ZH_RE.search(core):
         return None
     m = _DONT_FORGET_RE.match(core)
     if m:
-        return _tidy(m.group("rest") or m.group("zh") or ""), 0.8
+        return tidy(m.group("rest") or m.group("zh") or ""), 0.8
     m = _NEED_HELP_RE.match(core)
     if m:
         # "I need help creating X" states the task: "Create X".
@@ -234,7 +234,7 @@ def _requirement_from_clause(
         )
         if strong_only or not verb:
             return None  # "help with the deploy scripts" names a topic, not a deliverable
-        return _tidy(f"{verb} {m.group('task')}"), 0.6
+        return tidy(f"{verb} {m.group('task')}"), 0.6
     modal = _reqs_from_modal(core)
     if modal:
         return modal, 0.85
@@ -243,49 +243,49 @@ def _requirement_from_clause(
     lets = _LETS_RE.match(core)
     if lets:
         rest = lets.group("rest")
-        if _LETS_CHAT_RE.match(rest) or _OUTPUT_VERB_RE.match(rest):
+        if _LETS_CHAT_RE.match(rest) or OUTPUT_VERB_RE.match(rest):
             return None
         core = rest
-    if _ONLY_RE.match(core) and previous is None:
-        return _tidy(core), 0.7
-    if _SYSTEM_VERB_RE.match(core) and not _NOT_IMPERATIVE_RE.match(core):
-        return _tidy(core), 0.75
-    if _BUILD_VERB_RE.match(core) and _SCOPE_MARKER_RE.search(clause):
-        return _tidy(core), 0.7
-    if _OUTPUT_VERB_RE.match(core) or _BUILD_VERB_RE.match(core):
+    if ONLY_RE.match(core) and previous is None:
+        return tidy(core), 0.7
+    if SYSTEM_VERB_RE.match(core) and not _NOT_IMPERATIVE_RE.match(core):
+        return tidy(core), 0.75
+    if BUILD_VERB_RE.match(core) and SCOPE_MARKER_RE.search(clause):
+        return tidy(core), 0.7
+    if OUTPUT_VERB_RE.match(core) or BUILD_VERB_RE.match(core):
         return None
     if _PAST_RE.search(core) or _WH_WORDS_RE.match(core):
         return None  # "it took 5 minutes to build" reports, it does not require
     if _QUANTITY_RE.search(core) or _CONSTRAINT_NOUN_RE.search(core) or _LABEL_VALUE_RE.match(core):
-        return _tidy(core), 0.7
+        return tidy(core), 0.7
     if _CANNOT_RE.match(core):
-        return _tidy(core), 0.6
+        return tidy(core), 0.6
     if _WE_WANT_RE.search(core):
-        return _tidy(core), 0.65
+        return tidy(core), 0.65
     return None
 
 
 def _use(option: str, said: str) -> str:
     """A chosen option as a requirement, in the language the user wrote it in (Chinese keeps
     the user's clause, which names what the choice is for: "数据库用MySQL")."""
-    if _CJK_CHAR_RE.search(said):
-        return _tidy(_ZH_PARTICLES_RE.sub("", said.strip(" 。！.!")))
+    if CJK_CHAR_RE.search(said):
+        return tidy(ZH_PARTICLES_RE.sub("", said.strip(" 。！.!")))
     return f"Use {option}"
 
 
 _ZH_ACKS = frozenset("可以 行 好 好的 对 是 嗯 没问题 不错 还行 同意 确认".split())
 
 
-def _bare_answer(sentence: str, last_reply: str) -> str | None:
+def bare_answer(sentence: str, last_reply: str) -> str | None:
     """'Flask.' answering the assistant's question, or 'Django, because we want the admin'
     picking one of the options the assistant offered."""
-    body = _strip_discourse(sentence.rstrip(".!。！ "))
-    head, tail = [*_COMMA_RE.split(body, maxsplit=1), ""][:2]
-    head = _ZH_PARTICLES_RE.sub("", head.strip())
+    body = strip_discourse(sentence.rstrip(".!。！ "))
+    head, tail = [*COMMA_RE.split(body, maxsplit=1), ""][:2]
+    head = ZH_PARTICLES_RE.sub("", head.strip())
     words = head.split()
     if not 1 <= len(words) <= 3 or _QUANTITY_RE.search(head):
         return None
-    if _CJK_CHAR_RE.search(head) and (
+    if CJK_CHAR_RE.search(head) and (
         len(head) > 8
         or _ZH_VERB_CHAR_RE.search(head)
         or head in _ZH_ACKS
@@ -295,13 +295,13 @@ def _bare_answer(sentence: str, last_reply: str) -> str | None:
     asked = "?" in last_reply or "？" in last_reply
     if not asked and not option_matches(head, last_reply):
         return None
-    chinese = bool(_CJK_CHAR_RE.search(body))
+    chinese = bool(CJK_CHAR_RE.search(body))
     if tail and not chinese and not _REASON_TAIL_RE.match(tail):
         return None
     first = words[0].lower().strip(".!")
-    if first in _ACK_WORDS or first.endswith("ly") or _WH_WORDS_RE.search(head):
+    if first in ACK_WORDS or first.endswith("ly") or _WH_WORDS_RE.search(head):
         return None  # "Mostly the database." describes; it names no choice
-    if _OUTPUT_VERB_RE.match(head) or _SYSTEM_VERB_RE.match(head) or _BUILD_VERB_RE.match(head):
+    if OUTPUT_VERB_RE.match(head) or SYSTEM_VERB_RE.match(head) or BUILD_VERB_RE.match(head):
         return None
     if _CLAUSE_WORDS_RE.search(head):
         return None
@@ -310,8 +310,8 @@ def _bare_answer(sentence: str, last_reply: str) -> str | None:
     return f"Use {head.strip()}" + (f", {tail.strip()}" if tail.strip() else "")
 
 
-def _team_size(clause: str) -> str | None:
-    for segment in _COMMA_RE.split(clause):
+def team_size(clause: str) -> str | None:
+    for segment in COMMA_RE.split(clause):
         m = _TEAM_RE.search(segment.strip(" .!;。！"))
         if not m:
             continue

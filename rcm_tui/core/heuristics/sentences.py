@@ -5,14 +5,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .cues import _BUILD_VERB_RE, _IMPERATIVE_REJECT_RE, _OUTPUT_VERB_RE, _SYSTEM_VERB_RE
-from .text import _CJK_CHAR_RE
+from .cues import BUILD_VERB_RE, IMPERATIVE_REJECT_RE, OUTPUT_VERB_RE, SYSTEM_VERB_RE
+from .text import CJK_CHAR_RE
 
 # Fenced code: whole blocks, and their bodies (for size and for what the code uses).
-_FENCED_CODE_RE = re.compile(r"```.*?(?:```|\Z)", re.S)
-_CODE_BLOCK_RE = re.compile(r"```[^\n]*\n(.*?)(?:```|\Z)", re.S)
-_CODE_COMMENT_RE = re.compile(r"(?:#|//|--).*$|/\*.*?\*/|<!--.*?-->")
-_SENTENCE_SPLIT_RE = re.compile(
+FENCED_CODE_RE = re.compile(r"```.*?(?:```|\Z)", re.S)
+CODE_BLOCK_RE = re.compile(r"```[^\n]*\n(.*?)(?:```|\Z)", re.S)
+CODE_COMMENT_RE = re.compile(r"(?:#|//|--).*$|/\*.*?\*/|<!--.*?-->")
+SENTENCE_SPLIT_RE = re.compile(
     r"(?<=[!?])\s+|(?<=\.)\s+(?=[A-Z0-9\"'“(\[\u4e00-\u9fff])|(?<=[。！？])|\n+"
     # Typed without capitals ("…is kinda meh. an experience would be better"): a full stop
     # after a word of three letters or more, except the usual abbreviations.
@@ -33,7 +33,7 @@ _ZH_QUESTION_RE = re.compile(
 
 
 @dataclass
-class _Sentence:
+class Sentence:
     text: str
     index: int
     question: bool
@@ -41,13 +41,13 @@ class _Sentence:
     bullet: bool = False
 
 
-_LIST_HEADER_RE = re.compile(
+LIST_HEADER_RE = re.compile(
     r"\b(?:requirements?|constraints?|must[- ]haves?|needs|specs?|specification|criteria|rules|"
     r"non[- ]negotiables?|acceptance|brief|wish\s*list|checklist|key\s+points|goals)\b"
     r"|要求|需求|约束|条件",
     re.I,
 )
-_BULLET_RE = re.compile(r"^\s*(?:[-*•·]|\d{1,2}[.)])\s+")
+BULLET_RE = re.compile(r"^\s*(?:[-*•·]|\d{1,2}[.)])\s+")
 _LABEL_RE = re.compile(r"^(?P<label>[A-Za-z][\w /&-]{0,30}?)\s*:\s+(?P<rest>\S.*)$")
 _NOT_A_LABEL_RE = re.compile(
     r"^(?:note|fyi|ps|update|context|background|question|q|summary|again|also|and|so|then|"
@@ -105,24 +105,24 @@ def _split_lines(text: str) -> list[tuple[str, bool]]:
     for line in text.splitlines():
         if _HEADING_LINE_RE.match(line) or _BOLD_TITLE_RE.match(line):
             continue
-        body = _plain(_BULLET_RE.sub("", line))
-        bullet = _BULLET_RE.match(line) is not None
-        for sentence in _SENTENCE_SPLIT_RE.split(body):
+        body = _plain(BULLET_RE.sub("", line))
+        bullet = BULLET_RE.match(line) is not None
+        for sentence in SENTENCE_SPLIT_RE.split(body):
             if sentence and sentence.strip():
                 out.append((sentence.strip(), bullet))
     return out
 
 
-def _split_sentences(text: str) -> list[str]:
+def split_sentences(text: str) -> list[str]:
     return [s for s, _ in _split_lines(text)]
 
 
 def _is_label(label: str) -> bool:
     """'Budget' in 'Budget: under $200' — a noun naming what the value constrains."""
     words = label.split()
-    if not 1 <= len(words) <= 3 or _NOT_A_LABEL_RE.match(label) or not _strip_discourse(label):
+    if not 1 <= len(words) <= 3 or _NOT_A_LABEL_RE.match(label) or not strip_discourse(label):
         return False
-    verbish = (_SYSTEM_VERB_RE, _OUTPUT_VERB_RE, _BUILD_VERB_RE, _IMPERATIVE_REJECT_RE)
+    verbish = (SYSTEM_VERB_RE, OUTPUT_VERB_RE, BUILD_VERB_RE, IMPERATIVE_REJECT_RE)
     return not any(p.match(label) for p in verbish) and not _NEGATIVE_START_RE.match(label)
 
 
@@ -132,7 +132,7 @@ def _split_clauses(sentence: str) -> list[str]:
         head, *rest = _split_clauses(label.group("rest"))
         return [f"{label.group('label')}: {head}", *rest]
     clauses = _CLAUSE_SPLIT_RE.split(sentence)
-    if _CJK_CHAR_RE.search(sentence):
+    if CJK_CHAR_RE.search(sentence):
         # Chinese chains clauses with full-width commas where English would start a new one.
         clauses = [part for clause in clauses for part in clause.split("，")]
     return [c.strip(" ,，") for c in clauses if c.strip(" ,，.。")] or [sentence]
@@ -142,27 +142,27 @@ def _is_question(sentence: str) -> bool:
     body = sentence.strip()
     if body.endswith(("?", "？")):
         return True
-    core = _strip_discourse(body.rstrip(".!。！"))
+    core = strip_discourse(body.rstrip(".!。！"))
     if _QUESTION_START_RE.match(core) and not _DONT_START_RE.match(core):
         return True
-    return bool(_CJK_CHAR_RE.search(core) and _ZH_QUESTION_RE.search(core))
+    return bool(CJK_CHAR_RE.search(core) and _ZH_QUESTION_RE.search(core))
 
 
-def _sentences(text: str) -> list[_Sentence]:
+def parse_sentences(text: str) -> list[Sentence]:
     return [
-        _Sentence(s, i, _is_question(s), _split_clauses(s), bullet)
+        Sentence(s, i, _is_question(s), _split_clauses(s), bullet)
         for i, (s, bullet) in enumerate(_split_lines(text))
     ]
 
 
 _DONT_START_RE = re.compile(r"^(?:do\s+not|don't)\b", re.I)
 _NEGATIVE_START_RE = re.compile(r"^(?:no|not|don't|do)\b", re.I)
-_TRAILING_PLEASE_RE = re.compile(r"[\s,]+please$", re.I)
-_ZH_PARTICLES_RE = re.compile(r"[吧了啊呢]+$")
-_COMMA_RE = re.compile(r"[,，]")
+TRAILING_PLEASE_RE = re.compile(r"[\s,]+please$", re.I)
+ZH_PARTICLES_RE = re.compile(r"[吧了啊呢]+$")
+COMMA_RE = re.compile(r"[,，]")
 
 # Discourse markers that open a clause without carrying content.
-_DISCOURSE_RE = re.compile(
+DISCOURSE_RE = re.compile(
     r"^(?:(?:actually|ok(?:ay)?|so|well|also|and|but|now|then|oh|right|alright|all\s+right|"
     r"yes|yeah|yep|sure|hmm+|great|cool|fine|good|perfect|thanks|thank\s+you|"
     r"one\s+more\s+thing|another\s+thing|by\s+the\s+way|btw|plus|additionally|finally|lastly|"
@@ -179,11 +179,11 @@ _DISCOURSE_RE = re.compile(
 )
 
 
-def _strip_discourse(clause: str) -> str:
-    return _DISCOURSE_RE.sub("", clause.strip()).strip(" ,，")
+def strip_discourse(clause: str) -> str:
+    return DISCOURSE_RE.sub("", clause.strip()).strip(" ,，")
 
 
-def _tidy(text: str, limit: int = 0) -> str:
+def tidy(text: str, limit: int = 0) -> str:
     """A ledger-ready clause: trimmed, no trailing punctuation or 'please', first letter up.
 
     Never cut mid-sentence: what the ledger holds is what the model is told, and half a
@@ -191,7 +191,7 @@ def _tidy(text: str, limit: int = 0) -> str:
     only at a clause boundary; without one the text stays whole.
     """
     body = " ".join(text.split()).strip(" ,;:—–-，。；：")
-    body = _TRAILING_PLEASE_RE.sub("", body).rstrip(".!。！ ")
+    body = TRAILING_PLEASE_RE.sub("", body).rstrip(".!。！ ")
     if limit and len(body) > limit:
         cut = max(body.rfind(mark, 0, limit) for mark in (";", "；", "。", ". "))
         body = body[:cut] if cut > limit // 2 else body

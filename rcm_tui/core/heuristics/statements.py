@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .text import _CJK
+from .text import CJK
 
 _ZH_NUM = "一二两三四五六七八九十百千万几半"
 # A number with what it counts: "12 kids", "4 nights", "a6400" is a model, "2.2 x 1.8 m".
@@ -111,7 +111,7 @@ _CHAT_RE = re.compile(
     r"interesting|hmm|sure|got\s+it|makes\s+sense|let\s+me\s+think|i\s+see)\b|再想想|好的$",
     re.I,
 )
-_CJK_RE = re.compile(f"[{_CJK}]")
+_CJK_RE = re.compile(f"[{CJK}]")
 
 
 def stated_requirement(core: str) -> str | None:

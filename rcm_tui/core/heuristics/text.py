@@ -6,17 +6,17 @@ import functools
 import itertools
 import re
 
-_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_CJK_CHAR_RE = re.compile(f"[{_CJK}]")
+CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+CJK_CHAR_RE = re.compile(f"[{CJK}]")
 # Tokens with their offsets: numbers (with thousands separators), latin words, single CJK chars.
-_TOKEN_RE = re.compile(rf"\d+(?:[.,]\d+)*|[A-Za-z][A-Za-z0-9]*|[{_CJK}]")
+TOKEN_RE = re.compile(rf"\d+(?:[.,]\d+)*|[A-Za-z][A-Za-z0-9]*|[{CJK}]")
 
 
-def _word_set(words: str) -> frozenset[str]:
+def word_set(words: str) -> frozenset[str]:
     return frozenset(words.split())
 
 
-_NUMBER_WORDS = {
+NUMBER_WORDS = {
     "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
     "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "fifteen": "15",
     "twenty": "20", "thirty": "30", "fifty": "50", "hundred": "100", "thousand": "1000",
@@ -24,7 +24,7 @@ _NUMBER_WORDS = {
 
 # Function words and conversational filler: they make two phrasings of one requirement look
 # different ("we must keep X" / "keep X, please") without changing what is required.
-_STOPWORDS = _word_set(
+STOPWORDS = word_set(
     """a an the and or but if then so of to in on at by for with from as into onto is are was
     were be been being it its this that these those we our ours us you your i me my they them
     their he she his her do does did doing have has had having will would should shall must
@@ -50,18 +50,18 @@ def _singular(token: str) -> str:
     return token
 
 
-def _norm_token(raw: str) -> str:
+def norm_token(raw: str) -> str:
     token = raw.lower()
     if token[0].isdigit():
         return token.replace(",", "")
-    return _NUMBER_WORDS.get(token, _singular(token))
+    return NUMBER_WORDS.get(token, _singular(token))
 
 
-def _tokens(text: str) -> list[str]:
-    return [_norm_token(m.group()) for m in _TOKEN_RE.finditer(text)]
+def tokenise(text: str) -> list[str]:
+    return [norm_token(m.group()) for m in TOKEN_RE.finditer(text)]
 
 
-def _content_tokens(text: str) -> frozenset[str]:
+def content_tokens(text: str) -> frozenset[str]:
     """Latin content words (no stopwords) plus CJK character bigrams.
 
     Cached: every new requirement is compared with every requirement in the ledger, whose
@@ -69,8 +69,6 @@ def _content_tokens(text: str) -> frozenset[str]:
     return _content_tokens_of(text) if len(text) <= _CACHED_CHARS else _scan_tokens(text)
 
 
-# The name modules outside the heuristics package use.
-content_tokens = _content_tokens
 _CACHED_CHARS = 2000
 
 
@@ -90,14 +88,14 @@ def _scan_tokens(text: str) -> frozenset[str]:
         out.update(a + b for a, b in itertools.pairwise(chars))
         cjk_run.clear()
 
-    for match in _TOKEN_RE.finditer(text):
+    for match in TOKEN_RE.finditer(text):
         raw = match.group()
-        if _CJK_CHAR_RE.fullmatch(raw):
+        if CJK_CHAR_RE.fullmatch(raw):
             cjk_run.append(raw)
             continue
         flush()
-        token = _norm_token(raw)
-        if token not in _STOPWORDS:
+        token = norm_token(raw)
+        if token not in STOPWORDS:
             out.add(token)
     flush()
     return frozenset(out)
@@ -109,7 +107,7 @@ def _squash(text: str) -> str:
 
 def text_similarity(a: str, b: str) -> float:
     """Dice overlap of content tokens, 0–1 (CJK compared by character bigrams)."""
-    ta, tb = _content_tokens(a), _content_tokens(b)
+    ta, tb = content_tokens(a), content_tokens(b)
     if not ta or not tb:
         return 1.0 if _squash(a) and _squash(a) == _squash(b) else 0.0
     return _dice(ta, tb)
@@ -126,10 +124,10 @@ def restates(text: str, existing: str) -> bool:
 
     A changed number is never a restatement: "30 minutes" → "60 minutes" is an update.
     """
-    new, old = _content_tokens(text), _content_tokens(existing)
+    new, old = content_tokens(text), content_tokens(existing)
     if not new or not old:
         return False
-    if bool(_CJK_CHAR_RE.search(text)) != bool(_CJK_CHAR_RE.search(existing)):
+    if bool(CJK_CHAR_RE.search(text)) != bool(CJK_CHAR_RE.search(existing)):
         return _across_languages(text, existing) >= 0.7  # "保留30天" said again as "30 days"
     if _numbers(new) - _numbers(old):
         return False
@@ -153,10 +151,10 @@ def requirement_similarity(a: str, b: str) -> float:
     handle 299 requests per second" (a word on each side that the other lacks, with a changed
     number; or a name on each side — a capitalised word — that the other lacks).
     """
-    ta, tb = _content_tokens(a), _content_tokens(b)
+    ta, tb = content_tokens(a), content_tokens(b)
     if not ta or not tb:
         return text_similarity(a, b)
-    if bool(_CJK_CHAR_RE.search(a)) != bool(_CJK_CHAR_RE.search(b)):
+    if bool(CJK_CHAR_RE.search(a)) != bool(CJK_CHAR_RE.search(b)):
         return _across_languages(a, b)
     na, nb = _numbers(ta), _numbers(tb)
     if na and nb and na != nb:
@@ -181,27 +179,27 @@ def _across_languages(a: str, b: str) -> float:
 
     if quantity_keys(a) & quantity_keys(b):
         return 0.7
-    return 0.5 * _dice(_content_tokens(a), _content_tokens(b))
+    return 0.5 * _dice(content_tokens(a), content_tokens(b))
 
 
 def _names(text: str) -> frozenset[str]:
     """Capitalised words after the first: the names of things ("Kafka", "PostgreSQL")."""
     return frozenset(
-        _norm_token(m.group())
-        for m in _TOKEN_RE.finditer(text)
+        norm_token(m.group())
+        for m in TOKEN_RE.finditer(text)
         if m.start() > 0 and m.group()[0].isupper()
     )
 
 
 def more_specific(new: str, old: str) -> bool:
     """Does `new` say more than `old` (more content words, or a number `old` lacks)?"""
-    new_tokens, old_tokens = _content_tokens(new), _content_tokens(old)
+    new_tokens, old_tokens = content_tokens(new), content_tokens(old)
     if _numbers(new_tokens) - _numbers(old_tokens):
         return True
     return bool(new_tokens - old_tokens) and len(new_tokens) > len(old_tokens)
 
 
-def _overlap_of(part: frozenset[str] | set[str], whole: frozenset[str] | set[str]) -> float:
+def overlap_of(part: frozenset[str] | set[str], whole: frozenset[str] | set[str]) -> float:
     return len(part & whole) / len(part) if part else 0.0
 
 
@@ -213,7 +211,7 @@ MESSAGE_HEAD, MESSAGE_TAIL = 4000, 2000
 REPLY_HEAD, REPLY_TAIL = 12000, 4000
 
 
-def _bounded(text: str, head: int, tail: int) -> str:
+def bounded_text(text: str, head: int, tail: int) -> str:
     """The head and the tail of a long text, each ending and starting at a sentence boundary,
     so no sentence is read (and no requirement taken) half-cut."""
     if len(text) <= head + tail:
