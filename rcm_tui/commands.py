@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from .actions import BY_COMMAND, listed_keys
 from .config import data_dir, effective_values
 from .controller import Controller
 from .core.llm import ProviderError
@@ -102,18 +103,11 @@ async def _help(c: Controller, _args: str) -> CommandResult:
     keys = c.settings.keys
     lines = ["## Commands"]
     lines += [f"- `{cmd.usage}` — {cmd.help}" for cmd in COMMANDS.values()]
+    key_line = " · ".join(f"`{getattr(keys, a.name)}` {a.key_help}" for a in listed_keys())
     lines += [
         "",
         "## Keys",
-        f"- `{keys.solidify}` solidify · `{keys.new_session}` new session · "
-        f"`{keys.sessions}` sessions · `{keys.help}` help · `{keys.stats}` stats · "
-        f"`{keys.inspector}` inspector · `{keys.export}` export · "
-        f"`{keys.toggle_panels}` toggle panels · `{keys.cancel}` cancel · "
-        f"`{keys.retry}` retry · `{keys.copy_reply}` copy the last reply · "
-        f"`{keys.fork}` fork at a turn · `{keys.search}` search the chat · "
-        f"`{keys.regenerate}` regenerate the last reply · `{keys.edit_message}` edit and resend "
-        "a message · "
-        f"`{keys.quit}` quit",
+        f"- {key_line}",
         f"- Enter sends; `{keys.newline}` (or ctrl+j) adds a newline; ctrl+p opens the palette.",
         "- Requirements panel (tab to it): `c` confirm · `a` addressed · `d` drop · `p` pending · "
         "`e` edit the text · `n` add one · `m` on the one to keep, then `m` on another: merge. "
@@ -392,35 +386,15 @@ async def _model(c: Controller, args: str) -> CommandResult:
     return CommandResult(f"Now using **{label}** for the next turns.", action="refresh")
 
 
+# The handler of each slash command, by action name (rcm_tui/actions.py lists the commands).
+HANDLERS: dict[str, Handler] = {
+    "help": _help, "stats": _stats, "requirements": _requirements, "decisions": _decisions,
+    "config": _config, "model": _model, "solidify": _solidify, "status": _status,
+    "reject": _reject, "unreject": _unreject, "req": _req, "retry": _retry,
+    "regenerate": _regenerate, "edit_message": _edit, "copy_reply": _copy, "fork": _fork,
+    "export": _export, "new_session": _new, "sessions": _sessions, "quit": _exit,
+}
 COMMANDS: dict[str, Command] = {
-    c.name: c
-    for c in (
-        Command("help", "/help", "commands and keys", _help),
-        Command("stats", "/stats", "research metrics of this session", _stats),
-        Command("requirements", "/requirements", "the requirement ledger", _requirements),
-        Command("decisions", "/decisions", "SOLIDIFIED, direction, rejected options", _decisions),
-        Command("config", "/config", "effective settings and where they came from", _config),
-        Command("model", "/model [[provider:]name]",
-                "show the model and what is available, or switch (e.g. /model openai:gpt-4o)",
-                _model),
-        Command("solidify", "/solidify", "write the SOLIDIFIED block now", _solidify),
-        Command("status", "/status", "the current conclusion, rejected and open items", _status),
-        Command("reject", "/reject <option> [: reason]", "reject an option by hand", _reject),
-        Command("unreject", "/unreject <option>", "reopen a rejected option", _unreject),
-        Command("req", "/req add|edit|merge …",
-                "edit the requirements by hand: `/req add <text>`, `/req edit <id> <text>`, "
-                "`/req merge <keep> <merged> [: text]`", _req),
-        Command("retry", "/retry", "run the last unanswered message again", _retry),
-        Command("regenerate", "/regenerate", "replace the last reply with a new one",
-                _regenerate),
-        Command("edit", "/edit [turn]", "edit a message and send it again (drops later turns)",
-                _edit),
-        Command("copy", "/copy [code]", "copy the last reply (or its last code block)", _copy),
-        Command("fork", "/fork [turn]", "branch this session at a turn (default: the last)",
-                _fork),
-        Command("export", "/export [path]", "export as Markdown (or .json)", _export),
-        Command("new", "/new", "start a new session", _new),
-        Command("sessions", "/sessions", "browse saved sessions", _sessions),
-        Command("exit", "/exit", "quit", _exit),
-    )
+    name: Command(name, a.usage, a.command_help, HANDLERS[a.name])
+    for name, a in BY_COMMAND.items()
 }

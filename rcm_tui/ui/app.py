@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual.app import App
 from textual.binding import Binding, BindingType
 
+from ..actions import keyed
 from ..core.text_safety import visible_controls, visible_line
 from .palette import RcmCommands
 from .screens.main import MainScreen
@@ -43,8 +44,10 @@ class RcmApp(App[int]):
     CURSOR_BLINK: ClassVar[bool] = True
     COMMANDS = App.COMMANDS | {RcmCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f1", "help", "Help", id="help"),
-        Binding("ctrl+q", "quit", "Quit", id="quit", priority=True),
+        *(
+            Binding(a.key or "", a.name, a.label, id=a.name, priority=a.priority)
+            for a in keyed("app")
+        ),
         # Only while closing (see check_action): otherwise ctrl+c keeps its usual meanings.
         Binding("ctrl+c", "quit_now", show=False, priority=True),
     ]

@@ -25,6 +25,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, TextArea
 from textual.worker import Worker
 
+from ...actions import FOOTER, footer_order, is_exclusive
 from ...commands import (
     CommandResult,
     command_name,
@@ -62,11 +63,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("rcm_tui.ui")
 
-# Commands that change the session or call the model: one at a time, never during a turn.
-EXCLUSIVE_COMMANDS = frozenset(
-    {"solidify", "new", "sessions", "exit", "reject", "unreject", "fork", "regenerate", "edit",
-     "model"}
-)
 # Footer entries that leave a narrow footer first (the palette entry takes the last cells).
 # A focused panel's own keys come first; to keep them whole, solidify, help and quit go last.
 FOOTER_DROP_ORDER = (
@@ -113,31 +109,19 @@ class CommandFinished(Message):
 
 
 class MainScreen(Screen[None]):
-    # Keys come from `settings.keys` through the app's keymap (binding ids = setting names).
-    # Priority: the composer must not swallow them (TextArea binds ctrl+e, for one).
-    # Listed in footer order, most used first; help and quit repeat the app's bindings so a
-    # narrow footer still shows them.
+    # Keys come from `settings.keys` through the app's keymap (binding ids = setting names),
+    # derived from the action registry in footer order; help and quit repeat the app's
+    # bindings so a narrow footer still shows them.
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "solidify", "Solidify", id="solidify", priority=True),
-        Binding("escape", "cancel", "Cancel turn", id="cancel"),
-        Binding("ctrl+r", "retry", "Retry", id="retry", priority=True),
-        Binding("ctrl+o", "sessions", "Sessions", id="sessions", priority=True),
-        Binding("ctrl+b", "toggle_panels", "Panels", id="toggle_panels", priority=True),
-        Binding("f1", "app.help", "Help", id="help"),
-        Binding("ctrl+q", "app.quit", "Quit", id="quit", priority=True),
-        Binding("ctrl+n", "new_session", "New", id="new_session", priority=True),
-        Binding("f2", "stats", "Stats", id="stats"),
-        Binding("f3", "inspector", "Inspector", id="inspector"),
-        Binding("ctrl+e", "export", "Export", id="export", priority=True),
-        Binding("f4", "copy_reply", "Copy", id="copy_reply"),
-        # Not in the footer (it is full at 120 columns): in the help, the palette and /help.
-        Binding("f5", "fork", "Fork", id="fork", show=False),
-        # Not f6/f7: the composer's TextArea selects a line / everything with them.
-        Binding("f8", "regenerate", "Regenerate", id="regenerate", show=False),
-        Binding("f9", "edit_message", "Edit", id="edit_message", show=False),
-        # Priority: the composer's TextArea binds ctrl+f too (delete a word to the right;
-        # ctrl+delete still does that).
-        Binding("ctrl+f", "search", "Search", id="search", priority=True, show=False),
+        Binding(
+            action.key or "",
+            f"app.{action.name}" if action.scope == "app" else action.name,
+            action.label,
+            id=action.name,
+            priority=action.priority,
+            show=action.name in FOOTER,
+        )
+        for action in footer_order()
     ]
 
     busy: reactive[bool] = reactive(False, bindings=True)
@@ -477,9 +461,8 @@ class MainScreen(Screen[None]):
         self.run_worker(self._run_command(text), group="command", exit_on_error=False)
 
     def _refused_while_busy(self, text: str) -> bool:
-        name, listing = command_name(text), not text.strip().partition(" ")[2].strip()
-        # /model alone only shows the model; switching waits for the turn.
-        if name in EXCLUSIVE_COMMANDS and self.busy and not (name == "model" and listing):
+        name, args = command_name(text), text.strip().partition(" ")[2].strip()
+        if self.busy and is_exclusive(name, args):
             self.notify(
                 f"/{name} cannot run during a turn: wait for it or press escape, then run it "
                 "again.",
