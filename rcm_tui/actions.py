@@ -168,9 +168,6 @@ def footer_order() -> list[Action]:
     return _ranked([a for a in ACTIONS if a.key and a.scope != "composer"], FOOTER)
 
 
-def is_exclusive(command: str, args: str) -> bool:
-    """Whether `/command args` must wait for a running turn to end."""
-    action = BY_COMMAND.get(command)
-    if action is None:
-        return False
+def is_exclusive(action: Action, args: str) -> bool:
+    """Whether the action (with these arguments) must wait for a running turn to end."""
     return action.exclusive == "always" or (action.exclusive == "with_args" and bool(args))

@@ -17,18 +17,16 @@ from .config import data_dir, effective_values
 from .controller import Controller
 from .core.llm import ProviderError
 
-Action = Literal[
-    "new_session", "open_sessions", "exit", "export", "refresh", "copy", "confirm_export",
-    "forked",
-]
+# What the front end does beyond showing the text: replay stops at "exit"; the TUI copies,
+# asks before overwriting an export, and shows the branch a fork opened.
+FollowUp = Literal["exit", "copy", "confirm_export", "forked"]
 
 
 @dataclass
 class CommandResult:
     text: str
     ok: bool = True
-    # What the front end should do next, beyond showing `text`.
-    action: Action | None = None
+    action: FollowUp | None = None
     # The text the action works on (what to copy).
     payload: str | None = None
     # The file an export would overwrite ("confirm_export": the TUI asks first).
@@ -65,6 +63,10 @@ def unescape(text: str) -> str:
 
 def command_name(text: str) -> str:
     return text.strip()[1:].partition(" ")[0].lower()
+
+
+def command_args(text: str) -> str:
+    return text.strip().partition(" ")[2].strip()
 
 
 def is_known(text: str) -> bool:
@@ -171,7 +173,7 @@ async def _config(c: Controller, _args: str) -> CommandResult:
 
 async def _solidify(c: Controller, _args: str) -> CommandResult:
     text = await c.solidify()
-    return CommandResult("**SOLIDIFIED**\n```\n" + text + "\n```", action="refresh")
+    return CommandResult("**SOLIDIFIED**\n```\n" + text + "\n```")
 
 
 async def _status(c: Controller, _args: str) -> CommandResult:
@@ -206,8 +208,7 @@ async def _reject(c: Controller, args: str) -> CommandResult:
         return CommandResult("Usage: /reject <option> [: reason]", ok=False)
     entry = c.reject(option, reason)
     why = f" ({entry.reason})" if entry.reason else ""
-    return CommandResult(f"Rejected **{entry.option}**{why}; it will not be proposed again.",
-                         action="refresh")
+    return CommandResult(f"Rejected **{entry.option}**{why}; it will not be proposed again.")
 
 
 async def _unreject(c: Controller, args: str) -> CommandResult:
@@ -217,8 +218,7 @@ async def _unreject(c: Controller, args: str) -> CommandResult:
     entry = c.unreject(option)
     if entry is None:
         return CommandResult(f"{option} is not an active rejected option.", ok=False)
-    return CommandResult(f"Reopened **{entry.option}**; it stays in the rejection history.",
-                         action="refresh")
+    return CommandResult(f"Reopened **{entry.option}**; it stays in the rejection history.")
 
 
 REQ_USAGE = "Usage: /req add <text> · /req edit <id> <text> · /req merge <keep> <merged> [: text]"
@@ -231,20 +231,18 @@ async def _req(c: Controller, args: str) -> CommandResult:
     action, rest = action.lower(), rest.strip()
     if action == "add" and rest:
         req = c.edit_ledger(edits.add_requirement, rest)
-        return CommandResult(f"Added **{req.id}** by hand: {req.text}", action="refresh")
+        return CommandResult(f"Added **{req.id}** by hand: {req.text}")
     ref, _sep, text = rest.partition(" ")
     if action == "edit" and ref and text.strip():
         req = c.edit_ledger(edits.edit_requirement, ref, text)
-        return CommandResult(f"**{req.id}** now reads: {req.text}", action="refresh")
+        return CommandResult(f"**{req.id}** now reads: {req.text}")
     if action == "merge":
         refs, _sep, merged_text = rest.partition(":")
         pair = refs.split()
         if len(pair) == 2:
             kept = c.edit_ledger(edits.merge_requirements, *pair, merged_text.strip() or None)
             merged = edits.requirement(c.session, pair[1])
-            return CommandResult(
-                f"Merged **{merged.id}** into **{kept.id}**: {kept.text}", action="refresh"
-            )
+            return CommandResult(f"Merged **{merged.id}** into **{kept.id}**: {kept.text}")
     return CommandResult(REQ_USAGE, ok=False)
 
 
@@ -289,7 +287,7 @@ async def _export(c: Controller, args: str) -> CommandResult:
                 f"/export refused: a script may only write inside {exports_dir()}", ok=False
             )
         write_export(c, target, overwrite=True)
-        return CommandResult(f"Exported to `{target}`", action="export")
+        return CommandResult(f"Exported to `{target}`")
     target = Path(raw).expanduser() if raw else default_export_path(c)
     if os.path.lexists(target):
         return CommandResult(
@@ -297,11 +295,12 @@ async def _export(c: Controller, args: str) -> CommandResult:
             ok=False, action="confirm_export", path=target,
         )
     write_export(c, target, overwrite=False)
-    return CommandResult(f"Exported to `{target}`", action="export")
+    return CommandResult(f"Exported to `{target}`")
 
 
-async def _new(_c: Controller, _args: str) -> CommandResult:
-    return CommandResult("Starting a new session.", action="new_session")
+async def _new(c: Controller, _args: str) -> CommandResult:
+    c.new_session()
+    return CommandResult("Started a new session.")
 
 
 async def _sessions(c: Controller, _args: str) -> CommandResult:
@@ -310,7 +309,7 @@ async def _sessions(c: Controller, _args: str) -> CommandResult:
         f"- `{e.id}` {e.title} ({e.turns} turns)" + (f" — BROKEN: {e.broken}" if e.broken else "")
         for e in entries
     ]
-    return CommandResult("\n".join(lines), action="open_sessions")
+    return CommandResult("\n".join(lines))
 
 
 async def _exit(_c: Controller, _args: str) -> CommandResult:
@@ -323,7 +322,7 @@ async def _retry(c: Controller, _args: str) -> CommandResult:
         return CommandResult("Nothing to retry: the last message has an answer.", ok=False)
     if not outcome.ok:
         return CommandResult(outcome.error or "retry failed", ok=False)
-    return CommandResult("Retried the last message.", action="refresh")
+    return CommandResult("Retried the last message.")
 
 
 async def _regenerate(c: Controller, _args: str) -> CommandResult:
@@ -332,7 +331,7 @@ async def _regenerate(c: Controller, _args: str) -> CommandResult:
         return CommandResult("Nothing to regenerate: no answered reply yet.", ok=False)
     if not outcome.ok:
         return CommandResult(outcome.error or "regenerate failed", ok=False)
-    return CommandResult(f"Regenerated the reply of turn {outcome.turn}.", action="refresh")
+    return CommandResult(f"Regenerated the reply of turn {outcome.turn}.")
 
 
 async def _edit(c: Controller, args: str) -> CommandResult:
@@ -343,7 +342,7 @@ async def _edit(c: Controller, args: str) -> CommandResult:
     outcome = await c.resend(int(turn), text.strip())
     if not outcome.ok:
         return CommandResult(outcome.error or "edit failed", ok=False)
-    return CommandResult(f"Sent the edited message as turn {outcome.turn}.", action="refresh")
+    return CommandResult(f"Sent the edited message as turn {outcome.turn}.")
 
 
 _CODE_BLOCK = re.compile(r"^```[^\n]*\n(.*?)^```", re.DOTALL | re.MULTILINE)
@@ -383,7 +382,7 @@ async def _model(c: Controller, args: str) -> CommandResult:
     if not args:
         return CommandResult(describe_models(c))
     label = await c.switch_model(parse_model_spec(args, c.choice.name))
-    return CommandResult(f"Now using **{label}** for the next turns.", action="refresh")
+    return CommandResult(f"Now using **{label}** for the next turns.")
 
 
 # The handler of each slash command, by action name (rcm_tui/actions.py lists the commands).

@@ -25,7 +25,6 @@ from .screens.main import MainScreen
 if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
 
-    from ..commands import CommandResult
     from ..config import LoadedSettings
     from ..controller import Controller
     from ..store import SessionEntry
@@ -169,23 +168,9 @@ class RcmApp(App[int]):
         await self.main.cancel_and_wait()
         await self.controller.aclose(wait=False)
 
-    async def apply_command_action(self, result: CommandResult) -> None:
-        """What a slash command asks the front end to do beyond showing its text."""
-        if result.action == "new_session":
-            self.controller.new_session()
-            await self.main.show_session()
-        elif result.action == "open_sessions":
-            self.open_sessions()
-        elif result.action == "exit":
-            await self.action_quit()
-        elif result.action == "forked":
-            await self.main.show_session()
-            self.notify(result.text, timeout=6)
-        elif result.action == "copy" and result.payload is not None:
-            self.copy_to_clipboard(result.payload)
-            self.notify(f"{result.text} (via the terminal's clipboard support)", timeout=4)
-        elif result.action == "confirm_export" and result.path is not None:
-            self._confirm_overwrite(result.path, self._export_current)
+    def confirm_export(self, target: Path) -> None:
+        """Export the open session over an existing file, if the user says so."""
+        self._confirm_overwrite(target, self._export_current)
 
     def _confirm_overwrite(self, target: Path, write: Callable[[Path], None]) -> None:
         """An export never replaces an existing file unless the user says so here."""

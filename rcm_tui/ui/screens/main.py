@@ -13,7 +13,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual import events, on
 from textual.app import ComposeResult
@@ -25,9 +25,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, TextArea
 from textual.worker import Worker
 
-from ...actions import FOOTER, footer_order, is_exclusive
+from ...actions import BY_COMMAND, BY_NAME, FOOTER, Action, footer_order, is_exclusive
 from ...commands import (
     CommandResult,
+    command_args,
     command_name,
     dispatch,
     is_command,
@@ -60,6 +61,7 @@ from .inspector import InspectorScreen
 if TYPE_CHECKING:
     from ...controller import Controller
     from ...core.pipeline import TurnOutcome
+    from ..app import RcmApp
 
 log = logging.getLogger("rcm_tui.ui")
 
@@ -172,6 +174,10 @@ class MainScreen(Screen[None]):
     @property
     def panels(self) -> SidePanels:
         return self.query_one(SidePanels)
+
+    @property
+    def rcm_app(self) -> RcmApp:
+        return cast("RcmApp", self.app)
 
     def key_for(self, action: str) -> str:
         return str(getattr(self.controller.settings.keys, action, action))
@@ -344,14 +350,17 @@ class MainScreen(Screen[None]):
 
         open_chat_search(self)
 
-    def action_new_session(self) -> None:
-        self.run_command("/new")
+    async def action_new_session(self) -> None:
+        if self._refused_while_busy(BY_NAME["new_session"]):
+            return
+        self.controller.new_session()
+        await self.show_session()
 
     def action_sessions(self) -> None:
         if self.busy:
             self.notify("A turn is running; press escape to cancel it first.", severity="warning")
             return
-        self.app.open_sessions()  # type: ignore[attr-defined]
+        self.rcm_app.open_sessions()
 
     def action_toggle_panels(self) -> None:
         self.panels_visible = not self.panels_visible
@@ -400,7 +409,7 @@ class MainScreen(Screen[None]):
             if not is_known(text):
                 await self.chat.add_notice(unknown_command_message(command_name(text)), "warning")
                 return
-            if self._refused_while_busy(text):
+            if self._refused_while_busy(BY_COMMAND[command_name(text)], command_args(text)):
                 return
             self.composer.accept(text)
             self.run_command(text.strip())
@@ -437,35 +446,41 @@ class MainScreen(Screen[None]):
 
     # -- slash commands -------------------------------------------------------------------
     def run_command(self, text: str) -> None:
-        name = command_name(text)
-        if name == "retry":
+        """A known slash command (typed, from the palette or a key). Where the chat does the
+        work itself (a turn, a dialog, the browser, quitting) it makes the same call as the
+        action's key; the others run their handler (rcm_tui/commands.py) in a worker."""
+        action, args = BY_COMMAND[command_name(text)], command_args(text)
+        if action.name == "retry":
             self.action_retry()
             return
-        if self._refused_while_busy(text):
+        if self._refused_while_busy(action, args):
             return
-        if name in ("regenerate", "edit"):
-            from . import rewind
+        from . import rewind
 
-            if name == "edit":
-                rewind.edit(self, text.strip().partition(" ")[2])
-            else:
-                self.run_worker(rewind.regenerate(self), exit_on_error=False)
-            return
-        if name == "solidify":
+        if action.name == "edit_message":
+            rewind.edit(self, args)
+        elif action.name == "regenerate":
+            self.run_worker(rewind.regenerate(self), exit_on_error=False)
+        elif action.name == "new_session":
+            self.call_next(self.action_new_session)
+        elif action.name == "sessions":
+            self.rcm_app.open_sessions()
+        elif action.name == "quit":
+            self.call_next(self.rcm_app.action_quit)
+        elif action.name == "solidify":
             self.busy = True
             self.stage.begin(self.controller.session.turn)
             self._turn_worker = self.run_worker(
                 self._run_command(text), group="turn", exclusive=True, exit_on_error=False
             )
-            return
-        self.run_worker(self._run_command(text), group="command", exit_on_error=False)
+        else:
+            self.run_worker(self._run_command(text), group="command", exit_on_error=False)
 
-    def _refused_while_busy(self, text: str) -> bool:
-        name, args = command_name(text), text.strip().partition(" ")[2].strip()
-        if self.busy and is_exclusive(name, args):
+    def _refused_while_busy(self, action: Action, args: str = "") -> bool:
+        if self.busy and is_exclusive(action, args):
             self.notify(
-                f"/{name} cannot run during a turn: wait for it or press escape, then run it "
-                "again.",
+                f"/{action.command} cannot run during a turn: wait for it or press escape, "
+                "then run it again.",
                 severity="warning",
             )
             return True
@@ -500,10 +515,21 @@ class MainScreen(Screen[None]):
             said = result.text if result.text.startswith(f"/{name}:") else \
                 f"/{name}: {result.text}"
             await self.chat.add_notice(said, "warning")
-        elif result.action not in ("open_sessions", "copy", "forked"):
+        elif result.action not in ("copy", "forked"):
             await self.chat.add_note(result.text, f"/{name}")
-        await self.app.apply_command_action(result)  # type: ignore[attr-defined]
+        await self._follow_up(result)
         self.refresh_views()
+
+    async def _follow_up(self, result: CommandResult) -> None:
+        """What a command's result asks of the chat beyond showing its text."""
+        if result.action == "forked":
+            await self.show_session()
+            self.notify(result.text, timeout=6)
+        elif result.action == "copy" and result.payload is not None:
+            self.app.copy_to_clipboard(result.payload)
+            self.notify(f"{result.text} (via the terminal's clipboard support)", timeout=4)
+        elif result.action == "confirm_export" and result.path is not None:
+            self.rcm_app.confirm_export(result.path)
 
     # -- pipeline events ------------------------------------------------------------------
     @on(PipelineUpdate)
