@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from .actions import BY_COMMAND, listed_keys
+from .actions import BY_COMMAND, Action, listed_keys
 from .config import data_dir, effective_values
 from .controller import Controller
 from .core.llm import ProviderError
@@ -84,12 +84,19 @@ def unknown_command_message(name: str) -> str:
 
 
 async def dispatch(controller: Controller, text: str) -> CommandResult:
-    name, _sep, args = text.strip()[1:].partition(" ")
-    command = COMMANDS.get(name.lower())
-    if command is None:
-        return CommandResult(unknown_command_message(name), ok=False)
+    """Run a typed slash command (a script's line, say)."""
+    action = BY_COMMAND.get(command_name(text))
+    if action is None:
+        return CommandResult(unknown_command_message(text.strip()[1:].partition(" ")[0]), ok=False)
+    return await run(controller, action, command_args(text))
+
+
+async def run(controller: Controller, action: Action, args: str = "") -> CommandResult:
+    """Run an action's command handler: the one call behind `/command`, its key and palette
+    entry. Expected failures come back as a result naming the command."""
+    command = COMMANDS[action.command or ""]
     try:
-        return await command.handler(controller, args.strip())
+        return await command.handler(controller, args)
     except ProviderError as exc:
         return CommandResult(f"/{command.name} failed: {exc.message}", ok=False)
     except OSError as exc:  # names what failed and where: "No space left on device (path)"

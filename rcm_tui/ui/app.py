@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual.app import App
 from textual.binding import Binding, BindingType
 
-from ..actions import keyed
+from ..actions import BY_NAME, keyed
 from ..core.text_safety import visible_controls, visible_line
 from .palette import RcmCommands
 from .screens.main import MainScreen
@@ -129,12 +129,12 @@ class RcmApp(App[int]):
 
     # -- app-wide actions ---------------------------------------------------------------
     async def action_help(self) -> None:
-        from ..commands import dispatch
+        from ..commands import run
         from .screens.info import HelpScreen
 
         if isinstance(self.screen, HelpScreen):
             return
-        result = await dispatch(self.controller, "/help")
+        result = await run(self.controller, BY_NAME["help"])
         await self.push_screen(HelpScreen(result.text))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

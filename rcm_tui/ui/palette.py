@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from ..actions import ACTIONS, listed_keys
+from ..actions import ACTIONS, BY_NAME, listed_keys
 
 if TYPE_CHECKING:
     from .app import RcmApp
@@ -22,7 +22,7 @@ def _model_entries(app: RcmApp, main: Any) -> list[tuple[str, str, Callable[[], 
 
     return [
         (f"Use {row.provider} · {row.models}", f"switch the model for the next turns "
-         f"(same as /model {row.provider})", partial(main.run_command, f"/model {row.provider}"))
+         f"(same as /model {row.provider})", partial(main.perform, BY_NAME["model"], row.provider))
         for row in provider_states(app.controller.settings)
         if row.problem is None and row.provider != app.controller.choice.name
     ]
@@ -45,7 +45,7 @@ class RcmCommands(Provider):
                             f"{action.palette_help}", partial(target.run_action, action.name)))
         if main is not None:
             entries += [
-                (a.usage, a.command_help, partial(main.run_command, f"/{a.command}"))
+                (a.usage, a.command_help, partial(main.perform, a))
                 for a in ACTIONS
                 if a.in_palette_as_command()
             ]

@@ -30,9 +30,9 @@ from ...commands import (
     CommandResult,
     command_args,
     command_name,
-    dispatch,
     is_command,
     is_known,
+    run,
     unescape,
     unknown_command_message,
 )
@@ -103,9 +103,11 @@ class TurnEnded(Message):
 
 
 class CommandFinished(Message):
-    def __init__(self, text: str, result: CommandResult | None, cancelled: bool = False) -> None:
+    def __init__(
+        self, action: Action, result: CommandResult | None, cancelled: bool = False
+    ) -> None:
         super().__init__()
-        self.text = text
+        self.action = action
         self.result = result
         self.cancelled = cancelled
 
@@ -322,13 +324,13 @@ class MainScreen(Screen[None]):
         return True
 
     def action_solidify(self) -> None:
-        self.run_command("/solidify")
+        self.perform(BY_NAME["solidify"])
 
     def action_export(self) -> None:
-        self.run_command("/export")
+        self.perform(BY_NAME["export"])
 
     def action_copy_reply(self) -> None:
-        self.run_command("/copy")
+        self.perform(BY_NAME["copy_reply"])
 
     def action_fork(self) -> None:
         from .fork import ask_fork_turn
@@ -368,7 +370,7 @@ class MainScreen(Screen[None]):
     async def action_stats(self) -> None:
         from .info import StatsScreen
 
-        result = await dispatch(self.controller, "/stats")
+        result = await run(self.controller, BY_NAME["stats"])
         await self.app.push_screen(StatsScreen(result.text))
 
     async def action_inspector(self) -> None:
@@ -446,10 +448,13 @@ class MainScreen(Screen[None]):
 
     # -- slash commands -------------------------------------------------------------------
     def run_command(self, text: str) -> None:
-        """A known slash command (typed, from the palette or a key). Where the chat does the
-        work itself (a turn, a dialog, the browser, quitting) it makes the same call as the
-        action's key; the others run their handler (rcm_tui/commands.py) in a worker."""
-        action, args = BY_COMMAND[command_name(text)], command_args(text)
+        """A known slash command, typed: the same call as its key and palette entry."""
+        self.perform(BY_COMMAND[command_name(text)], command_args(text))
+
+    def perform(self, action: Action, args: str = "") -> None:
+        """An action with a command (from a key, the palette or the composer). Where the chat
+        does the work itself (a turn, a dialog, the browser, quitting) it makes the same call
+        as the action's key; the others run their handler (rcm_tui/commands.py) in a worker."""
         if action.name == "retry":
             self.action_retry()
             return
@@ -471,10 +476,11 @@ class MainScreen(Screen[None]):
             self.busy = True
             self.stage.begin(self.controller.session.turn)
             self._turn_worker = self.run_worker(
-                self._run_command(text), group="turn", exclusive=True, exit_on_error=False
+                self._run_command(action, args), group="turn", exclusive=True,
+                exit_on_error=False,
             )
         else:
-            self.run_worker(self._run_command(text), group="command", exit_on_error=False)
+            self.run_worker(self._run_command(action, args), group="command", exit_on_error=False)
 
     def _refused_while_busy(self, action: Action, args: str = "") -> bool:
         if self.busy and is_exclusive(action, args):
@@ -486,22 +492,22 @@ class MainScreen(Screen[None]):
             return True
         return False
 
-    async def _run_command(self, text: str) -> None:
+    async def _run_command(self, action: Action, args: str) -> None:
         try:
-            result = await dispatch(self.controller, text)
+            result = await run(self.controller, action, args)
         except asyncio.CancelledError:
-            self.post_message(CommandFinished(text, None, cancelled=True))
+            self.post_message(CommandFinished(action, None, cancelled=True))
             raise
         except Exception as exc:  # e.g. the session file could not be written
-            result = CommandResult(f"{text.split()[0]} failed: {exc}", ok=False)
-        self.post_message(CommandFinished(text, result))
+            result = CommandResult(f"/{action.command} failed: {exc}", ok=False)
+        self.post_message(CommandFinished(action, result))
 
     @on(CommandFinished)
     async def _command_finished(self, message: CommandFinished) -> None:
         if self.closing:
             return
-        name = command_name(message.text)
-        if name == "solidify":
+        name = message.action.command
+        if message.action.name == "solidify":
             self.busy = False
             self.stage.running = False
         result = message.result
