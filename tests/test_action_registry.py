@@ -122,3 +122,14 @@ async def test_slash_commands_the_chat_does_itself_make_the_same_call_as_their_k
         await pilot.press("ctrl+n")
         await pilot.pause()
         assert controller.session.id not in (first, second)
+
+
+def test_the_readme_names_every_key_and_command() -> None:
+    from pathlib import Path
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    for action in ACTIONS:
+        if action.key and action.scope != "composer":
+            assert f"\n| {action.key} | " in readme, action.name
+        if action.command:
+            assert f"`/{action.command}" in readme, action.name
