@@ -127,6 +127,12 @@ FOOTER: tuple[str, ...] = (
     "solidify", "cancel", "retry", "sessions", "toggle_panels", "help", "quit", "new_session",
     "stats", "inspector", "export", "copy_reply",
 )
+# Footer entries that leave a narrow footer first (the palette entry takes the last cells).
+# A focused panel's own keys come first; to keep them whole, solidify, help and quit go last.
+FOOTER_DROP: tuple[str, ...] = (
+    "copy_reply", "export", "inspector", "stats", "new_session", "toggle_panels", "sessions",
+    "solidify", "help", "quit",
+)
 # /help's key line and the palette's key entries; an action missing here comes last.
 KEY_LIST: tuple[str, ...] = (
     "solidify", "new_session", "sessions", "help", "stats", "inspector", "export",

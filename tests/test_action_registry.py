@@ -133,3 +133,12 @@ def test_the_readme_names_every_key_and_command() -> None:
             assert f"\n| {action.key} | " in readme, action.name
         if action.command:
             assert f"`/{action.command}" in readme, action.name
+
+
+def test_the_presentation_orders_name_only_registry_keys() -> None:
+    from rcm_tui.actions import FOOTER_DROP
+
+    keyed = {a.name for a in ACTIONS if a.key}
+    for order in (FOOTER, FOOTER_DROP, KEY_LIST):
+        assert set(order) <= keyed and len(set(order)) == len(order)
+    assert set(FOOTER_DROP) <= set(FOOTER)  # only what the footer shows can leave it

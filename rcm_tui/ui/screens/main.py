@@ -25,7 +25,15 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, TextArea
 from textual.worker import Worker
 
-from ...actions import BY_COMMAND, BY_NAME, FOOTER, Action, footer_order, is_exclusive
+from ...actions import (
+    BY_COMMAND,
+    BY_NAME,
+    FOOTER,
+    FOOTER_DROP,
+    Action,
+    footer_order,
+    is_exclusive,
+)
 from ...commands import (
     CommandResult,
     command_args,
@@ -65,12 +73,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("rcm_tui.ui")
 
-# Footer entries that leave a narrow footer first (the palette entry takes the last cells).
-# A focused panel's own keys come first; to keep them whole, solidify, help and quit go last.
-FOOTER_DROP_ORDER = (
-    "copy_reply", "export", "inspector", "stats", "new_session", "toggle_panels", "sessions",
-    "solidify", "app.help", "app.quit",
-)
+# The cells the footer's palette entry takes (entries leave in actions.FOOTER_DROP order).
 FOOTER_PALETTE_CELLS = 14
 # Below this size the three panels become tabs so each stays readable.
 TABBED_BELOW = (110, 34)
@@ -237,11 +240,11 @@ class MainScreen(Screen[None]):
                 if b.binding.show
             )
 
-        for action in FOOTER_DROP_ORDER:
+        for name in FOOTER_DROP:
             if cells() <= room:
                 break
             for key, active in list(bindings.items()):
-                if active.binding.action == action:
+                if active.binding.id == name:
                     bindings[key] = active._replace(binding=replace(active.binding, show=False))
         return bindings
 
