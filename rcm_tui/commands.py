@@ -12,22 +12,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from .actions import BY_COMMAND, Action, listed_keys
 from .config import data_dir, effective_values
 from .controller import Controller
 from .core.llm import ProviderError
 
-Action = Literal[
-    "new_session", "open_sessions", "exit", "export", "refresh", "copy", "confirm_export",
-    "forked",
-]
+# What the front end does beyond showing the text: replay stops at "exit"; the TUI copies,
+# asks before overwriting an export, and shows the branch a fork opened.
+FollowUp = Literal["exit", "copy", "confirm_export", "forked"]
 
 
 @dataclass
 class CommandResult:
     text: str
     ok: bool = True
-    # What the front end should do next, beyond showing `text`.
-    action: Action | None = None
+    action: FollowUp | None = None
     # The text the action works on (what to copy).
     payload: str | None = None
     # The file an export would overwrite ("confirm_export": the TUI asks first).
@@ -66,6 +65,10 @@ def command_name(text: str) -> str:
     return text.strip()[1:].partition(" ")[0].lower()
 
 
+def command_args(text: str) -> str:
+    return text.strip().partition(" ")[2].strip()
+
+
 def is_known(text: str) -> bool:
     return command_name(text) in COMMANDS
 
@@ -81,12 +84,19 @@ def unknown_command_message(name: str) -> str:
 
 
 async def dispatch(controller: Controller, text: str) -> CommandResult:
-    name, _sep, args = text.strip()[1:].partition(" ")
-    command = COMMANDS.get(name.lower())
-    if command is None:
-        return CommandResult(unknown_command_message(name), ok=False)
+    """Run a typed slash command (a script's line, say)."""
+    action = BY_COMMAND.get(command_name(text))
+    if action is None:
+        return CommandResult(unknown_command_message(text.strip()[1:].partition(" ")[0]), ok=False)
+    return await run(controller, action, command_args(text))
+
+
+async def run(controller: Controller, action: Action, args: str = "") -> CommandResult:
+    """Run an action's command handler: the one call behind `/command`, its key and palette
+    entry. Expected failures come back as a result naming the command."""
+    command = COMMANDS[action.command or ""]
     try:
-        return await command.handler(controller, args.strip())
+        return await command.handler(controller, args)
     except ProviderError as exc:
         return CommandResult(f"/{command.name} failed: {exc.message}", ok=False)
     except OSError as exc:  # names what failed and where: "No space left on device (path)"
@@ -102,18 +112,11 @@ async def _help(c: Controller, _args: str) -> CommandResult:
     keys = c.settings.keys
     lines = ["## Commands"]
     lines += [f"- `{cmd.usage}` — {cmd.help}" for cmd in COMMANDS.values()]
+    key_line = " · ".join(f"`{getattr(keys, a.name)}` {a.key_help}" for a in listed_keys())
     lines += [
         "",
         "## Keys",
-        f"- `{keys.solidify}` solidify · `{keys.new_session}` new session · "
-        f"`{keys.sessions}` sessions · `{keys.help}` help · `{keys.stats}` stats · "
-        f"`{keys.inspector}` inspector · `{keys.export}` export · "
-        f"`{keys.toggle_panels}` toggle panels · `{keys.cancel}` cancel · "
-        f"`{keys.retry}` retry · `{keys.copy_reply}` copy the last reply · "
-        f"`{keys.fork}` fork at a turn · `{keys.search}` search the chat · "
-        f"`{keys.regenerate}` regenerate the last reply · `{keys.edit_message}` edit and resend "
-        "a message · "
-        f"`{keys.quit}` quit",
+        f"- {key_line}",
         f"- Enter sends; `{keys.newline}` (or ctrl+j) adds a newline; ctrl+p opens the palette.",
         "- Requirements panel (tab to it): `c` confirm · `a` addressed · `d` drop · `p` pending · "
         "`e` edit the text · `n` add one · `m` on the one to keep, then `m` on another: merge. "
@@ -177,7 +180,7 @@ async def _config(c: Controller, _args: str) -> CommandResult:
 
 async def _solidify(c: Controller, _args: str) -> CommandResult:
     text = await c.solidify()
-    return CommandResult("**SOLIDIFIED**\n```\n" + text + "\n```", action="refresh")
+    return CommandResult("**SOLIDIFIED**\n```\n" + text + "\n```")
 
 
 async def _status(c: Controller, _args: str) -> CommandResult:
@@ -212,8 +215,7 @@ async def _reject(c: Controller, args: str) -> CommandResult:
         return CommandResult("Usage: /reject <option> [: reason]", ok=False)
     entry = c.reject(option, reason)
     why = f" ({entry.reason})" if entry.reason else ""
-    return CommandResult(f"Rejected **{entry.option}**{why}; it will not be proposed again.",
-                         action="refresh")
+    return CommandResult(f"Rejected **{entry.option}**{why}; it will not be proposed again.")
 
 
 async def _unreject(c: Controller, args: str) -> CommandResult:
@@ -223,8 +225,7 @@ async def _unreject(c: Controller, args: str) -> CommandResult:
     entry = c.unreject(option)
     if entry is None:
         return CommandResult(f"{option} is not an active rejected option.", ok=False)
-    return CommandResult(f"Reopened **{entry.option}**; it stays in the rejection history.",
-                         action="refresh")
+    return CommandResult(f"Reopened **{entry.option}**; it stays in the rejection history.")
 
 
 REQ_USAGE = "Usage: /req add <text> · /req edit <id> <text> · /req merge <keep> <merged> [: text]"
@@ -237,20 +238,18 @@ async def _req(c: Controller, args: str) -> CommandResult:
     action, rest = action.lower(), rest.strip()
     if action == "add" and rest:
         req = c.edit_ledger(edits.add_requirement, rest)
-        return CommandResult(f"Added **{req.id}** by hand: {req.text}", action="refresh")
+        return CommandResult(f"Added **{req.id}** by hand: {req.text}")
     ref, _sep, text = rest.partition(" ")
     if action == "edit" and ref and text.strip():
         req = c.edit_ledger(edits.edit_requirement, ref, text)
-        return CommandResult(f"**{req.id}** now reads: {req.text}", action="refresh")
+        return CommandResult(f"**{req.id}** now reads: {req.text}")
     if action == "merge":
         refs, _sep, merged_text = rest.partition(":")
         pair = refs.split()
         if len(pair) == 2:
             kept = c.edit_ledger(edits.merge_requirements, *pair, merged_text.strip() or None)
             merged = edits.requirement(c.session, pair[1])
-            return CommandResult(
-                f"Merged **{merged.id}** into **{kept.id}**: {kept.text}", action="refresh"
-            )
+            return CommandResult(f"Merged **{merged.id}** into **{kept.id}**: {kept.text}")
     return CommandResult(REQ_USAGE, ok=False)
 
 
@@ -295,7 +294,7 @@ async def _export(c: Controller, args: str) -> CommandResult:
                 f"/export refused: a script may only write inside {exports_dir()}", ok=False
             )
         write_export(c, target, overwrite=True)
-        return CommandResult(f"Exported to `{target}`", action="export")
+        return CommandResult(f"Exported to `{target}`")
     target = Path(raw).expanduser() if raw else default_export_path(c)
     if os.path.lexists(target):
         return CommandResult(
@@ -303,11 +302,12 @@ async def _export(c: Controller, args: str) -> CommandResult:
             ok=False, action="confirm_export", path=target,
         )
     write_export(c, target, overwrite=False)
-    return CommandResult(f"Exported to `{target}`", action="export")
+    return CommandResult(f"Exported to `{target}`")
 
 
-async def _new(_c: Controller, _args: str) -> CommandResult:
-    return CommandResult("Starting a new session.", action="new_session")
+async def _new(c: Controller, _args: str) -> CommandResult:
+    c.new_session()
+    return CommandResult("Started a new session.")
 
 
 async def _sessions(c: Controller, _args: str) -> CommandResult:
@@ -316,7 +316,7 @@ async def _sessions(c: Controller, _args: str) -> CommandResult:
         f"- `{e.id}` {e.title} ({e.turns} turns)" + (f" — BROKEN: {e.broken}" if e.broken else "")
         for e in entries
     ]
-    return CommandResult("\n".join(lines), action="open_sessions")
+    return CommandResult("\n".join(lines))
 
 
 async def _exit(_c: Controller, _args: str) -> CommandResult:
@@ -329,7 +329,7 @@ async def _retry(c: Controller, _args: str) -> CommandResult:
         return CommandResult("Nothing to retry: the last message has an answer.", ok=False)
     if not outcome.ok:
         return CommandResult(outcome.error or "retry failed", ok=False)
-    return CommandResult("Retried the last message.", action="refresh")
+    return CommandResult("Retried the last message.")
 
 
 async def _regenerate(c: Controller, _args: str) -> CommandResult:
@@ -338,7 +338,7 @@ async def _regenerate(c: Controller, _args: str) -> CommandResult:
         return CommandResult("Nothing to regenerate: no answered reply yet.", ok=False)
     if not outcome.ok:
         return CommandResult(outcome.error or "regenerate failed", ok=False)
-    return CommandResult(f"Regenerated the reply of turn {outcome.turn}.", action="refresh")
+    return CommandResult(f"Regenerated the reply of turn {outcome.turn}.")
 
 
 async def _edit(c: Controller, args: str) -> CommandResult:
@@ -349,7 +349,7 @@ async def _edit(c: Controller, args: str) -> CommandResult:
     outcome = await c.resend(int(turn), text.strip())
     if not outcome.ok:
         return CommandResult(outcome.error or "edit failed", ok=False)
-    return CommandResult(f"Sent the edited message as turn {outcome.turn}.", action="refresh")
+    return CommandResult(f"Sent the edited message as turn {outcome.turn}.")
 
 
 _CODE_BLOCK = re.compile(r"^```[^\n]*\n(.*?)^```", re.DOTALL | re.MULTILINE)
@@ -389,38 +389,18 @@ async def _model(c: Controller, args: str) -> CommandResult:
     if not args:
         return CommandResult(describe_models(c))
     label = await c.switch_model(parse_model_spec(args, c.choice.name))
-    return CommandResult(f"Now using **{label}** for the next turns.", action="refresh")
+    return CommandResult(f"Now using **{label}** for the next turns.")
 
 
+# The handler of each slash command, by action name (rcm_tui/actions.py lists the commands).
+HANDLERS: dict[str, Handler] = {
+    "help": _help, "stats": _stats, "requirements": _requirements, "decisions": _decisions,
+    "config": _config, "model": _model, "solidify": _solidify, "status": _status,
+    "reject": _reject, "unreject": _unreject, "req": _req, "retry": _retry,
+    "regenerate": _regenerate, "edit_message": _edit, "copy_reply": _copy, "fork": _fork,
+    "export": _export, "new_session": _new, "sessions": _sessions, "quit": _exit,
+}
 COMMANDS: dict[str, Command] = {
-    c.name: c
-    for c in (
-        Command("help", "/help", "commands and keys", _help),
-        Command("stats", "/stats", "research metrics of this session", _stats),
-        Command("requirements", "/requirements", "the requirement ledger", _requirements),
-        Command("decisions", "/decisions", "SOLIDIFIED, direction, rejected options", _decisions),
-        Command("config", "/config", "effective settings and where they came from", _config),
-        Command("model", "/model [[provider:]name]",
-                "show the model and what is available, or switch (e.g. /model openai:gpt-4o)",
-                _model),
-        Command("solidify", "/solidify", "write the SOLIDIFIED block now", _solidify),
-        Command("status", "/status", "the current conclusion, rejected and open items", _status),
-        Command("reject", "/reject <option> [: reason]", "reject an option by hand", _reject),
-        Command("unreject", "/unreject <option>", "reopen a rejected option", _unreject),
-        Command("req", "/req add|edit|merge …",
-                "edit the requirements by hand: `/req add <text>`, `/req edit <id> <text>`, "
-                "`/req merge <keep> <merged> [: text]`", _req),
-        Command("retry", "/retry", "run the last unanswered message again", _retry),
-        Command("regenerate", "/regenerate", "replace the last reply with a new one",
-                _regenerate),
-        Command("edit", "/edit [turn]", "edit a message and send it again (drops later turns)",
-                _edit),
-        Command("copy", "/copy [code]", "copy the last reply (or its last code block)", _copy),
-        Command("fork", "/fork [turn]", "branch this session at a turn (default: the last)",
-                _fork),
-        Command("export", "/export [path]", "export as Markdown (or .json)", _export),
-        Command("new", "/new", "start a new session", _new),
-        Command("sessions", "/sessions", "browse saved sessions", _sessions),
-        Command("exit", "/exit", "quit", _exit),
-    )
+    name: Command(name, a.usage, a.command_help, HANDLERS[a.name])
+    for name, a in BY_COMMAND.items()
 }

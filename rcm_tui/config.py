@@ -18,6 +18,8 @@ import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from pydantic_core import ErrorDetails
 
+from .actions import default_key
+
 APP_NAME = "rcm-tui"
 ENV_PREFIX = "RCM_TUI_"
 
@@ -80,23 +82,24 @@ class ProvidersSettings(Section):
 
 
 class KeySettings(Section):
-    solidify: str = "ctrl+s"
-    new_session: str = "ctrl+n"
-    sessions: str = "ctrl+o"
-    help: str = "f1"
-    stats: str = "f2"
-    inspector: str = "f3"
-    export: str = "ctrl+e"
-    toggle_panels: str = "ctrl+b"
-    cancel: str = "escape"
-    retry: str = "ctrl+r"
-    copy_reply: str = "f4"
-    fork: str = "f5"
-    regenerate: str = "f8"
-    edit_message: str = "f9"
-    search: str = "ctrl+f"
-    newline: str = "shift+enter"
-    quit: str = "ctrl+q"
+    # Defaults come from the action registry; a test keeps these fields equal to its keys.
+    solidify: str = default_key("solidify")
+    new_session: str = default_key("new_session")
+    sessions: str = default_key("sessions")
+    help: str = default_key("help")
+    stats: str = default_key("stats")
+    inspector: str = default_key("inspector")
+    export: str = default_key("export")
+    toggle_panels: str = default_key("toggle_panels")
+    cancel: str = default_key("cancel")
+    retry: str = default_key("retry")
+    copy_reply: str = default_key("copy_reply")
+    fork: str = default_key("fork")
+    regenerate: str = default_key("regenerate")
+    edit_message: str = default_key("edit_message")
+    search: str = default_key("search")
+    newline: str = default_key("newline")
+    quit: str = default_key("quit")
 
 
 class LoggingSettings(Section):

@@ -105,8 +105,6 @@ async def replay(
             report(f"  {line.user.split()[0]}: {'ok' if outcome.ok else outcome.text}")
             if outcome.action == "exit":
                 break
-            if outcome.action == "new_session":
-                controller.new_session()
             continue
         turn = await controller.send(unescape(line.user), scripted_reply=line.assistant)
         if not turn.ok:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, ClassVar
 from textual.app import App
 from textual.binding import Binding, BindingType
 
+from ..actions import BY_NAME, keyed
 from ..core.text_safety import visible_controls, visible_line
 from .palette import RcmCommands
 from .screens.main import MainScreen
@@ -24,7 +25,6 @@ from .screens.main import MainScreen
 if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
 
-    from ..commands import CommandResult
     from ..config import LoadedSettings
     from ..controller import Controller
     from ..store import SessionEntry
@@ -43,8 +43,10 @@ class RcmApp(App[int]):
     CURSOR_BLINK: ClassVar[bool] = True
     COMMANDS = App.COMMANDS | {RcmCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f1", "help", "Help", id="help"),
-        Binding("ctrl+q", "quit", "Quit", id="quit", priority=True),
+        *(
+            Binding(a.key or "", a.name, a.label, id=a.name, priority=a.priority)
+            for a in keyed("app")
+        ),
         # Only while closing (see check_action): otherwise ctrl+c keeps its usual meanings.
         Binding("ctrl+c", "quit_now", show=False, priority=True),
     ]
@@ -127,12 +129,12 @@ class RcmApp(App[int]):
 
     # -- app-wide actions ---------------------------------------------------------------
     async def action_help(self) -> None:
-        from ..commands import dispatch
+        from ..commands import run
         from .screens.info import HelpScreen
 
         if isinstance(self.screen, HelpScreen):
             return
-        result = await dispatch(self.controller, "/help")
+        result = await run(self.controller, BY_NAME["help"])
         await self.push_screen(HelpScreen(result.text))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -166,23 +168,9 @@ class RcmApp(App[int]):
         await self.main.cancel_and_wait()
         await self.controller.aclose(wait=False)
 
-    async def apply_command_action(self, result: CommandResult) -> None:
-        """What a slash command asks the front end to do beyond showing its text."""
-        if result.action == "new_session":
-            self.controller.new_session()
-            await self.main.show_session()
-        elif result.action == "open_sessions":
-            self.open_sessions()
-        elif result.action == "exit":
-            await self.action_quit()
-        elif result.action == "forked":
-            await self.main.show_session()
-            self.notify(result.text, timeout=6)
-        elif result.action == "copy" and result.payload is not None:
-            self.copy_to_clipboard(result.payload)
-            self.notify(f"{result.text} (via the terminal's clipboard support)", timeout=4)
-        elif result.action == "confirm_export" and result.path is not None:
-            self._confirm_overwrite(result.path, self._export_current)
+    def confirm_export(self, target: Path) -> None:
+        """Export the open session over an existing file, if the user says so."""
+        self._confirm_overwrite(target, self._export_current)
 
     def _confirm_overwrite(self, target: Path, write: Callable[[Path], None]) -> None:
         """An export never replaces an existing file unless the user says so here."""

@@ -1,10 +1,11 @@
-"""The fork key: ask at which turn to branch the session, then run `/fork N` (the same
-command the composer and the palette use)."""
+"""The fork key: ask at which turn to branch the session, then run what `/fork N` runs (the
+same call the composer and the palette make)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...actions import BY_NAME
 from .dialogs import TextDialog
 from .rewind import pickable_turns
 
@@ -23,7 +24,7 @@ def ask_fork_turn(main: MainScreen) -> None:
         if not answer.isdigit() or int(answer) not in turns:
             main.notify(f"No turn “{answer}”: pick one of 1–{turns[-1]}.", severity="warning")
             return
-        main.run_command(f"/fork {answer}")
+        main.perform(BY_NAME["fork"], answer)
 
     main.app.push_screen(
         TextDialog(f"Fork this session at turn (1–{turns[-1]}); the branch keeps the history "

@@ -13,7 +13,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual import events, on
 from textual.app import ComposeResult
@@ -25,12 +25,22 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, TextArea
 from textual.worker import Worker
 
+from ...actions import (
+    BY_COMMAND,
+    BY_NAME,
+    FOOTER,
+    FOOTER_DROP,
+    Action,
+    footer_order,
+    is_exclusive,
+)
 from ...commands import (
     CommandResult,
+    command_args,
     command_name,
-    dispatch,
     is_command,
     is_known,
+    run,
     unescape,
     unknown_command_message,
 )
@@ -59,20 +69,11 @@ from .inspector import InspectorScreen
 if TYPE_CHECKING:
     from ...controller import Controller
     from ...core.pipeline import TurnOutcome
+    from ..app import RcmApp
 
 log = logging.getLogger("rcm_tui.ui")
 
-# Commands that change the session or call the model: one at a time, never during a turn.
-EXCLUSIVE_COMMANDS = frozenset(
-    {"solidify", "new", "sessions", "exit", "reject", "unreject", "fork", "regenerate", "edit",
-     "model"}
-)
-# Footer entries that leave a narrow footer first (the palette entry takes the last cells).
-# A focused panel's own keys come first; to keep them whole, solidify, help and quit go last.
-FOOTER_DROP_ORDER = (
-    "copy_reply", "export", "inspector", "stats", "new_session", "toggle_panels", "sessions",
-    "solidify", "app.help", "app.quit",
-)
+# The cells the footer's palette entry takes (entries leave in actions.FOOTER_DROP order).
 FOOTER_PALETTE_CELLS = 14
 # Below this size the three panels become tabs so each stays readable.
 TABBED_BELOW = (110, 34)
@@ -105,39 +106,29 @@ class TurnEnded(Message):
 
 
 class CommandFinished(Message):
-    def __init__(self, text: str, result: CommandResult | None, cancelled: bool = False) -> None:
+    def __init__(
+        self, action: Action, result: CommandResult | None, cancelled: bool = False
+    ) -> None:
         super().__init__()
-        self.text = text
+        self.action = action
         self.result = result
         self.cancelled = cancelled
 
 
 class MainScreen(Screen[None]):
-    # Keys come from `settings.keys` through the app's keymap (binding ids = setting names).
-    # Priority: the composer must not swallow them (TextArea binds ctrl+e, for one).
-    # Listed in footer order, most used first; help and quit repeat the app's bindings so a
-    # narrow footer still shows them.
+    # Keys come from `settings.keys` through the app's keymap (binding ids = setting names),
+    # derived from the action registry in footer order; help and quit repeat the app's
+    # bindings so a narrow footer still shows them.
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+s", "solidify", "Solidify", id="solidify", priority=True),
-        Binding("escape", "cancel", "Cancel turn", id="cancel"),
-        Binding("ctrl+r", "retry", "Retry", id="retry", priority=True),
-        Binding("ctrl+o", "sessions", "Sessions", id="sessions", priority=True),
-        Binding("ctrl+b", "toggle_panels", "Panels", id="toggle_panels", priority=True),
-        Binding("f1", "app.help", "Help", id="help"),
-        Binding("ctrl+q", "app.quit", "Quit", id="quit", priority=True),
-        Binding("ctrl+n", "new_session", "New", id="new_session", priority=True),
-        Binding("f2", "stats", "Stats", id="stats"),
-        Binding("f3", "inspector", "Inspector", id="inspector"),
-        Binding("ctrl+e", "export", "Export", id="export", priority=True),
-        Binding("f4", "copy_reply", "Copy", id="copy_reply"),
-        # Not in the footer (it is full at 120 columns): in the help, the palette and /help.
-        Binding("f5", "fork", "Fork", id="fork", show=False),
-        # Not f6/f7: the composer's TextArea selects a line / everything with them.
-        Binding("f8", "regenerate", "Regenerate", id="regenerate", show=False),
-        Binding("f9", "edit_message", "Edit", id="edit_message", show=False),
-        # Priority: the composer's TextArea binds ctrl+f too (delete a word to the right;
-        # ctrl+delete still does that).
-        Binding("ctrl+f", "search", "Search", id="search", priority=True, show=False),
+        Binding(
+            action.key or "",
+            f"app.{action.name}" if action.scope == "app" else action.name,
+            action.label,
+            id=action.name,
+            priority=action.priority,
+            show=action.name in FOOTER,
+        )
+        for action in footer_order()
     ]
 
     busy: reactive[bool] = reactive(False, bindings=True)
@@ -188,6 +179,10 @@ class MainScreen(Screen[None]):
     @property
     def panels(self) -> SidePanels:
         return self.query_one(SidePanels)
+
+    @property
+    def rcm_app(self) -> RcmApp:
+        return cast("RcmApp", self.app)
 
     def key_for(self, action: str) -> str:
         return str(getattr(self.controller.settings.keys, action, action))
@@ -245,11 +240,11 @@ class MainScreen(Screen[None]):
                 if b.binding.show
             )
 
-        for action in FOOTER_DROP_ORDER:
+        for name in FOOTER_DROP:
             if cells() <= room:
                 break
             for key, active in list(bindings.items()):
-                if active.binding.action == action:
+                if active.binding.id == name:
                     bindings[key] = active._replace(binding=replace(active.binding, show=False))
         return bindings
 
@@ -332,13 +327,13 @@ class MainScreen(Screen[None]):
         return True
 
     def action_solidify(self) -> None:
-        self.run_command("/solidify")
+        self.perform(BY_NAME["solidify"])
 
     def action_export(self) -> None:
-        self.run_command("/export")
+        self.perform(BY_NAME["export"])
 
     def action_copy_reply(self) -> None:
-        self.run_command("/copy")
+        self.perform(BY_NAME["copy_reply"])
 
     def action_fork(self) -> None:
         from .fork import ask_fork_turn
@@ -360,14 +355,17 @@ class MainScreen(Screen[None]):
 
         open_chat_search(self)
 
-    def action_new_session(self) -> None:
-        self.run_command("/new")
+    async def action_new_session(self) -> None:
+        if self._refused_while_busy(BY_NAME["new_session"]):
+            return
+        self.controller.new_session()
+        await self.show_session()
 
     def action_sessions(self) -> None:
         if self.busy:
             self.notify("A turn is running; press escape to cancel it first.", severity="warning")
             return
-        self.app.open_sessions()  # type: ignore[attr-defined]
+        self.rcm_app.open_sessions()
 
     def action_toggle_panels(self) -> None:
         self.panels_visible = not self.panels_visible
@@ -375,7 +373,7 @@ class MainScreen(Screen[None]):
     async def action_stats(self) -> None:
         from .info import StatsScreen
 
-        result = await dispatch(self.controller, "/stats")
+        result = await run(self.controller, BY_NAME["stats"])
         await self.app.push_screen(StatsScreen(result.text))
 
     async def action_inspector(self) -> None:
@@ -416,7 +414,7 @@ class MainScreen(Screen[None]):
             if not is_known(text):
                 await self.chat.add_notice(unknown_command_message(command_name(text)), "warning")
                 return
-            if self._refused_while_busy(text):
+            if self._refused_while_busy(BY_COMMAND[command_name(text)], command_args(text)):
                 return
             self.composer.accept(text)
             self.run_command(text.strip())
@@ -453,57 +451,66 @@ class MainScreen(Screen[None]):
 
     # -- slash commands -------------------------------------------------------------------
     def run_command(self, text: str) -> None:
-        name = command_name(text)
-        if name == "retry":
+        """A known slash command, typed: the same call as its key and palette entry."""
+        self.perform(BY_COMMAND[command_name(text)], command_args(text))
+
+    def perform(self, action: Action, args: str = "") -> None:
+        """An action with a command (from a key, the palette or the composer). Where the chat
+        does the work itself (a turn, a dialog, the browser, quitting) it makes the same call
+        as the action's key; the others run their handler (rcm_tui/commands.py) in a worker."""
+        if action.name == "retry":
             self.action_retry()
             return
-        if self._refused_while_busy(text):
+        if self._refused_while_busy(action, args):
             return
-        if name in ("regenerate", "edit"):
-            from . import rewind
+        from . import rewind
 
-            if name == "edit":
-                rewind.edit(self, text.strip().partition(" ")[2])
-            else:
-                self.run_worker(rewind.regenerate(self), exit_on_error=False)
-            return
-        if name == "solidify":
+        if action.name == "edit_message":
+            rewind.edit(self, args)
+        elif action.name == "regenerate":
+            self.run_worker(rewind.regenerate(self), exit_on_error=False)
+        elif action.name == "new_session":
+            self.call_next(self.action_new_session)
+        elif action.name == "sessions":
+            self.rcm_app.open_sessions()
+        elif action.name == "quit":
+            self.call_next(self.rcm_app.action_quit)
+        elif action.name == "solidify":
             self.busy = True
             self.stage.begin(self.controller.session.turn)
             self._turn_worker = self.run_worker(
-                self._run_command(text), group="turn", exclusive=True, exit_on_error=False
+                self._run_command(action, args), group="turn", exclusive=True,
+                exit_on_error=False,
             )
-            return
-        self.run_worker(self._run_command(text), group="command", exit_on_error=False)
+        else:
+            self.run_worker(self._run_command(action, args), group="command", exit_on_error=False)
 
-    def _refused_while_busy(self, text: str) -> bool:
-        name, listing = command_name(text), not text.strip().partition(" ")[2].strip()
-        # /model alone only shows the model; switching waits for the turn.
-        if name in EXCLUSIVE_COMMANDS and self.busy and not (name == "model" and listing):
+    def _refused_while_busy(self, action: Action, args: str = "") -> bool:
+        if self.busy and is_exclusive(action, args):
             self.notify(
-                f"/{name} cannot run during a turn: wait for it or press escape, then run it "
-                "again.",
+                f"/{action.command} cannot run during a turn: wait for it or press escape, "
+                "then run it again.",
                 severity="warning",
             )
             return True
         return False
 
-    async def _run_command(self, text: str) -> None:
+    async def _run_command(self, action: Action, args: str) -> None:
         try:
-            result = await dispatch(self.controller, text)
+            result = await run(self.controller, action, args)
         except asyncio.CancelledError:
-            self.post_message(CommandFinished(text, None, cancelled=True))
+            self.post_message(CommandFinished(action, None, cancelled=True))
             raise
         except Exception as exc:  # e.g. the session file could not be written
-            result = CommandResult(f"{text.split()[0]} failed: {exc}", ok=False)
-        self.post_message(CommandFinished(text, result))
+            result = CommandResult(f"/{action.command} failed: {exc}", ok=False)
+        self.post_message(CommandFinished(action, result))
 
     @on(CommandFinished)
     async def _command_finished(self, message: CommandFinished) -> None:
         if self.closing:
             return
-        name = command_name(message.text)
-        if name == "solidify":
+        name = message.action.command
+        if message.action.name == "solidify":
             self.busy = False
             self.stage.running = False
         result = message.result
@@ -517,10 +524,21 @@ class MainScreen(Screen[None]):
             said = result.text if result.text.startswith(f"/{name}:") else \
                 f"/{name}: {result.text}"
             await self.chat.add_notice(said, "warning")
-        elif result.action not in ("open_sessions", "copy", "forked"):
+        elif result.action not in ("copy", "forked"):
             await self.chat.add_note(result.text, f"/{name}")
-        await self.app.apply_command_action(result)  # type: ignore[attr-defined]
+        await self._follow_up(result)
         self.refresh_views()
+
+    async def _follow_up(self, result: CommandResult) -> None:
+        """What a command's result asks of the chat beyond showing its text."""
+        if result.action == "forked":
+            await self.show_session()
+            self.notify(result.text, timeout=6)
+        elif result.action == "copy" and result.payload is not None:
+            self.app.copy_to_clipboard(result.payload)
+            self.notify(f"{result.text} (via the terminal's clipboard support)", timeout=4)
+        elif result.action == "confirm_export" and result.path is not None:
+            self.rcm_app.confirm_export(result.path)
 
     # -- pipeline events ------------------------------------------------------------------
     @on(PipelineUpdate)

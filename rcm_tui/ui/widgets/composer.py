@@ -14,11 +14,13 @@ from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import TextArea
 
+from ...actions import BY_NAME
 from ...core.text_safety import visible_controls
 
 # The app's keys (solidify, export, ...) must reach the screen from the composer; TextArea's
 # emacs-style ctrl+e (line end; `end` still works) would swallow the export key.
 APP_KEYS = frozenset({"ctrl+e"})
+NEWLINE = BY_NAME["newline"]
 
 
 def _without_app_keys(bindings: list[BindingType]) -> list[BindingType]:
@@ -44,7 +46,7 @@ def _without_app_keys(bindings: list[BindingType]) -> list[BindingType]:
 class Composer(TextArea, inherit_bindings=False):
     BINDINGS: ClassVar[list[BindingType]] = [
         *_without_app_keys(TextArea.BINDINGS),
-        Binding("shift+enter", "newline", "Newline", id="newline", show=False),
+        Binding(NEWLINE.key or "", NEWLINE.name, NEWLINE.label, id=NEWLINE.name, show=False),
         Binding("ctrl+j", "newline", "Newline", show=False),
     ]
 
