@@ -539,6 +539,7 @@ def squash(text: str) -> str:
 @given(messy_text, st.lists(things | any_text, max_size=3))
 @example("0`0", [])  # a stray backtick once joined its neighbours into the number "00"
 @example("must**0", [])  # and a stray bold marker made "Must0"
+@example("0`0`", [])  # and a code span touching a word
 def test_analyse_message_never_raises_and_reports_only_what_the_text_says(
     text: str, rejected: list[str]
 ) -> None:

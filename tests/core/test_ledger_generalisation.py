@@ -422,3 +422,16 @@ def test_an_option_named_alone_before_its_rejection_is_no_requirement() -> None:
     found = analyse("ibuprofen - tried it, it gave me a stomach ache for days.")
     assert any(option_matches("ibuprofen", r.option) for r in found.rejections)
     assert not any(r.text.lower() == "ibuprofen" for r in found.requirements)
+
+
+def test_a_verdict_for_someone_takes_the_reason_after_the_comma() -> None:
+    # tmux: "MongoDB is not an option for us, our compliance team wants SQL." took the
+    # sentence before as its reason, since "for us" hid the comma clause.
+    text = (
+        "We need strict ACID and 2,000 writes per second. "
+        "Oracle is not an option for us, the licence alone is half our budget."
+    )
+    found = analyse(text).rejections
+    assert [(r.option, r.reason) for r in found] == [
+        ("Oracle", "The licence alone is half our budget")
+    ]

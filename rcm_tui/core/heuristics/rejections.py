@@ -261,7 +261,9 @@ _ZH_SUBJECT_LEAD_RE = re.compile(
 _REST_NOISE_RE = re.compile(
     r"^(?:\s*(?:library|libraries|lib|package|packages|approach|option|idea|route|solution|"
     r"architecture|framework|stuff|thing|altogether|at\s+all|any\s*more|please|entirely|"
-    r"completely|whatsoever|either|for\s+now|here|there|too|as\s+well)\b)+",
+    r"completely|whatsoever|either|for\s+now|here|there|too|as\s+well|"
+    # "X is not an option for us, our compliance team wants SQL": who it is out for.
+    r"for\s+(?:us|me|them|him|her|our\s+team|the\s+team))\b)+",
     re.I,
 )
 # What follows a rejected option and says why ("..., we can't install libmagic").

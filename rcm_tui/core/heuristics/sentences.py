@@ -78,17 +78,27 @@ _PASTE_LABEL_RE = re.compile(
 
 
 def _plain(line: str) -> str:
-    unquoted = _CODE_SPAN_RE.sub(r"\2", line).replace("`", " ")
+    unquoted = _CODE_SPAN_RE.sub(_unquoted, line).replace("`", " ")
     return _PASTE_LABEL_RE.sub("", _EMPHASIS_RE.sub(_unmarked, unquoted).strip())
 
 
 def _unmarked(mark: re.Match[str]) -> str:
     """A marker between two word characters separates them ("must**0" is not "must0")."""
-    text, start, end = mark.string, mark.start(), mark.end()
-    between_words = start > 0 and end < len(text) and text[start - 1].isalnum() and (
-        text[end].isalnum()
-    )
-    return " " if between_words else ""
+    return " " if _word_before(mark) and _word_after(mark) else ""
+
+
+def _unquoted(span: re.Match[str]) -> str:
+    """A code span's text, kept apart from a word it touches ("0`0`" is not "00")."""
+    before = " " if _word_before(span) else ""
+    return f"{before}{span.group(2)}{' ' if _word_after(span) else ''}"
+
+
+def _word_before(mark: re.Match[str]) -> bool:
+    return mark.start() > 0 and mark.string[mark.start() - 1].isalnum()
+
+
+def _word_after(mark: re.Match[str]) -> bool:
+    return mark.end() < len(mark.string) and mark.string[mark.end()].isalnum()
 
 
 # A bold-only line is a heading when it reads like a title ("**Budget**", "**Open Questions**");
