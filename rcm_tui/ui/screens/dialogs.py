@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static, TextArea
 
 from ...core.text_safety import visible_controls, visible_line
+from ..widgets.ordered_input import OrderedInput
 from .base import follow_app_cursor_blink
 
 
@@ -60,7 +61,7 @@ class TextDialog(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(self.title_text, classes="question", markup=False)
-            yield Input(self.value, placeholder=self.placeholder, id="dialog-input")
+            yield OrderedInput(self.value, placeholder=self.placeholder, id="dialog-input")
             yield Static("Enter saves · Escape cancels", classes="hint")
 
     def on_mount(self) -> None:

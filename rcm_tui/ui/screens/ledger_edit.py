@@ -22,6 +22,7 @@ from textual.widgets.option_list import Option
 from ...core import ledger_edits as edits
 from ...core.models import RejectedOption, Requirement
 from ...core.text_safety import visible_line
+from ..widgets.ordered_input import OrderedInput
 from ..widgets.requirements import RequirementsTable
 from .base import follow_app_cursor_blink
 
@@ -49,7 +50,7 @@ class RequirementDialog(ModalScreen[str | None]):
             for line in self.context:
                 yield Static(line, classes="context", markup=False)
             # The cursor at the end, nothing selected: a first key edits, it does not erase.
-            yield Input(self.value, placeholder="the requirement, in one sentence",
+            yield OrderedInput(self.value, placeholder="the requirement, in one sentence",
                         id="requirement-text", select_on_focus=False)
             yield Static(f"Enter saves · Escape cancels\n{USER_WINS}", classes="hint")
 
@@ -80,10 +81,12 @@ class RejectedOptionDialog(ModalScreen[tuple[str, str] | None]):
             yield Static(f"Edit rejected option {entry.id} (rejected at turn {entry.turn})",
                          classes="question", markup=False)
             yield Static("Option", classes="context", markup=False)
-            yield Input(visible_line(entry.option), id="rejected-option", select_on_focus=False)
+            yield OrderedInput(
+                visible_line(entry.option), id="rejected-option", select_on_focus=False
+            )
             yield Static("Reason", classes="context", markup=False)
-            yield Input(visible_line(entry.reason), placeholder="why it is off the table",
-                        id="rejected-reason", select_on_focus=False)
+            yield OrderedInput(visible_line(entry.reason), placeholder="why it is off the table",
+                               id="rejected-reason", select_on_focus=False)
             yield Static(f"Enter saves · Tab next field · Escape cancels\n{USER_WINS}",
                          classes="hint")
 

@@ -21,6 +21,7 @@ from .base import follow_app_cursor_blink
 
 if TYPE_CHECKING:
     from ..app import RcmApp
+from ..widgets.ordered_input import OrderedInput
 from .branches import branches_under_parents
 
 UPDATED_FORMAT = "%Y-%m-%d %H:%M"
@@ -75,7 +76,7 @@ class SessionsScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static("Sessions", id="sessions-title", markup=False)
-        yield Input(placeholder="Filter by title and content…", id="sessions-filter")
+        yield OrderedInput(placeholder="Filter by title and content…", id="sessions-filter")
         yield SessionsTable(id="sessions-table", cursor_type="row")
         yield Static(id="sessions-status", markup=False)
         yield Footer()

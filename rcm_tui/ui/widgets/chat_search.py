@@ -23,6 +23,7 @@ from textual.widgets import Input, Label, Static
 from textual.widgets.markdown import MarkdownBlock, MarkdownFence
 
 from .chat import ChatEntry, ChatLog
+from .ordered_input import OrderedInput
 
 if TYPE_CHECKING:
     from ..screens.main import MainScreen
@@ -83,7 +84,7 @@ class ChatSearch(Horizontal):
         self._styled: set[MarkdownBlock] = set()
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder="Search the chat…", id="chat-search-input")
+        yield OrderedInput(placeholder="Search the chat…", id="chat-search-input")
         yield Static("", id="chat-search-count", markup=False)
 
     def on_mount(self) -> None:
