@@ -10,8 +10,11 @@ from textual import events
 from textual.app import App, ComposeResult
 
 from rcm_tui.core.models import RejectedOption
+from rcm_tui.ui.app import RcmApp
 from rcm_tui.ui.screens.dialogs import TextDialog
 from rcm_tui.ui.screens.ledger_edit import RejectedOptionDialog
+
+from .conftest import SESSION_ID, converse, make_controller, wait_for
 
 
 def burst(app: App[object], keys: list[str]) -> None:
@@ -52,3 +55,17 @@ async def test_tab_then_text_in_one_burst_goes_to_the_next_field() -> None:
         for _ in range(6):
             await pilot.pause()
         assert app.answers == [("Kafka", "too heavy")]
+
+
+async def test_keys_sent_with_the_key_that_opens_a_dialog_go_to_the_dialog() -> None:
+    # tmux: "F5 C-a C-k 2 Enter" at once sent "2" as a message, then opened the fork dialog.
+    controller = make_controller()
+    await converse(controller, 3)
+    app = RcmApp(controller)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: app.main.ready)
+        burst(app, ["f5", "ctrl+a", "ctrl+k", "2", "enter"])
+        await wait_for(pilot, lambda: controller.session.id != SESSION_ID)
+        await app.workers.wait_for_complete()
+        assert controller.session.parent is not None and controller.session.parent.turn == 2
+        assert app.main.composer.text == ""

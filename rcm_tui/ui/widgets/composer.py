@@ -79,6 +79,13 @@ class Composer(TextArea, inherit_bindings=False):
         self._unsent = ""
 
     async def _on_key(self, event: events.Key) -> None:
+        if self.app.screen is not self.screen:
+            # An earlier key of this burst opened a dialog (f5, f9, ctrl+s…): what was typed
+            # after it is for the dialog, once it has its focus.
+            event.stop()
+            event.prevent_default()
+            self._pass_on(events.Key(event.key, event.character))
+            return
         # Runs before TextArea's own handler, which would insert a newline for Enter.
         if event.key == "enter":
             event.stop()
@@ -90,6 +97,29 @@ class Composer(TextArea, inherit_bindings=False):
             event.stop()
             event.prevent_default()
             self.action_newline()
+        elif self._bound_above(event.key) and await self.app._check_bindings(event.key):
+            # A key of the screen or the app runs here, in order, rather than after the keys
+            # queued behind it have reached the composer ("f5 2 Enter" sent "2" as a message
+            # before the fork dialog opened); stopped so that it does not run twice.
+            event.stop()
+            event.prevent_default()
+
+    def _bound_above(self, key: str) -> bool:
+        """Bound by the screen or the app, not by the composer's own editing keys."""
+        if self._bindings.key_to_bindings.get(key):
+            return False
+        return any(
+            node is not self and bindings.key_to_bindings.get(key)
+            for node, bindings in self.screen._binding_chain
+        )
+
+    def _pass_on(self, key: events.Key, tries: int = 8) -> None:
+        """To the widget the dialog focused, once it has (a few refreshes at most)."""
+        target = self.app.focused
+        if target is not None and (target is not self or self.app.screen is self.screen):
+            target.post_message(key)
+        elif tries:
+            self.app.call_after_refresh(self._pass_on, key, tries - 1)
 
     def _is_newline_key(self, key: str) -> bool:
         # The screen's binding chain has the user's keymap ([keys] newline) applied.
