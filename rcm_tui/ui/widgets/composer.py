@@ -97,7 +97,12 @@ class Composer(TextArea, inherit_bindings=False):
             event.stop()
             event.prevent_default()
             self.action_newline()
-        elif self._bound_above(event.key) and await self.app._check_bindings(event.key):
+        elif (
+            # A letter is always typed, as before, even where a keymap binds it above.
+            not event.is_printable
+            and self._bound_above(event.key)
+            and await self.app._check_bindings(event.key)
+        ):
             # A key of the screen or the app runs here, in order, rather than after the keys
             # queued behind it have reached the composer ("f5 2 Enter" sent "2" as a message
             # before the fork dialog opened); stopped so that it does not run twice.
