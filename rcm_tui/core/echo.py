@@ -95,7 +95,7 @@ def _copy_pattern(known: str) -> re.Pattern[str] | None:
     words = _BULLET.sub("", known).split()
     if len(" ".join(words)) < MIN_FRAGMENT:
         return None
-    return re.compile(_BULLET.pattern + r"?" + r"\s+".join(map(re.escape, words)), re.IGNORECASE)
+    return re.compile(_BULLET.pattern + r"\s+".join(map(re.escape, words)), re.IGNORECASE)
 
 
 # A copy pattern can only match a line whose first word (after its bullet) starts like the
