@@ -334,7 +334,7 @@ def test_export_of_a_message_with_a_lone_surrogate_writes_the_rest(tmp_path: Pat
         timeout=90,
     )
     assert proc.returncode == 0, proc.stderr
-    assert "/export: ok" in proc.stderr, proc.stderr
+    assert "/export: Exported to" in proc.stderr, proc.stderr
     (exported,) = config.data_dir().glob("exports/*.md")
     assert "a broken emoji ? from a truncated paste ?" in exported.read_text("utf-8")
 

@@ -125,3 +125,19 @@ def test_bad_scripts_give_one_line_errors(tmp_path: Path, content: str, expected
 def test_missing_script_is_a_clear_error(tmp_path: Path) -> None:
     proc = rcm("replay", str(tmp_path / "nope.jsonl"), "--provider", "offline")
     assert proc.returncode == 1 and "no such file" in proc.stderr
+
+
+def test_replay_prints_what_an_informational_command_says(tmp_path: Path) -> None:
+    # A script runs /status or /requirements to see the ledger; "ok" alone told it nothing.
+    script = write_script(tmp_path / "s.jsonl", [
+        {"user": "We need 2,000 writes per second.", "assistant": "PostgreSQL fits."},
+        {"user": "/requirements"},
+        {"user": "/status"},
+    ])
+    proc = rcm("replay", str(script), "--provider", "offline")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stderr.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("  /requirements:"))
+    assert any("2,000 writes per second" in line for line in lines[start:start + 3])
+    assert any(line.startswith("  /status:") for line in lines)
+    assert "/requirements: ok" not in proc.stderr

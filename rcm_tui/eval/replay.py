@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..commands import dispatch, is_command, unescape
+from ..commands import CommandResult, dispatch, is_command, unescape
 from ..controller import Controller
 from ..core.llm import ProviderError
 from ..core.readvocacy_label import readvocacy_label
@@ -102,7 +102,7 @@ async def replay(
         if is_command(line.user):
             outcome = await dispatch(controller, line.user)
             result.commands.append(line.user)
-            report(f"  {line.user.split()[0]}: {'ok' if outcome.ok else outcome.text}")
+            _report_command(report, line.user.split()[0], outcome)
             if outcome.action == "exit":
                 break
             continue
@@ -117,6 +117,15 @@ async def replay(
     if result.ok or controller.session.messages:
         controller.save()
     return result
+
+
+def _report_command(report: Callable[[str], None], name: str, outcome: CommandResult) -> None:
+    """A command's answer as the TUI would show it (what /status or /requirements says is why
+    a script runs them), one progress line per line of it."""
+    lines = outcome.text.splitlines() or ["ok" if outcome.ok else "failed"]
+    report(f"  {name}: {lines[0]}")
+    for rest in lines[1:]:
+        report(f"    {rest}")
 
 
 def _turn_line(controller: Controller, turn: int, total: int) -> str:
