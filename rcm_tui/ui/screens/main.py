@@ -198,8 +198,10 @@ class MainScreen(Screen[None]):
         await self.show_session(self._recap)
         self.ready = True
         # After the first frame, while the user types: the first reply should not pay for it.
+        # The coroutine is made only when the worker starts: made here, a screen closed before
+        # the first refresh left it never awaited.
         self.call_after_refresh(
-            self.run_worker, self._preload(), group="preload", exit_on_error=False
+            lambda: self.run_worker(self._preload, group="preload", exit_on_error=False)
         )
 
     async def _preload(self) -> None:
