@@ -45,7 +45,7 @@ from .store import SessionLock, SessionStore, StoreError
 if TYPE_CHECKING:
     # The pipeline and the ledger (and the heuristics they compile, ~0.1 s) load on first use,
     # not on the way to the TUI's first frame.
-    from .core.pipeline import Pipeline, PipelineSettings, TurnOutcome
+    from .core.turn import Pipeline, PipelineSettings, TurnOutcome
     from .core.profile import ProfileChoice
 
 log = logging.getLogger("rcm_tui.controller")
@@ -54,7 +54,7 @@ TITLE_WORDS = 8
 
 
 def pipeline_settings(settings: Settings, reliability: bool = True) -> PipelineSettings:
-    from .core.pipeline import PipelineSettings
+    from .core.turn import PipelineSettings
 
     ctx = settings.context
     return PipelineSettings(
@@ -210,7 +210,7 @@ class Controller:
         return self._providers
 
     def pipeline(self) -> Pipeline:
-        from .core.pipeline import Pipeline
+        from .core.turn import Pipeline
 
         if self._pipeline is None:
             pair = self.providers()
@@ -447,7 +447,7 @@ class Controller:
 
     async def _run(self, text: str, scripted_reply: str | None) -> TurnOutcome:
         turn = self.session.turn
-        from .core.pipeline import TurnOutcome
+        from .core.turn import TurnOutcome
 
         try:
             pipeline = self.pipeline()

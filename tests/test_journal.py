@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from rcm_tui import journal
-from rcm_tui.core import pipeline
+from rcm_tui.core.turn import pipeline
 from rcm_tui.core.models import CallRecord, Message, Session
 from rcm_tui.eval.long_session import build_session, reply_turn, user_turn
 from rcm_tui.store import SessionStore, encode_document

@@ -16,7 +16,7 @@ from ..config import Settings
 from ..controller import pipeline_settings
 from ..core.llm import LLMProvider, LLMRequest, StreamEvent
 from ..core.models import Message, Session
-from ..core.pipeline import Pipeline
+from ..core.turn import Pipeline
 from ..store import SessionStore, encode_document
 from .bench_modes import CONVERSATION, BenchError, conversation, latency_provider, ms
 

@@ -36,7 +36,7 @@ from typing import Any
 
 from ..core.heuristics import find_readvocacy
 from ..core.models import Message, Session
-from ..core.pipeline import Pipeline, PipelineSettings
+from ..core.turn import Pipeline, PipelineSettings
 from ..providers.offline import OfflineProvider
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")

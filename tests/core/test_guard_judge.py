@@ -10,7 +10,7 @@ import json
 from rcm_tui.core import prompts
 from rcm_tui.core.heuristics import find_readvocacy
 from rcm_tui.core.models import Message, RejectedOption, Session
-from rcm_tui.core.pipeline import Pipeline, PipelineSettings
+from rcm_tui.core.turn import Pipeline, PipelineSettings
 
 from .fakes import ScriptedProvider
 

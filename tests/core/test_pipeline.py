@@ -19,7 +19,7 @@ from rcm_tui.core.events import (
 )
 from rcm_tui.core.llm import ChatMessage, ProviderError, context_overflow_in
 from rcm_tui.core.models import Message, Session
-from rcm_tui.core.pipeline import Pipeline, PipelineSettings
+from rcm_tui.core.turn import Pipeline, PipelineSettings
 
 from .fakes import ScriptedProvider
 

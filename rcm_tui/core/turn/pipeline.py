@@ -17,10 +17,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..config import Settings
-from . import heuristics, prompts, small_model
-from .analysis import Analysis
-from .context import (
+from ...config import Settings
+from .. import heuristics, prompts, small_model
+from ..analysis import Analysis
+from ..context import (
     AssembledPrompt,
     Budget,
     answered_turns,
@@ -31,8 +31,8 @@ from .context import (
     rejection_line,
     title_from,
 )
-from .echo import strip_copied_ledger
-from .events import (
+from ..echo import strip_copied_ledger
+from ..events import (
     CallFinished,
     LedgerChanged,
     Notice,
@@ -46,10 +46,10 @@ from .events import (
     TurnFailed,
     TurnFinished,
 )
-from .instructions import analysis_instruction, judge_instruction
-from .ledger import apply_analysis, ledger_view, mark_addressed, reject_option
-from .ledger_blocks import heuristic_solidified, heuristic_status
-from .llm import (
+from ..instructions import analysis_instruction, judge_instruction
+from ..ledger import apply_analysis, ledger_view, mark_addressed, reject_option
+from ..ledger_blocks import heuristic_solidified, heuristic_status
+from ..llm import (
     ChatMessage,
     LLMProvider,
     LLMRequest,
@@ -57,9 +57,9 @@ from .llm import (
     TextDelta,
     Usage,
 )
-from .llm_analysis import parse_analysis, rejection_grounded
-from .markers import option_of, parse_markers
-from .models import (
+from ..llm_analysis import parse_analysis, rejection_grounded
+from ..markers import option_of, parse_markers
+from ..models import (
     CallPurpose,
     CallRecord,
     Message,
@@ -71,8 +71,8 @@ from .models import (
     TurnCost,
     graded,
 )
-from .profile import ProfileChoice, ProfileTracker
-from .quality import (
+from ..profile import ProfileChoice, ProfileTracker
+from ..quality import (
     ReplyContext,
     Scores,
     combine,
@@ -83,8 +83,8 @@ from .quality import (
     to_record,
     update_length_metrics,
 )
-from .serving import BackendFacts, CallGate
-from .structured import StructuredOutputError
+from ..serving import BackendFacts, CallGate
+from ..structured import StructuredOutputError
 
 log = logging.getLogger("rcm_tui.pipeline")
 

@@ -1,0 +1,7 @@
+"""One turn of the reliability pipeline: analyse → generate (streamed) → evaluate → refine."""
+
+from __future__ import annotations
+
+from .pipeline import Pipeline, PipelineSettings, TurnOutcome
+
+__all__ = ["Pipeline", "PipelineSettings", "TurnOutcome"]
