@@ -45,8 +45,8 @@ from .store import SessionLock, SessionStore, StoreError
 if TYPE_CHECKING:
     # The pipeline and the ledger (and the heuristics they compile, ~0.1 s) load on first use,
     # not on the way to the TUI's first frame.
-    from .core.turn import Pipeline, PipelineSettings, TurnOutcome
     from .core.profile import ProfileChoice
+    from .core.turn import Pipeline, PipelineSettings, TurnOutcome
 
 log = logging.getLogger("rcm_tui.controller")
 T = TypeVar("T")

@@ -7,8 +7,8 @@ from rcm_tui.core import prompts
 from rcm_tui.core.echo import copies_ledger, strip_copied_ledger
 from rcm_tui.core.llm import LLMRequest
 from rcm_tui.core.models import Message, QualityRecord, Session
-from rcm_tui.core.turn import Pipeline, PipelineSettings
 from rcm_tui.core.readvocacy_label import readvocacy_label
+from rcm_tui.core.turn import Pipeline, PipelineSettings
 from rcm_tui.eval.ab import ledger_copies_shown
 
 from .fakes import ScriptedProvider

@@ -14,8 +14,8 @@ from rcm_tui.controller import Controller, ProviderPair
 from rcm_tui.core import prompts, small_model
 from rcm_tui.core.llm import ChatMessage
 from rcm_tui.core.models import Message, Session
-from rcm_tui.core.turn import Pipeline, PipelineSettings
 from rcm_tui.core.quality import Scores
+from rcm_tui.core.turn import Pipeline, PipelineSettings
 from rcm_tui.store import SessionStore
 
 from .fakes import ScriptedProvider

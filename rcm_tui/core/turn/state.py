@@ -1,0 +1,49 @@
+"""The state of one running turn, passed whole to every step instead of a parameter list."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..context import AssembledPrompt
+from ..models import QualityRecord, Session
+from ..quality import Scores
+
+
+@dataclass
+class Turn:
+    """One turn as it runs: the session, which turn, what the user wrote, and its prompt."""
+
+    session: Session
+    number: int
+    user_text: str
+    # Is the reply asked to open with a [STATUS] block (every `status_interval` turns)?
+    status_requested: bool
+    # The generation prompt, built once the heuristic analysis has updated the ledger and
+    # built again when the backend refuses it as longer than its window.
+    prompt: AssembledPrompt = field(init=False)
+    # What deterministic providers read beside the messages.
+    hints: dict[str, Any] = field(init=False)
+
+
+@dataclass
+class Draft:
+    attempt: int
+    text: str
+    scores: Scores
+
+
+@dataclass
+class BestDraft:
+    draft: Draft
+    record: QualityRecord
+
+
+@dataclass
+class TurnOutcome:
+    turn: int
+    ok: bool
+    reply: str = ""
+    quality: QualityRecord | None = None
+    error: str | None = None
+    error_kind: str | None = None
