@@ -38,8 +38,8 @@ from .core.models import (
     Session,
     utc_now,
 )
-from .providers.registry import Choice, build_provider, choose_provider
-from .providers.switching import ModelSpec, model_name, switched_settings, unavailable_reason
+from .providers.registry import Choice, ModelSpec, build_provider, choose_provider, model_name
+from .providers.switching import switched_settings, unavailable_reason
 from .store import SessionLock, SessionStore, StoreError
 
 if TYPE_CHECKING:

@@ -21,6 +21,7 @@ from ..core.analysis import LedgerView
 from ..core.context import estimate_tokens, solidified_from_ledger, status_from_ledger
 from ..core.llm import Finished, LLMRequest, StreamEvent, TextDelta, Usage
 from ..core.models import GRADED_DIMENSIONS, LOWER_IS_BETTER
+from .registry import OFFLINE_MODEL
 
 _TOKEN = re.compile(r"\S+\s*|\s+")
 OFFLINE_TAG = "(offline demo — no model is connected)"
@@ -28,7 +29,7 @@ OFFLINE_TAG = "(offline demo — no model is connected)"
 
 class OfflineProvider:
     name = "offline"
-    model = "offline-demo"
+    model = OFFLINE_MODEL
     label = "offline · demo, no model"
 
     def __init__(self, settings: OfflineSettings | None = None) -> None:
