@@ -9,9 +9,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core import heuristics, prompts
-from ..core.context import ledger_payload, render_ledger
 from ..core.instructions import analysis_instruction, judge_instruction
-from ..core.ledger import apply_analysis, ledger_view
+from ..core.ledger import apply_analysis, ledger_snapshot
 from ..core.llm import ChatMessage, LLMProvider, LLMRequest, complete
 from ..core.llm_analysis import parse_analysis
 from ..core.models import Message, Session
@@ -25,7 +24,7 @@ class NaiveLayer:
     """Analyse, then generate without streaming, then judge: the reply appears after the judge.
 
     It uses the same provider, instructions (core/instructions.py) and ledger block
-    (context.render_ledger) as the layer, and rebuilds the whole prompt (ledger in the system
+    (prompts.ledger_block) as the layer, and rebuilds the whole prompt (ledger in the system
     message) on every call, as a layer that does not think about latency or prefix caches would.
     """
 
@@ -55,7 +54,7 @@ class NaiveLayer:
         return [ChatMessage(m.role, m.content) for m in self.session.messages[:-1]]
 
     def _prompt(self, user: str) -> list[ChatMessage]:
-        ledger = render_ledger(self.session, status_requested=False)
+        ledger = prompts.ledger_block(ledger_snapshot(self.session), status_requested=False)
         system = ChatMessage("system", f"{prompts.SYSTEM_PROMPT}\n\n{ledger}")
         return [system, *self._history(), ChatMessage("user", user)]
 
@@ -65,13 +64,14 @@ class NaiveLayer:
             "user_message": user,
             "scripted_reply": scripted,
             "status_requested": False,
-            "ledger": ledger_payload(self.session),
+            "ledger": ledger_snapshot(self.session),
             "reliability": True,
         }
 
     async def _analyse(self, user: str, turn: int) -> None:
         session = self.session
-        instruction = analysis_instruction(session, user)
+        view = ledger_snapshot(session)
+        instruction = analysis_instruction(view, user)
         request = LLMRequest(
             [ChatMessage("system", prompts.SYSTEM_PROMPT), ChatMessage("user", instruction)],
             "analysis",
@@ -80,7 +80,6 @@ class NaiveLayer:
             hints=self._hints(user, turn, None),
         )
         result = await complete(self.provider, request)
-        view = ledger_view(session)
         try:
             analysis = parse_analysis(result.text, user, view)
         except StructuredOutputError:
@@ -88,7 +87,7 @@ class NaiveLayer:
         apply_analysis(session, analysis, turn)
 
     async def _judge(self, messages: list[ChatMessage], reply: str, hints: dict[str, Any]) -> None:
-        instruction, pending_ids = judge_instruction(self.session)
+        instruction, pending_ids = judge_instruction(ledger_snapshot(self.session))
         request = LLMRequest(
             [*messages, ChatMessage("assistant", reply), ChatMessage("user", instruction)],
             "judge",

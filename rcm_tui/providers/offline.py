@@ -17,8 +17,8 @@ from typing import Any
 
 from ..config import OfflineSettings
 from ..core import heuristics
-from ..core.analysis import LedgerView
 from ..core.context import estimate_tokens, solidified_from_ledger, status_from_ledger
+from ..core.ledger_snapshot import LedgerSnapshot
 from ..core.llm import Finished, LLMRequest, StreamEvent, TextDelta, Usage
 from ..core.models import GRADED_DIMENSIONS, LOWER_IS_BETTER
 from .registry import OFFLINE_MODEL
@@ -69,17 +69,16 @@ class OfflineProvider:
         scripted = hints.get("scripted_reply")
         reply = scripted if scripted else self._compose(hints)
         if hints.get("status_requested"):
-            return f"{status_block(hints['ledger'])}\n\n{reply}"
+            return f"{status_block(_ledger(hints))}\n\n{reply}"
         return reply
 
     def _status_only(self, hints: dict[str, Any]) -> str:
-        return status_block(hints["ledger"])
+        return status_block(_ledger(hints))
 
     def _compose(self, hints: dict[str, Any]) -> str:
-        ledger = hints.get("ledger") or {}
+        ledger = _ledger(hints)
         message = str(hints.get("user_message", ""))
-        view = _view(ledger)
-        found = heuristics.analyse_message(message, int(hints.get("turn", 1)), view)
+        found = heuristics.analyse_message(message, int(hints.get("turn", 1)), _as_shown(ledger))
         lines = [OFFLINE_TAG]
         noted = [f.text for f in found.requirements]
         if noted:
@@ -87,9 +86,9 @@ class OfflineProvider:
         rejected = [r.option + (f" ({r.reason})" if r.reason else "") for r in found.rejections]
         if rejected:
             lines.append("Ruled out: " + "; ".join(rejected) + " — I will not propose it again.")
-        pending = [r for r in ledger.get("requirements", []) if r.get("status") == "pending"]
+        pending = ledger.pending
         if pending and not noted:
-            lines.append("Keeping to: " + "; ".join(r["text"] for r in pending[:4]) + ".")
+            lines.append("Keeping to: " + "; ".join(r.text for r in pending[:4]) + ".")
         if not (noted or rejected):
             lines.append(f"You asked: {_clip(message, 120)}")
         lines.append("Connect a model (local, openai or anthropic) for real answers.")
@@ -98,25 +97,24 @@ class OfflineProvider:
     def _refinement(self, hints: dict[str, Any]) -> str:
         """Revise the draft: drop sentences proposing rejected options, add the open needs."""
         draft = str(hints.get("draft", ""))
-        ledger = hints.get("ledger") or {}
-        rejected = [r["option"] for r in ledger.get("rejected", [])]
+        ledger = _ledger(hints)
+        rejected = ledger.active_rejections
         sentences = re.split(r"(?<=[.!?。！？])\s+", draft)
         kept = [s for s in sentences if not heuristics.find_readvocacy(s, rejected)]
-        pending = [r for r in ledger.get("requirements", []) if r.get("status") == "pending"]
+        pending = ledger.pending
         body = " ".join(kept).strip()
         notes = []
         if rejected:
             notes.append("Ruled out earlier, so not proposed: " + ", ".join(rejected) + ".")
         if pending:
-            notes.append("This keeps to: " + "; ".join(r["text"] for r in pending[:5]) + ".")
+            notes.append("This keeps to: " + "; ".join(r.text for r in pending[:5]) + ".")
         # A rewrite of a rewrite says each thing once.
         parts = [body] + [note for note in notes if note not in body]
         return "\n".join(p for p in parts if p) or self._compose(hints)
 
     def _analysis(self, hints: dict[str, Any]) -> str:
-        ledger = hints.get("ledger") or {}
         found = heuristics.analyse_message(
-            str(hints.get("user_message", "")), int(hints.get("turn", 1)), _view(ledger)
+            str(hints.get("user_message", "")), int(hints.get("turn", 1)), _as_shown(_ledger(hints))
         )
         return json.dumps(
             {
@@ -147,24 +145,21 @@ class OfflineProvider:
         return json.dumps(scores, ensure_ascii=False)
 
     def _consolidation(self, hints: dict[str, Any]) -> str:
-        ledger = hints.get("ledger") or {}
+        ledger = _ledger(hints)
         parts = [str(hints.get("summary_fallback", "")).strip()]
-        rejected = [
-            r["option"] + (f" ({r['reason']})" if r.get("reason") else "")
-            for r in ledger.get("rejected", [])
-        ]
+        rejected = [r.option + (f" ({r.reason})" if r.reason else "") for r in ledger.rejected]
         if rejected:
             parts.append("Rejected: " + "; ".join(rejected) + ".")
-        reqs = [r["text"] for r in ledger.get("requirements", [])]
+        reqs = [r.text for r in ledger.live_requirements]
         if reqs:
             parts.append("Requirements: " + "; ".join(reqs) + ".")
         return "\n".join(p for p in parts if p)
 
     def _solidify(self, hints: dict[str, Any]) -> str:
-        return solidified_from_ledger(hints["ledger"])
+        return solidified_from_ledger(_ledger(hints))
 
 
-def status_block(ledger: dict[str, Any]) -> str:
+def status_block(ledger: LedgerSnapshot) -> str:
     """The ledger's STATUS block in the [STATUS] form the model is asked to write."""
     block = status_from_ledger(ledger, turn=0)  # the turn is not part of the text
     return (
@@ -174,11 +169,18 @@ def status_block(ledger: dict[str, Any]) -> str:
     )
 
 
-def _view(ledger: dict[str, Any]) -> LedgerView:
-    return LedgerView(
-        requirements=[(r["id"], r["text"], r["status"]) for r in ledger.get("requirements", [])],
-        active_rejections=[r["option"] for r in ledger.get("rejected", [])],
-        reopenable=[r["option"] for r in ledger.get("rejected", [])],
+def _ledger(hints: dict[str, Any]) -> LedgerSnapshot:
+    ledger = hints.get("ledger")
+    return ledger if isinstance(ledger, LedgerSnapshot) else LedgerSnapshot()
+
+
+def _as_shown(ledger: LedgerSnapshot) -> LedgerSnapshot:
+    """What the demo reads a message against: the ledger as a prompt's block shows it (the
+    live requirements and the standing rejections), not the conversation behind it."""
+    return LedgerSnapshot(
+        requirements=tuple(ledger.live_requirements),
+        rejected=ledger.rejected,
+        reopenable=tuple(ledger.active_rejections),
     )
 
 

@@ -11,7 +11,7 @@ from ..analysis import Analysis
 from ..context import answered_turns, heuristic_summary, title_from
 from ..events import LedgerChanged
 from ..instructions import analysis_instruction
-from ..ledger import apply_analysis, ledger_view
+from ..ledger import apply_analysis, ledger_snapshot
 from ..llm import ChatMessage, LLMRequest, ProviderError
 from ..llm_analysis import parse_analysis
 from ..models import Topic
@@ -23,7 +23,7 @@ from .state import Turn
 
 def analyse_heuristically(engine: Engine, turn: Turn) -> None:
     session = turn.session
-    analysis = heuristics.analyse_message(turn.user_text, turn.number, ledger_view(session))
+    analysis = heuristics.analyse_message(turn.user_text, turn.number, ledger_snapshot(session))
     changes = apply_analysis(session, analysis, turn.number)
     if analysis.topic_shift:
         _close_topic(turn)
@@ -80,8 +80,7 @@ class LLMAnalysis:
 
 async def _llm_analyse(engine: Engine, turn: Turn, reply: str | None) -> Analysis | None:
     session, prompt = turn.session, turn.prompt
-    view = ledger_view(session)
-    tail = [ChatMessage("user", analysis_instruction(session, turn.user_text))]
+    tail = [ChatMessage("user", analysis_instruction(turn.ledger, turn.user_text))]
     head = prompt.prefix if reply is None else [*prompt.messages, ChatMessage("assistant", reply)]
     request = LLMRequest(
         [*head, *tail],
@@ -107,7 +106,7 @@ async def _llm_analyse(engine: Engine, turn: Turn, reply: str | None) -> Analysi
             engine.fallback_notice(turn, "analysis", exc.message)
             return None
         try:
-            analysis = parse_analysis(text, turn.user_text, view)
+            analysis = parse_analysis(text, turn.user_text, turn.ledger)
         except StructuredOutputError as exc:
             record.fallback = attempt == 2
             record.error = str(exc)

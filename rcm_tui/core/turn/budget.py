@@ -92,6 +92,7 @@ def generation_prompt(engine: Engine, turn: Turn) -> AssembledPrompt:
         remind_rejected=not engine.lean,
         system_prompt=engine.system_prompt(),
         checklist=checklist,
+        ledger=turn.ledger,
     )
     if refresh is not None or checklist is not None:
         # Kept with the message so later prompts repeat it exactly as sent.

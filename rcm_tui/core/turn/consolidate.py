@@ -7,14 +7,9 @@ import asyncio
 import logging
 
 from .. import heuristics, prompts
-from ..context import (
-    answered_turns,
-    assemble,
-    heuristic_summary,
-    ledger_payload,
-    rejection_line,
-)
+from ..context import answered_turns, assemble, heuristic_summary, rejection_line
 from ..events import LedgerChanged, Notice, StageChanged
+from ..ledger import ledger_snapshot
 from ..ledger_blocks import heuristic_solidified
 from ..llm import ChatMessage, LLMRequest, ProviderError
 from ..models import Session, Solidified
@@ -69,7 +64,7 @@ async def _consolidate(engine: Engine, session: Session, number: int) -> None:
         hints={
             "turn": number,
             "summary_fallback": heuristic_summary(pairs, _summary_chars(engine)),
-            "ledger": ledger_payload(session),
+            "ledger": ledger_snapshot(session),
         },
     )
     summary = ""
@@ -129,7 +124,7 @@ async def solidify(engine: Engine, session: Session) -> Solidified:
         "solidify",
         max_tokens=400,
         temperature=0.0,
-        hints={"turn": number, "ledger": ledger_payload(session)},
+        hints={"turn": number, "ledger": ledger_snapshot(session)},
     )
     fallback = False
     text = ""
@@ -164,8 +159,8 @@ def _complete_rejections(text: str, session: Session) -> str:
     """Every active rejection must appear in SOLIDIFIED; add any the model left out."""
     missing = [
         rejected
-        for rejected in ledger_payload(session)["rejected"]
-        if not heuristics.option_matches(rejected["option"], text)
+        for rejected in ledger_snapshot(session).rejected
+        if not heuristics.option_matches(rejected.option, text)
     ]
     if not missing:
         return text

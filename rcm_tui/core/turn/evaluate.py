@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from .. import prompts, small_model
-from ..context import ledger_payload
 from ..events import Notice, ReplyDelta, ReplyShown, ReplyStarted, StageChanged
 from ..instructions import judge_instruction
+from ..ledger import ledger_snapshot
 from ..llm import ChatMessage, LLMRequest, ProviderError
 from ..models import graded
 from ..quality import ReplyContext, Scores, combine, heuristic_scores, parse_judge, to_record
@@ -113,7 +113,7 @@ def _refinement_messages(engine: Engine, turn: Turn, previous: Draft) -> list[Ch
         # next turns then copy. A fresh sample of the same prompt (served whole from the
         # KV cache) is the cheaper, better second try.
         return list(prompt.messages)
-    rejected = prompts.format_rejected(ledger_payload(turn.session)["rejected"])
+    rejected = prompts.format_rejected(ledger_snapshot(turn.session).rejected)
     issues = "\n".join(f"- {i}" for i in previous.scores.issues) or "- be clearer and shorter"
     instruction = prompts.REFINE_INSTRUCTION.format(issues=issues, rejected=rejected)
     return [
@@ -145,7 +145,7 @@ async def _score(engine: Engine, turn: Turn, reply: str, attempt: int) -> Scores
     heuristic = heuristic_scores(reply, ctx)
     if not engine.llm_judge_enabled():
         return heuristic
-    instruction, pending_ids = judge_instruction(turn.session)
+    instruction, pending_ids = judge_instruction(ledger_snapshot(turn.session))
     tail = [ChatMessage("assistant", reply), ChatMessage("user", instruction)]
     request = LLMRequest(
         [*turn.prompt.messages, *tail],

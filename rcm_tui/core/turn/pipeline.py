@@ -19,8 +19,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..context import ledger_payload
 from ..events import StageChanged, TurnFailed, TurnFinished
+from ..ledger import ledger_snapshot
 from ..llm import ChatMessage, LLMProvider, LLMRequest, ProviderError
 from ..models import Session, Solidified
 from ..profile import ProfileChoice
@@ -115,6 +115,7 @@ class Pipeline:
         engine.emit(StageChanged(number, "analysing"))
         turn = Turn(session, number, user_text, engine.status_due(number))
         analyse_heuristically(engine, turn)
+        turn.ledger = ledger_snapshot(session)
         turn.prompt = generation_prompt(engine, turn)
         turn.hints = self._hints(turn, scripted_reply)
         return turn
@@ -125,7 +126,7 @@ class Pipeline:
             "user_message": turn.user_text,
             "scripted_reply": scripted,
             "status_requested": turn.status_requested,
-            "ledger": ledger_payload(turn.session),
+            "ledger": turn.ledger,
             "reliability": self.engine.settings.reliability,
         }
 

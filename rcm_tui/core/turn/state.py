@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..context import AssembledPrompt
+from ..ledger_snapshot import LedgerSnapshot
 from ..models import QualityRecord, Session
 from ..quality import Scores
 
@@ -19,6 +20,8 @@ class Turn:
     user_text: str
     # Is the reply asked to open with a [STATUS] block (every `status_interval` turns)?
     status_requested: bool
+    # The ledger once the heuristic analysis has read the message: what the prompt states.
+    ledger: LedgerSnapshot = field(init=False)
     # The generation prompt, built once the heuristic analysis has updated the ledger and
     # built again when the backend refuses it as longer than its window.
     prompt: AssembledPrompt = field(init=False)
