@@ -405,16 +405,16 @@ class Controller:
         self.save()
         return message
 
-    async def send(self, text: str, *, scripted_reply: str | None = None) -> TurnOutcome:
+    async def send(self, text: str) -> TurnOutcome:
         self.record_user_message(text)
-        return await self._run(text, scripted_reply)
+        return await self._run(text)
 
     async def retry(self) -> TurnOutcome | None:
         """Run the pipeline again for an unanswered (failed or interrupted) user message."""
         pending = self.session.pending_user_turn
         if pending is None:
             return None
-        return await self._run(pending.content, None)
+        return await self._run(pending.content)
 
     async def regenerate(self) -> TurnOutcome | None:
         """Replace the last reply with a new one for the same message (None: nothing answered
@@ -445,7 +445,7 @@ class Controller:
             await self._pipeline.cancel_background()
         self.session = rewound  # a new object: the store rewrites the file, no stale journal
 
-    async def _run(self, text: str, scripted_reply: str | None) -> TurnOutcome:
+    async def _run(self, text: str) -> TurnOutcome:
         turn = self.session.turn
         from .core.turn import TurnOutcome
 
@@ -462,7 +462,7 @@ class Controller:
                 await asyncio.shield(self._loading)
         self._partial = None
         try:
-            return await pipeline.run_turn(self.session, text, scripted_reply=scripted_reply)
+            return await pipeline.run_turn(self.session, text)
         except asyncio.CancelledError:
             self._keep_partial_reply(self.session.turn)
             self.save()

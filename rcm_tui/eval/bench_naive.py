@@ -6,9 +6,9 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable
-from typing import Any
 
 from ..core import heuristics, prompts
+from ..core.call_context import CallContext, calling
 from ..core.instructions import analysis_instruction, judge_instruction
 from ..core.ledger import apply_analysis, ledger_snapshot
 from ..core.llm import ChatMessage, LLMProvider, LLMRequest, complete
@@ -16,6 +16,7 @@ from ..core.llm_analysis import parse_analysis
 from ..core.models import Message, Session
 from ..core.quality import parse_judge
 from ..core.structured import StructuredOutputError
+from ..providers.offline import scripted_reply
 from ..store import SessionStore
 from .bench_modes import ModeRun, TurnSample
 
@@ -41,9 +42,12 @@ class NaiveLayer:
         self.store.save(session)
         await self._analyse(user, turn)
         messages = self._prompt(user)
-        hints = self._hints(user, turn, scripted)
-        reply = await complete(self.provider, LLMRequest(messages, "generation", hints=hints))
-        await self._judge(messages, reply.text, hints)
+        # What the calls are about, for the offline demo (a model reads the prompt instead).
+        context = CallContext(turn=turn, ledger=ledger_snapshot(session), user_message=user)
+        with calling(context), scripted_reply(scripted):
+            reply = await complete(self.provider, LLMRequest(messages, "generation"))
+        with calling(context):
+            await self._judge(messages, reply.text)
         shown = time.perf_counter()
         session.messages.append(Message(role="assistant", content=reply.text.strip(), turn=turn))
         self.store.save(session)
@@ -58,16 +62,6 @@ class NaiveLayer:
         system = ChatMessage("system", f"{prompts.SYSTEM_PROMPT}\n\n{ledger}")
         return [system, *self._history(), ChatMessage("user", user)]
 
-    def _hints(self, user: str, turn: int, scripted: str | None) -> dict[str, Any]:
-        return {
-            "turn": turn,
-            "user_message": user,
-            "scripted_reply": scripted,
-            "status_requested": False,
-            "ledger": ledger_snapshot(self.session),
-            "reliability": True,
-        }
-
     async def _analyse(self, user: str, turn: int) -> None:
         session = self.session
         view = ledger_snapshot(session)
@@ -77,23 +71,22 @@ class NaiveLayer:
             "analysis",
             temperature=0.0,
             json_schema=prompts.ANALYSIS_SCHEMA,
-            hints=self._hints(user, turn, None),
         )
-        result = await complete(self.provider, request)
+        with calling(CallContext(turn=turn, ledger=view, user_message=user)):
+            result = await complete(self.provider, request)
         try:
             analysis = parse_analysis(result.text, user, view)
         except StructuredOutputError:
             analysis = heuristics.analyse_message(user, turn, view)
         apply_analysis(session, analysis, turn)
 
-    async def _judge(self, messages: list[ChatMessage], reply: str, hints: dict[str, Any]) -> None:
+    async def _judge(self, messages: list[ChatMessage], reply: str) -> None:
         instruction, pending_ids = judge_instruction(ledger_snapshot(self.session))
         request = LLMRequest(
             [*messages, ChatMessage("assistant", reply), ChatMessage("user", instruction)],
             "judge",
             temperature=0.0,
             json_schema=prompts.JUDGE_SCHEMA,
-            hints={**hints, "reply": reply},
         )
         result = await complete(self.provider, request)
         # A naive layer shows the reply even when the verdict is unusable; only time matters.

@@ -88,7 +88,6 @@ async def _llm_analyse(engine: Engine, turn: Turn, reply: str | None) -> Analysi
         max_tokens=engine.settings.analysis_max_tokens,
         temperature=0.0,
         json_schema=prompts.ANALYSIS_SCHEMA,
-        hints=turn.hints,
     )
     for attempt in (1, 2):
         try:
@@ -98,6 +97,7 @@ async def _llm_analyse(engine: Engine, turn: Turn, reply: str | None) -> Analysi
                 turn.number,
                 engine.analyst,
                 request,
+                turn.context(),
                 attempt=attempt,
                 prefix_note=prefix_note(prompt),
                 shown_messages=tail,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+from ..call_context import CallContext, calling
 from ..context import AssembledPrompt, messages_tokens
 from ..events import CallFinished
 from ..llm import ChatMessage, LLMProvider, LLMRequest, ProviderError, Usage
@@ -44,12 +45,14 @@ async def call(
     number: int,
     provider: LLMProvider,
     request: LLMRequest,
+    context: CallContext,
     *,
     attempt: int = 1,
     prefix_note: str = "",
     shown_messages: list[ChatMessage] | None = None,
 ) -> tuple[str, CallRecord, Usage]:
-    """A non-streamed call, recorded. Raises ProviderError after recording the failure."""
+    """A non-streamed call, recorded. Raises ProviderError after recording the failure.
+    `context` is what the call is about, for a provider without a model (the demo)."""
     record = CallRecord(
         turn=number,
         purpose=request.purpose,
@@ -60,7 +63,8 @@ async def call(
     )
     started = time.perf_counter()
     try:
-        result = await engine.backend.complete(session, provider, request, record)
+        with calling(context):
+            result = await engine.backend.complete(session, provider, request, record)
     except ProviderError as exc:
         record.ms = (time.perf_counter() - started) * 1000
         record.error = exc.message

@@ -7,6 +7,7 @@ import asyncio
 import logging
 
 from .. import heuristics, prompts
+from ..call_context import CallContext
 from ..context import answered_turns, assemble, heuristic_summary, rejection_line
 from ..events import LedgerChanged, Notice, StageChanged
 from ..ledger import ledger_snapshot
@@ -61,11 +62,11 @@ async def _consolidate(engine: Engine, session: Session, number: int) -> None:
         "consolidation",
         max_tokens=words * 2,
         temperature=0.2,
-        hints={
-            "turn": number,
-            "summary_fallback": heuristic_summary(pairs, _summary_chars(engine)),
-            "ledger": ledger_snapshot(session),
-        },
+    )
+    context = CallContext(
+        turn=number,
+        ledger=ledger_snapshot(session),
+        summary_fallback=heuristic_summary(pairs, _summary_chars(engine)),
     )
     summary = ""
     fallback = False
@@ -76,6 +77,7 @@ async def _consolidate(engine: Engine, session: Session, number: int) -> None:
             number,
             engine.analyst,
             request,
+            context,
             prefix_note=f"prefix: the conversation through turn {number}",
             shown_messages=request.messages[-1:],
         )
@@ -124,7 +126,6 @@ async def solidify(engine: Engine, session: Session) -> Solidified:
         "solidify",
         max_tokens=400,
         temperature=0.0,
-        hints={"turn": number, "ledger": ledger_snapshot(session)},
     )
     fallback = False
     text = ""
@@ -135,6 +136,7 @@ async def solidify(engine: Engine, session: Session) -> Solidified:
             number,
             engine.analyst,
             request,
+            CallContext(turn=number, ledger=ledger_snapshot(session)),
             prefix_note=prefix_note(prompt),
             shown_messages=prompt.messages[len(prompt.prefix) :],
         )

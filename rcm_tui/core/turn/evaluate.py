@@ -10,7 +10,6 @@ from ..events import Notice, ReplyDelta, ReplyShown, ReplyStarted, StageChanged
 from ..instructions import judge_instruction
 from ..ledger import ledger_snapshot
 from ..llm import ChatMessage, LLMRequest, ProviderError
-from ..models import graded
 from ..quality import ReplyContext, Scores, combine, heuristic_scores, parse_judge, to_record
 from ..structured import StructuredOutputError
 from .calls import call, prefix_note
@@ -45,14 +44,12 @@ async def evaluate_and_refine(engine: Engine, turn: Turn, first_text: str) -> Be
 async def _refine(engine: Engine, turn: Turn, previous: Draft, limit: int) -> Draft | None:
     """The next attempt, scored; None when its generation failed."""
     attempt = previous.attempt + 1
-    hints = {**turn.hints, "issues": previous.scores.issues, "draft": previous.text,
-             "scripted_reply": None}
-    request = LLMRequest(_refinement_messages(engine, turn, previous), "refinement", hints=hints)
+    request = LLMRequest(_refinement_messages(engine, turn, previous), "refinement")
     # At low temperature the model that repeated itself (or its prompt) does it again.
     if previous.scores.repeated or not previous.text or engine.lean:
         request.temperature = REPEAT_TEMPERATURE
     try:
-        text = await stream_draft(engine, turn, request, attempt)
+        text = await stream_draft(engine, turn, request, previous)
     except ProviderError as exc:
         engine.emit(
             Notice(
@@ -153,7 +150,6 @@ async def _score(engine: Engine, turn: Turn, reply: str, attempt: int) -> Scores
         max_tokens=engine.settings.judge_max_tokens,
         temperature=0.0,
         json_schema=prompts.JUDGE_SCHEMA,
-        hints={**turn.hints, "reply": reply, "heuristic_scores": _scores_dict(heuristic)},
     )
     try:
         text, record, _usage = await call(
@@ -162,6 +158,7 @@ async def _score(engine: Engine, turn: Turn, reply: str, attempt: int) -> Scores
             turn.number,
             engine.analyst,
             request,
+            turn.context(heuristic=heuristic),
             attempt=attempt,
             prefix_note=prefix_note(turn.prompt) + " + the turn's prompt and reply",
             shown_messages=tail[1:],
@@ -179,12 +176,3 @@ async def _score(engine: Engine, turn: Turn, reply: str, attempt: int) -> Scores
         return heuristic
     return combine(heuristic, verdict, ctx.rejected)
 
-
-def _scores_dict(scores: Scores) -> dict[str, Any]:
-    return {
-        **graded(scores),
-        "premature_attempt": scores.premature_attempt,
-        "addressed": scores.addressed,
-        "issues": scores.issues,
-        "suggestions": scores.suggestions,
-    }

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from ..call_context import calling
 from ..context import AssembledPrompt, messages_tokens
 from ..echo import strip_copied_ledger
 from ..events import ReplyDelta, ReplyStarted, Stage, StageChanged
@@ -13,7 +14,7 @@ from ..models import CallRecord, Session
 from .budget import calibrate, fit_window
 from .calls import prefix_note, prompt_dump, record_call, turn_cost
 from .engine import Engine
-from .state import Turn
+from .state import Draft, Turn
 
 
 @dataclass
@@ -30,11 +31,15 @@ class _Streamed:
         return (time.perf_counter() - self.started) * 1000
 
 
-async def stream_draft(engine: Engine, turn: Turn, request: LLMRequest, attempt: int) -> str:
-    """Stream one attempt at the reply, recorded; the text the model added to what it copied.
+async def stream_draft(
+    engine: Engine, turn: Turn, request: LLMRequest, revising: Draft | None = None
+) -> str:
+    """Stream one attempt at the reply (the first, or a revision of `revising`), recorded;
+    the text the model added to what it copied.
 
     Raises ProviderError (after recording it) when the call fails or the reply is empty.
     """
+    attempt = 1 if revising is None else revising.attempt + 1
     stage: Stage = "generating" if attempt == 1 else "refining"
     limit = engine.settings.max_refinement_attempts
     engine.emit(StageChanged(turn.number, stage, attempt - 1, limit))
@@ -51,7 +56,8 @@ async def stream_draft(engine: Engine, turn: Turn, request: LLMRequest, attempt:
     )
     record = streamed.record
     try:
-        await _receive(engine, turn, request, streamed)
+        with calling(turn.context(draft=revising.text if revising else "")):
+            await _receive(engine, turn, request, streamed)
     except ProviderError as exc:
         record.error = exc.message
         record.response = "".join(streamed.parts)

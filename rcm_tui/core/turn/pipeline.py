@@ -17,7 +17,6 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
 
 from ..events import StageChanged, TurnFailed, TurnFinished
 from ..ledger import ledger_snapshot
@@ -87,12 +86,10 @@ class Pipeline:
         return await consolidate.solidify(self.engine, session)
 
     # -- one turn --------------------------------------------------------------------------
-    async def run_turn(
-        self, session: Session, user_text: str, *, scripted_reply: str | None = None
-    ) -> TurnOutcome:
+    async def run_turn(self, session: Session, user_text: str) -> TurnOutcome:
         """Run the turn for the newest user message (already stored and saved)."""
         started = time.perf_counter()
-        turn = await self._open_turn(session, user_text, scripted_reply)
+        turn = await self._open_turn(session, user_text)
         analysis = LLMAnalysis(self.engine, turn)
         try:
             best = await self._reply(turn, analysis)
@@ -105,9 +102,7 @@ class Pipeline:
             analysis.cancel()
         return self._close_turn(turn, best, started)
 
-    async def _open_turn(
-        self, session: Session, user_text: str, scripted_reply: str | None
-    ) -> Turn:
+    async def _open_turn(self, session: Session, user_text: str) -> Turn:
         engine = self.engine
         number = session.turn
         turn_cost(session, number)
@@ -117,18 +112,7 @@ class Pipeline:
         analyse_heuristically(engine, turn)
         turn.ledger = ledger_snapshot(session)
         turn.prompt = generation_prompt(engine, turn)
-        turn.hints = self._hints(turn, scripted_reply)
         return turn
-
-    def _hints(self, turn: Turn, scripted: str | None) -> dict[str, Any]:
-        return {
-            "turn": turn.number,
-            "user_message": turn.user_text,
-            "scripted_reply": scripted,
-            "status_requested": turn.status_requested,
-            "ledger": turn.ledger,
-            "reliability": self.engine.settings.reliability,
-        }
 
     async def _reply(self, turn: Turn, analysis: LLMAnalysis) -> BestDraft:
         """The kept reply; raises ProviderError when there is none to show."""
@@ -157,9 +141,9 @@ class Pipeline:
         refits_left = OVERFLOW_REFITS
         while True:
             planned = budget.prompt
-            request = LLMRequest(turn.prompt.messages, "generation", hints=turn.hints)
+            request = LLMRequest(turn.prompt.messages, "generation")
             try:
-                return await stream_draft(self.engine, turn, request, 1)
+                return await stream_draft(self.engine, turn, request)
             except ProviderError:
                 # A prompt longer than the server's window: plan within it and resend.
                 if not refits_left or budget.prompt >= planned:

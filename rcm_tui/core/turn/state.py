@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
+from ..call_context import CallContext
 from ..context import AssembledPrompt
 from ..ledger_snapshot import LedgerSnapshot
 from ..models import QualityRecord, Session
@@ -25,8 +25,17 @@ class Turn:
     # The generation prompt, built once the heuristic analysis has updated the ledger and
     # built again when the backend refuses it as longer than its window.
     prompt: AssembledPrompt = field(init=False)
-    # What deterministic providers read beside the messages.
-    hints: dict[str, Any] = field(init=False)
+
+    def context(self, *, draft: str = "", heuristic: Scores | None = None) -> CallContext:
+        """What a call of this turn is about, for a provider without a model (the demo)."""
+        return CallContext(
+            turn=self.number,
+            ledger=self.ledger,
+            user_message=self.user_text,
+            status_requested=self.status_requested,
+            draft=draft,
+            heuristic=heuristic,
+        )
 
 
 @dataclass
