@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
-from .pipeline import Pipeline, PipelineSettings, TurnOutcome
+from .pipeline import Pipeline
+from .settings import PipelineSettings
+from .state import TurnOutcome
 
 __all__ = ["Pipeline", "PipelineSettings", "TurnOutcome"]

@@ -16,102 +16,76 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
 
 from ..events import StageChanged, TurnFailed, TurnFinished
 from ..ledger import ledger_snapshot
-from ..llm import ChatMessage, LLMProvider, LLMRequest, ProviderError
+from ..llm import ChatMessage, LLMRequest, ProviderError
 from ..models import Session, Solidified
-from ..profile import ProfileChoice
 from . import consolidate
 from .after import finish_turn
 from .analyse import LLMAnalysis, analyse_heuristically
 from .budget import OVERFLOW_REFITS, generation_prompt
 from .calls import turn_cost
 from .consolidate import maybe_consolidate
-from .engine import Emit, Engine
+from .engine import Engine
 from .evaluate import evaluate_and_refine
 from .generate import stream_draft
-from .settings import PipelineSettings
 from .state import BestDraft, Turn, TurnOutcome
 
 log = logging.getLogger("rcm_tui.pipeline")
 
 
-class Pipeline:
-    def __init__(
-        self,
-        generator: LLMProvider,
-        analyst: LLMProvider,
-        settings: PipelineSettings,
-        emit: Emit | None = None,
-        save: Callable[[Session], None] | None = None,
-    ) -> None:
-        self.engine = Engine(generator, analyst, settings, emit, save)
-
-    @property
-    def settings(self) -> PipelineSettings:
-        return self.engine.settings
-
-    @property
-    def lean(self) -> bool:
-        """Spend model calls on the reply only? (See PipelineSettings.profile.)"""
-        return self.engine.lean
-
-    @property
-    def profile(self) -> ProfileChoice:
-        """The profile that runs and why (the header shows it)."""
-        return self.engine.profile
+class Pipeline(Engine):
+    """The engine and the turn it runs: what the controller, the eval and the bench drive."""
 
     def stable_head(self) -> list[ChatMessage]:
         """The start every generation prompt of a session shares (its system prompt): a
         provider with a prefix cache can read it before the first message arrives."""
-        return [ChatMessage("system", self.engine.system_prompt())]
+        return [ChatMessage("system", self.system_prompt())]
 
     async def drain(self) -> None:
         """Wait for background work (consolidation) to finish, e.g. before exiting."""
-        while self.engine.background:
-            await asyncio.gather(*list(self.engine.background), return_exceptions=True)
+        while self.background:
+            await asyncio.gather(*list(self.background), return_exceptions=True)
 
     async def cancel_background(self) -> None:
         """Stop background work now (quitting). Its input is saved; a consolidation that did
         not finish is due again on a later turn, because the stored summary still ends where
         it did."""
-        tasks = list(self.engine.background)
+        tasks = list(self.background)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
     async def solidify(self, session: Session) -> Solidified:
-        return await consolidate.solidify(self.engine, session)
+        return await consolidate.solidify(self, session)
 
     # -- one turn --------------------------------------------------------------------------
     async def run_turn(self, session: Session, user_text: str) -> TurnOutcome:
         """Run the turn for the newest user message (already stored and saved)."""
         started = time.perf_counter()
         turn = await self._open_turn(session, user_text)
-        analysis = LLMAnalysis(self.engine, turn)
+        analysis = LLMAnalysis(self, turn)
         try:
             best = await self._reply(turn, analysis)
         except ProviderError as exc:
             return self._fail(turn, exc)
         except asyncio.CancelledError:
-            self.engine.emit(StageChanged(turn.number, "cancelled"))
+            self.emit(StageChanged(turn.number, "cancelled"))
             raise
         finally:
             analysis.cancel()
         return self._close_turn(turn, best, started)
 
     async def _open_turn(self, session: Session, user_text: str) -> Turn:
-        engine = self.engine
         number = session.turn
         turn_cost(session, number)
-        await engine.backend.prepare(session, engine.generator)
-        engine.emit(StageChanged(number, "analysing"))
-        turn = Turn(session, number, user_text, engine.status_due(number))
-        analyse_heuristically(engine, turn)
+        await self.backend.prepare(session, self.generator)
+        self.emit(StageChanged(number, "analysing"))
+        turn = Turn(session, number, user_text, self.status_due(number))
+        analyse_heuristically(self, turn)
         turn.ledger = ledger_snapshot(session)
-        turn.prompt = generation_prompt(engine, turn)
+        turn.prompt = generation_prompt(self, turn)
         return turn
 
     async def _reply(self, turn: Turn, analysis: LLMAnalysis) -> BestDraft:
@@ -120,14 +94,14 @@ class Pipeline:
         # reply. One that runs one call at a time (the in-process model) gets it after the
         # reply, as an extension of the reply's own prompt, so it never delays the first
         # token and finds the whole prompt in the KV cache.
-        parallel = not self.engine.gate.serial
+        parallel = not self.gate.serial
         if parallel:
             analysis.start()
         first = await self._first_draft(turn)
-        self.engine.announce_profile()
+        self.announce_profile()
         analysis.start(None if parallel else first)
         await analysis.apply()
-        best = await evaluate_and_refine(self.engine, turn, first)
+        best = await evaluate_and_refine(self, turn, first)
         if not best.draft.text:
             raise ProviderError(
                 f"the model only copied the ledger back ({best.record.attempts} attempts); "
@@ -137,37 +111,37 @@ class Pipeline:
         return best
 
     async def _first_draft(self, turn: Turn) -> str:
-        budget = self.engine.settings.budget
+        budget = self.settings.budget
         refits_left = OVERFLOW_REFITS
         while True:
             planned = budget.prompt
             request = LLMRequest(turn.prompt.messages, "generation")
             try:
-                return await stream_draft(self.engine, turn, request)
+                return await stream_draft(self, turn, request)
             except ProviderError:
                 # A prompt longer than the server's window: plan within it and resend.
                 if not refits_left or budget.prompt >= planned:
                     raise
             refits_left -= 1
-            turn.prompt = generation_prompt(self.engine, turn)
+            turn.prompt = generation_prompt(self, turn)
 
     def _fail(self, turn: Turn, exc: ProviderError) -> TurnOutcome:
         message = f"generation failed: {exc.message}"
         log.warning("turn %s failed: %s", turn.number, exc.message)
-        self.engine.save(turn.session)
-        self.engine.emit(StageChanged(turn.number, "failed"))
-        self.engine.emit(TurnFailed(turn.number, message, exc.kind))
+        self.save(turn.session)
+        self.emit(StageChanged(turn.number, "failed"))
+        self.emit(TurnFailed(turn.number, message, exc.kind))
         return TurnOutcome(turn.number, False, error=message, error_kind=exc.kind)
 
     def _close_turn(self, turn: Turn, best: BestDraft, started: float) -> TurnOutcome:
-        engine, session = self.engine, turn.session
-        finish_turn(engine, turn, best)
-        engine.profile_tracker.observe(session, turn.number)
-        engine.announce_profile()
+        session = turn.session
+        finish_turn(self, turn, best)
+        self.profile_tracker.observe(session, turn.number)
+        self.announce_profile()
         seconds = time.perf_counter() - started
         turn_cost(session, turn.number).seconds = round(seconds, 3)
-        engine.save(session)
-        maybe_consolidate(engine, turn)
-        engine.emit(StageChanged(turn.number, "done"))
-        engine.emit(TurnFinished(turn.number, seconds))
+        self.save(session)
+        maybe_consolidate(self, turn)
+        self.emit(StageChanged(turn.number, "done"))
+        self.emit(TurnFinished(turn.number, seconds))
         return TurnOutcome(turn.number, True, best.draft.text, best.record)
