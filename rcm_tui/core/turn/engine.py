@@ -21,6 +21,9 @@ Emit = Callable[[PipelineEvent], None]
 
 
 class Engine:
+    """The providers (one writes replies, one answers the structured calls), the settings,
+    the event sink and the save hook, the call gate and the profile: one per session run."""
+
     def __init__(
         self,
         generator: LLMProvider,
