@@ -38,15 +38,15 @@ from .core.models import (
     Session,
     utc_now,
 )
-from .providers.registry import Choice, build_provider, choose_provider
-from .providers.switching import ModelSpec, model_name, switched_settings, unavailable_reason
+from .providers.registry import Choice, ModelSpec, build_provider, choose_provider, model_name
+from .providers.switching import switched_settings, unavailable_reason
 from .store import SessionLock, SessionStore, StoreError
 
 if TYPE_CHECKING:
     # The pipeline and the ledger (and the heuristics they compile, ~0.1 s) load on first use,
     # not on the way to the TUI's first frame.
-    from .core.pipeline import Pipeline, PipelineSettings, TurnOutcome
     from .core.profile import ProfileChoice
+    from .core.turn import Pipeline, PipelineSettings, TurnOutcome
 
 log = logging.getLogger("rcm_tui.controller")
 T = TypeVar("T")
@@ -54,7 +54,7 @@ TITLE_WORDS = 8
 
 
 def pipeline_settings(settings: Settings, reliability: bool = True) -> PipelineSettings:
-    from .core.pipeline import PipelineSettings
+    from .core.turn import PipelineSettings
 
     ctx = settings.context
     return PipelineSettings(
@@ -210,7 +210,7 @@ class Controller:
         return self._providers
 
     def pipeline(self) -> Pipeline:
-        from .core.pipeline import Pipeline
+        from .core.turn import Pipeline
 
         if self._pipeline is None:
             pair = self.providers()
@@ -405,16 +405,16 @@ class Controller:
         self.save()
         return message
 
-    async def send(self, text: str, *, scripted_reply: str | None = None) -> TurnOutcome:
+    async def send(self, text: str) -> TurnOutcome:
         self.record_user_message(text)
-        return await self._run(text, scripted_reply)
+        return await self._run(text)
 
     async def retry(self) -> TurnOutcome | None:
         """Run the pipeline again for an unanswered (failed or interrupted) user message."""
         pending = self.session.pending_user_turn
         if pending is None:
             return None
-        return await self._run(pending.content, None)
+        return await self._run(pending.content)
 
     async def regenerate(self) -> TurnOutcome | None:
         """Replace the last reply with a new one for the same message (None: nothing answered
@@ -445,9 +445,9 @@ class Controller:
             await self._pipeline.cancel_background()
         self.session = rewound  # a new object: the store rewrites the file, no stale journal
 
-    async def _run(self, text: str, scripted_reply: str | None) -> TurnOutcome:
+    async def _run(self, text: str) -> TurnOutcome:
         turn = self.session.turn
-        from .core.pipeline import TurnOutcome
+        from .core.turn import TurnOutcome
 
         try:
             pipeline = self.pipeline()
@@ -462,7 +462,7 @@ class Controller:
                 await asyncio.shield(self._loading)
         self._partial = None
         try:
-            return await pipeline.run_turn(self.session, text, scripted_reply=scripted_reply)
+            return await pipeline.run_turn(self.session, text)
         except asyncio.CancelledError:
             self._keep_partial_reply(self.session.turn)
             self.save()

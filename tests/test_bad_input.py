@@ -25,10 +25,10 @@ from hypothesis import strategies as st
 from rcm_tui import cli, config
 from rcm_tui.config import load_settings
 from rcm_tui.controller import Controller
-from rcm_tui.core.analysis import LedgerView
 from rcm_tui.core.heuristics import analyse_message, find_readvocacy, same_option
 from rcm_tui.core.heuristics.categories import guard_spans
-from rcm_tui.core.ledger import apply_analysis, ledger_view
+from rcm_tui.core.ledger import apply_analysis, ledger_snapshot
+from rcm_tui.core.ledger_snapshot import LedgerSnapshot, RejectedItem
 from rcm_tui.core.models import (
     CallRecord,
     Memory,
@@ -543,7 +543,10 @@ def squash(text: str) -> str:
 def test_analyse_message_never_raises_and_reports_only_what_the_text_says(
     text: str, rejected: list[str]
 ) -> None:
-    view = LedgerView(active_rejections=rejected, reopenable=rejected, recent_user_messages=[text])
+    view = LedgerSnapshot(
+        rejected=tuple(RejectedItem(o) for o in rejected), reopenable=tuple(rejected),
+        recent_user_messages=(text,),
+    )
     analysis = analyse_message(text, 3, view)
     source = squash(text)
     for finding in analysis.requirements:
@@ -587,7 +590,7 @@ def test_applying_the_same_message_twice_never_duplicates_the_ledger(texts: list
     session = Session()
     for turn, text in enumerate(texts, start=1):
         session.messages.append(Message(role="user", content=text, turn=turn))
-        analysis = analyse_message(text, turn, ledger_view(session))
+        analysis = analyse_message(text, turn, ledger_snapshot(session))
         apply_analysis(session, analysis, turn)
         requirements = [r.model_copy() for r in session.requirements]
         rejected = [r.model_copy() for r in session.rejected]
@@ -597,7 +600,7 @@ def test_applying_the_same_message_twice_never_duplicates_the_ledger(texts: list
         assert [r.id for r in session.requirements] == [r.id for r in requirements]
         assert [(r.id, r.option) for r in session.rejected] == [(r.id, r.option) for r in rejected]
         # The user saying it again in the next turn adds no twins either.
-        again = analyse_message(text, turn + 1, ledger_view(session))
+        again = analyse_message(text, turn + 1, ledger_snapshot(session))
         apply_analysis(session, again, turn + 1)
         ledger_is_consistent(session)
 
@@ -607,7 +610,7 @@ def test_the_message_grammar_reaches_the_rules() -> None:
     analysis = analyse_message(
         "We must keep answers under 200 ms. We don't want MongoDB, because it is too heavy.",
         1,
-        LedgerView(),
+        LedgerSnapshot(),
     )
     assert analysis.requirements and analysis.rejections
     assert find_readvocacy("Let's go with MongoDB after all.", ["MongoDB"]) == ["MongoDB"]

@@ -23,7 +23,7 @@ from rcm_tui.core.llm import Finished, LLMRequest, StreamEvent, TextDelta, Usage
 from rcm_tui.core.models import Session
 from rcm_tui.eval import bench, bench_engine, bench_naive
 from rcm_tui.eval.progress import Progress
-from rcm_tui.providers.offline import OfflineProvider
+from rcm_tui.providers.offline import OfflineProvider, scripted_reply
 from rcm_tui.store import SessionStore
 
 FAST = ["--overhead-turns", "12", "--list-sessions", "25", "--repetitions", "3"]
@@ -178,15 +178,12 @@ async def test_naive_layer_analyses_generates_then_judges(tmp_path: Path) -> Non
 
 async def test_capped_provider_stops_at_max_tokens() -> None:
     provider = bench.latency_provider(0, 0)
-    request = LLMRequest(
-        [], "generation", max_tokens=3, hints={"scripted_reply": "one two three four five six"}
-    )
-    result = await complete(provider, request)
+    with scripted_reply("one two three four five six"):
+        result = await complete(provider, LLMRequest([], "generation", max_tokens=3))
     assert result.text.split() == ["one", "two", "three"]
     assert result.usage.completion_tokens == 3
-    unlimited = await complete(
-        provider, LLMRequest([], "generation", hints={"scripted_reply": "a b c d"})
-    )
+    with scripted_reply("a b c d"):
+        unlimited = await complete(provider, LLMRequest([], "generation"))
     assert unlimited.text.split() == ["a", "b", "c", "d"]
 
 

@@ -270,6 +270,7 @@ CONTINUE_SCRIPT = textwrap.dedent(
     from rcm_tui.config import load_settings
     from rcm_tui.controller import Controller
     from rcm_tui.eval.long_session import reply_turn, user_turn
+    from rcm_tui.providers.offline import scripted_reply
     from rcm_tui.store import SessionStore
 
     journal.SessionJournal.due_for_compaction = property(lambda j: j.journal_bytes > 40_000)
@@ -283,7 +284,8 @@ CONTINUE_SCRIPT = textwrap.dedent(
             assert (await controller.retry()).ok
             print(f"[{pending.turn}/{last}]", file=sys.stderr, flush=True)
         for number in range(controller.session.turn + 1, last + 1):
-            outcome = await controller.send(user_turn(number), scripted_reply=reply_turn(number))
+            with scripted_reply(reply_turn(number)):
+                outcome = await controller.send(user_turn(number))
             assert outcome.ok, outcome.error
             print(f"[{number}/{last}]", file=sys.stderr, flush=True)
         await controller.aclose()

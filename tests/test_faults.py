@@ -26,7 +26,7 @@ from rcm_tui.controller import Controller, ProviderPair
 from rcm_tui.core.events import Notice, PipelineEvent, TurnFailed
 from rcm_tui.core.llm import LLMProvider, ProviderError
 from rcm_tui.core.models import Session
-from rcm_tui.core.pipeline import TurnOutcome
+from rcm_tui.core.turn import TurnOutcome
 from rcm_tui.providers.anthropic import AnthropicProvider
 from rcm_tui.providers.base import RetryPolicy
 from rcm_tui.providers.offline import OFFLINE_TAG, OfflineProvider

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from rcm_tui import journal
-from rcm_tui.core import pipeline
 from rcm_tui.core.models import CallRecord, Message, Session
+from rcm_tui.core.turn import calls
 from rcm_tui.eval.long_session import build_session, reply_turn, user_turn
 from rcm_tui.store import SessionStore, encode_document
 
@@ -163,7 +163,7 @@ def test_search_finds_text_that_is_only_in_the_journal(store: SessionStore) -> N
 def test_pruned_call_text_is_journaled() -> None:
     # The pipeline empties the text of calls CALL_TEXT_TURNS old; the journal must still be
     # looking at items that old, or the pruning would be lost from the journal.
-    assert journal.WINDOW_TURNS > pipeline.CALL_TEXT_TURNS
+    assert journal.WINDOW_TURNS > calls.CALL_TEXT_TURNS
 
 
 def test_an_old_call_pruned_in_place_reaches_the_disk(store: SessionStore) -> None:

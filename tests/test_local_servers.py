@@ -21,7 +21,7 @@ from rcm_tui.controller import Controller
 from rcm_tui.core.events import Notice, PipelineEvent, ReplyDelta, ReplyShown, ReplyStarted
 from rcm_tui.core.llm import LLMProvider
 from rcm_tui.core.models import Message, Session
-from rcm_tui.core.pipeline import Pipeline, PipelineSettings, TurnOutcome
+from rcm_tui.core.turn import Pipeline, PipelineSettings, TurnOutcome
 from rcm_tui.providers.anthropic import AnthropicProvider
 from rcm_tui.providers.model_size import parameter_size, parameters_in_show
 from rcm_tui.providers.openai import OpenAIProvider

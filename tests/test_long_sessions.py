@@ -8,7 +8,7 @@ import pytest
 from rcm_tui.core import context, heuristics
 from rcm_tui.core.context import Budget, assemble
 from rcm_tui.core.heuristics import requirement_similarity
-from rcm_tui.core.ledger import apply_analysis, ledger_view
+from rcm_tui.core.ledger import apply_analysis, ledger_snapshot
 from rcm_tui.core.models import Message, Session
 from rcm_tui.eval.long_session import build_session, user_turn
 
@@ -43,7 +43,8 @@ def test_a_thousand_distinct_needs_make_a_thousand_requirements() -> None:
     for turn in range(1, 1001):
         text = user_turn(turn)
         session.messages.append(Message(role="user", content=text, turn=turn))
-        apply_analysis(session, heuristics.analyse_message(text, turn, ledger_view(session)), turn)
+        found = heuristics.analyse_message(text, turn, ledger_snapshot(session))
+        apply_analysis(session, found, turn)
     assert len(session.live_requirements()) == 1000
     assert len({r.text for r in session.requirements}) == 1000
 

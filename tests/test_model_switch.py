@@ -15,8 +15,8 @@ from rcm_tui.config import load_settings, log_dir, sessions_dir
 from rcm_tui.controller import Controller
 from rcm_tui.core.models import Message, Session
 from rcm_tui.model_command import models_by_turn
-from rcm_tui.providers.registry import local_available
-from rcm_tui.providers.switching import ModelSpec, parse_model_spec, switched_settings
+from rcm_tui.providers.registry import ModelSpec, local_available
+from rcm_tui.providers.switching import parse_model_spec, switched_settings
 from rcm_tui.store import SessionStore
 
 SECRET = "sk-test-never-on-disk-1234567890"

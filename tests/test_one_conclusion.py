@@ -7,7 +7,7 @@ import asyncio
 
 from rcm_tui.core.conclusion import current_conclusion
 from rcm_tui.core.heuristics import analyse_message
-from rcm_tui.core.ledger import apply_analysis, ledger_view
+from rcm_tui.core.ledger import apply_analysis, ledger_snapshot
 from rcm_tui.core.models import Message, Session, Solidified, StatusBlock
 from rcm_tui.ui.widgets.decisions import decision_log_text
 
@@ -20,7 +20,7 @@ def _session() -> Session:
         "Decision: let's go with NATS JetStream.",
     ]
     for turn, text in enumerate(turns, start=1):
-        apply_analysis(session, analyse_message(text, turn, ledger_view(session)), turn)
+        apply_analysis(session, analyse_message(text, turn, ledger_snapshot(session)), turn)
         session.messages.append(Message(role="user", content=text, turn=turn))
         session.messages.append(Message(role="assistant", content="Noted.", turn=turn))
     session.status_blocks.append(StatusBlock(turn=2, conclusion="not settled yet"))

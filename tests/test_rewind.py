@@ -8,6 +8,7 @@ import asyncio
 import pytest
 
 from rcm_tui.core.rewind import rewind_before
+from rcm_tui.providers.offline import scripted_reply
 
 from .ui.conftest import CONVERSATION, converse, make_controller
 
@@ -112,9 +113,9 @@ async def test_a_fact_first_stated_in_a_dropped_turn_is_gone_and_an_earlier_one_
     from rcm_tui.core.branch import fork_session
 
     controller = make_controller()
-    await controller.send("We're building the core ledger for a payments startup.",
-                          scripted_reply="Noted.")
-    await controller.send("We're building the billing service on AWS.", scripted_reply="Noted.")
+    with scripted_reply("Noted."):
+        await controller.send("We're building the core ledger for a payments startup.")
+        await controller.send("We're building the billing service on AWS.")
     await controller.drain()
     facts = controller.session.memory.facts
     assert len(facts) == 2 and "billing service" in facts[1]

@@ -25,20 +25,6 @@ class RejectionFinding:
 
 
 @dataclass
-class LedgerView:
-    """The part of the session an analyser may read (a snapshot, safe to share)."""
-
-    requirements: list[tuple[str, str, str]] = field(default_factory=list)  # (id, text, status)
-    active_rejections: list[str] = field(default_factory=list)
-    reopenable: list[str] = field(default_factory=list)  # every option ever rejected
-    recent_user_messages: list[str] = field(default_factory=list)
-    last_assistant_message: str = ""
-    # The few replies before it, oldest first: options proposed two turns ago are still on the
-    # table when the user turns one down.
-    earlier_assistant_messages: list[str] = field(default_factory=list)
-
-
-@dataclass
 class Analysis:
     requirements: list[RequirementFinding] = field(default_factory=list)
     # ids of existing requirements the user confirmed ("yes, PostgreSQL it is")

@@ -16,10 +16,11 @@ import bisect
 import functools
 import math
 import re
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
 
 from . import prompts
+from .ledger import ledger_snapshot
+from .ledger_snapshot import LedgerSnapshot, RejectedItem
 from .llm import ChatMessage
 from .models import Message, Session, StatusBlock
 
@@ -95,25 +96,6 @@ class AssembledPrompt:
     over_budget: bool = False
 
 
-def ledger_payload(session: Session) -> dict[str, Any]:
-    """The ledger as plain data: for the prompt block and for deterministic providers."""
-    return {
-        "solidified": session.solidified.text if session.solidified else None,
-        "rejected": [
-            {"option": r.option, "reason": r.reason, "turn": r.turn, "origin": r.origin}
-            for r in session.active_rejections()
-        ],
-        "requirements": [
-            {"id": r.id, "text": r.text, "status": r.status, "source_turn": r.source_turn}
-            for r in session.requirements
-            if r.status in ("pending", "confirmed", "addressed")
-        ],
-        "facts": list(session.memory.facts),
-        "trajectory": session.memory.trajectory,
-        "open_questions": list(session.memory.open_questions),
-    }
-
-
 def title_from(text: str, words: int = 8) -> str:
     """The first few words of a text, with an ellipsis when there were more."""
     parts = " ".join(text.split()).split(" ")
@@ -121,52 +103,35 @@ def title_from(text: str, words: int = 8) -> str:
     return title + "…" if len(parts) > words else title
 
 
-def rejection_line(rejected: dict[str, Any]) -> str:
-    origin = rejected.get("origin", "user")
-    who = "the user" if origin in ("heuristic", "llm", "user") else origin
-    reason = f" — {rejected['reason']}" if rejected.get("reason") else ""
-    return f"- {rejected['option']}{reason} (rejected by {who} at turn {rejected['turn']})"
+def rejection_line(rejected: RejectedItem) -> str:
+    who = "the user" if rejected.origin in ("heuristic", "llm", "user") else rejected.origin
+    reason = f" — {rejected.reason}" if rejected.reason else ""
+    return f"- {rejected.option}{reason} (rejected by {who} at turn {rejected.turn})"
 
 
-def solidified_from_ledger(payload: dict[str, Any], *, conclusion: str = "") -> str:
-    """A SOLIDIFIED block built from the ledger alone (`ledger_payload` data).
+def solidified_from_ledger(ledger: LedgerSnapshot, *, conclusion: str = "") -> str:
+    """A SOLIDIFIED block built from the ledger alone.
 
     Used when the model fails to write one, and by the offline demo provider.
     """
-    lines = [f"CONCLUSION: {conclusion or payload['trajectory'] or 'not settled yet'}"]
+    lines = [f"CONCLUSION: {conclusion or ledger.trajectory or 'not settled yet'}"]
     lines.append("REJECTED:")
-    lines += [rejection_line(r) for r in payload["rejected"]] or ["- none"]
-    pending = [r["text"] for r in payload["requirements"] if r["status"] == "pending"]
-    open_items = list(payload["open_questions"])[-3:] + pending
+    lines += [rejection_line(r) for r in ledger.rejected] or ["- none"]
+    pending = [r.text for r in ledger.pending]
+    open_items = list(ledger.open_questions)[-3:] + pending
     lines.append("OPEN QUESTIONS:")
     lines += [f"- {q}" for q in open_items[:6]] or ["- none"]
     return "\n".join(lines)
 
 
-def status_from_ledger(payload: dict[str, Any], turn: int) -> StatusBlock:
+def status_from_ledger(ledger: LedgerSnapshot, turn: int) -> StatusBlock:
     """A STATUS block from the ledger alone: when the model wrote none, and for /status."""
-    pending = [r["text"] for r in payload["requirements"] if r["status"] == "pending"]
+    pending = [r.text for r in ledger.pending]
     return StatusBlock(
         turn=turn,
-        conclusion=payload["trajectory"],
-        rejected=[
-            f"{r['option']} ({r['reason']})" if r.get("reason") else r["option"]
-            for r in payload["rejected"]
-        ],
-        open=list(payload["open_questions"])[-3:] + pending[:3],
-    )
-
-
-def render_ledger(session: Session, *, status_requested: bool) -> str:
-    data = ledger_payload(session)
-    return prompts.ledger_block(
-        solidified=data["solidified"],
-        rejected=data["rejected"],
-        requirements=data["requirements"],
-        facts=data["facts"],
-        trajectory=data["trajectory"],
-        open_questions=data["open_questions"],
-        status_requested=status_requested,
+        conclusion=ledger.trajectory,
+        rejected=[f"{r.option} ({r.reason})" if r.reason else r.option for r in ledger.rejected],
+        open=list(ledger.open_questions)[-3:] + pending[:3],
     )
 
 
@@ -247,6 +212,7 @@ def with_ledger(ledger: str, text: str) -> str:
 
 def ledger_update(
     session: Session,
+    ledger: LedgerSnapshot,
     history: list[tuple[Message, Message]],
     turn: int,
     refresh_turns: int,
@@ -269,21 +235,20 @@ def ledger_update(
     10 of 16 turns with the reminder, 1 without), so the lean profile goes without it.
     Nothing at risk: no block at all.
     """
-    data = ledger_payload(session)
     sent = _blocks_since_last_full(history)
     if sent is None or sent[0] <= turn - refresh_turns or _retracted(session, sent[1]):
-        if not (_has_items(data) or status_requested):
+        if not (ledger.has_items() or status_requested):
             return ""
-        return render_ledger(session, status_requested=status_requested)
-    rejected = data["rejected"]
+        return prompts.ledger_block(ledger, status_requested=status_requested)
+    rejected = ledger.rejected
     shown = sent[1].splitlines()
     new_rejected = [
         # Rejected in the message right below: its reason is there, verbatim.
-        {**r, "reason": ""} if r["turn"] == turn else r
+        replace(r, reason="") if r.turn == turn else r
         for r in rejected
-        if not _rejection_shown(r["option"], shown)
+        if not _rejection_shown(r.option, shown)
     ]
-    names = [r["option"] for r in rejected] if remind_rejected else []
+    names = [r.option for r in rejected] if remind_rejected else []
     if not (new_rejected or names or status_requested):
         return ""
     return prompts.ledger_update_block(
@@ -292,10 +257,6 @@ def ledger_update(
         since_turn=sent[0],
         status_requested=status_requested,
     )
-
-
-def _has_items(data: dict[str, Any]) -> bool:
-    return any(data[k] for k in ("solidified", "rejected", "requirements", "facts", "trajectory"))
 
 
 def _blocks_since_last_full(history: list[tuple[Message, Message]]) -> tuple[int, str] | None:
@@ -310,7 +271,7 @@ def _blocks_since_last_full(history: list[tuple[Message, Message]]) -> tuple[int
 
 
 def _rejection_shown(option: str, lines: list[str]) -> bool:
-    item = prompts.rejected_item({"option": option})
+    item = prompts.rejected_item(RejectedItem(option))
     return any(line == item or line.startswith(f"{item} (reason:") for line in lines)
 
 
@@ -361,6 +322,7 @@ def assemble(
     remind_rejected: bool = True,
     system_prompt: str = prompts.SYSTEM_PROMPT,
     checklist: str | None = None,
+    ledger: LedgerSnapshot | None = None,
 ) -> AssembledPrompt:
     """Build the generation prompt for `turn`.
 
@@ -373,20 +335,22 @@ def assemble(
     the ledger block they were sent with and the newest one gets `ledger_update`: each prompt
     then extends the previous one, which a one-slot KV cache serves without re-reading.
     A `checklist` (the small-model profile's ledger) is sent instead of a block, and history
-    messages keep theirs the same way.
+    messages keep theirs the same way. `ledger` is the session's ledger snapshot, if taken.
     """
     pairs = answered_turns(session, turn)
     if checklist is not None:
         return _assemble_with(
             session, pairs, checklist, user_text, turn, budget, chunk, system_prompt
         )
+    snapshot = ledger or ledger_snapshot(session)
     if ledger_refresh_turns is None:
-        ledger = render_ledger(session, status_requested=status_requested)
-        return _assemble_with(session, pairs, ledger, user_text, turn, budget, chunk, system_prompt)
+        block = prompts.ledger_block(snapshot, status_requested=status_requested)
+        return _assemble_with(session, pairs, block, user_text, turn, budget, chunk, system_prompt)
 
     def as_sent_block(visible: list[tuple[Message, Message]]) -> str:
         return ledger_update(
             session,
+            snapshot,
             visible,
             turn,
             ledger_refresh_turns,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 from typing import cast, get_args
 
-from .analysis import Analysis, LedgerView
+from .analysis import Analysis
 from .conclusion import close_decided_questions
 from .heuristics import (
     find_readvocacy,
@@ -23,6 +23,7 @@ from .heuristics import (
     same_option,
     text_similarity,
 )
+from .ledger_snapshot import LedgerSnapshot, RejectedItem, RequirementItem
 from .models import (
     Origin,
     RejectedOption,
@@ -365,28 +366,36 @@ def apply_analysis(session: Session, analysis: Analysis, turn: int) -> list[str]
 EARLIER_REPLIES = 2
 
 
-def ledger_view(session: Session) -> LedgerView:
-    """The snapshot an analyser reads; independent of the session, safe to share."""
-    # From the end: the view needs the last few messages, not a pass over the whole history.
+def ledger_snapshot(session: Session) -> LedgerSnapshot:
+    """The ledger as it stands, with the last few messages: independent of the session."""
+    # From the end: the snapshot needs the last few messages, not a pass over the history.
     recent = itertools.islice((m.content for m in reversed(session.messages) if m.role == "user"),
                               RECENT_USER_MESSAGES)
-    users = list(recent)[::-1]
-    replies = list(
+    users = tuple(recent)[::-1]
+    replies = tuple(
         itertools.islice(
             (m.content for m in reversed(session.messages) if m.role == "assistant"),
             EARLIER_REPLIES + 1,
         )
     )[::-1]
-    last_reply = replies[-1] if replies else ""
     reopenable: list[str] = []
     for entry in session.rejected:
         if not any(same_option(entry.option, o) for o in reopenable):
             reopenable.append(entry.option)
-    return LedgerView(
-        requirements=[(r.id, r.text, r.status) for r in session.requirements],
-        active_rejections=[r.option for r in session.active_rejections()],
-        reopenable=reopenable,
+    return LedgerSnapshot(
+        requirements=tuple(
+            RequirementItem(r.id, r.text, r.status, r.source_turn) for r in session.requirements
+        ),
+        rejected=tuple(
+            RejectedItem(r.option, r.reason, r.turn, r.origin)
+            for r in session.active_rejections()
+        ),
+        reopenable=tuple(reopenable),
+        solidified=session.solidified.text if session.solidified else None,
+        facts=tuple(session.memory.facts),
+        trajectory=session.memory.trajectory,
+        open_questions=tuple(session.memory.open_questions),
         recent_user_messages=users,
-        last_assistant_message=last_reply,
+        last_assistant_message=replies[-1] if replies else "",
         earlier_assistant_messages=replies[:-1],
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal, Protocol, runtime_checkable
 
 from .models import CallPurpose
@@ -36,8 +36,6 @@ class LLMRequest:
     # A JSON schema the answer must follow; providers use JSON mode or a grammar when they can.
     json_schema: dict[str, Any] | None = None
     stop: list[str] | None = None
-    # Deterministic providers (offline, bench) read these; network providers ignore them.
-    hints: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass

@@ -12,7 +12,8 @@ import re
 from pydantic import BaseModel, Field, field_validator
 
 from . import heuristics
-from .analysis import Analysis, LedgerView, RejectionFinding, RequirementFinding
+from .analysis import Analysis, RejectionFinding, RequirementFinding
+from .ledger_snapshot import LedgerSnapshot
 from .structured import StructuredOutputError, validate_answer
 from .terms import content_terms
 
@@ -95,7 +96,7 @@ def rejection_grounded(option: str, message: str) -> bool:
     return False
 
 
-def parse_analysis(answer: str, message: str, view: LedgerView) -> Analysis:
+def parse_analysis(answer: str, message: str, view: LedgerSnapshot) -> Analysis:
     """Validate the JSON answer and keep only items grounded in the user's message."""
     parsed = validate_answer(AnalysisAnswer, answer, "analysis")
     source = content_terms(message)
@@ -122,7 +123,7 @@ def parse_analysis(answer: str, message: str, view: LedgerView) -> Analysis:
             out.reopened.append(option)
         else:
             out.discarded.append(f"reopen: {option[:80]}")
-    ids = {rid for rid, _text, _status in view.requirements}
+    ids = {r.id for r in view.requirements}
     out.confirmed_ids = [i for i in parsed.confirmed if i in ids]
     out.dropped_ids = [i for i in parsed.dropped if i in ids]
     out.facts = [f for f in parsed.facts if f.strip() and _grounded(f, source)]

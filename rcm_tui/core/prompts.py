@@ -7,7 +7,10 @@ turn and goes into the last user message, after the history.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
+
+from .ledger_snapshot import LedgerSnapshot, RejectedItem, RequirementItem
 
 SYSTEM_PROMPT = """\
 You are a careful assistant in a long, exploratory conversation. Keep the conversation on track:
@@ -134,35 +137,27 @@ LEDGER_MARKERS = (
 )
 
 
-def ledger_block(
-    *,
-    solidified: str | None,
-    rejected: list[dict[str, Any]],
-    requirements: list[dict[str, Any]],
-    facts: list[str],
-    trajectory: str,
-    open_questions: list[str],
-    status_requested: bool,
-) -> str:
+def ledger_block(ledger: LedgerSnapshot, *, status_requested: bool) -> str:
     """The per-turn block placed right before the newest user message, highest priority first."""
     lines = [LEDGER_HEADER]
-    if solidified:
-        lines += ["SOLIDIFIED (decided; keep to it):", solidified.strip()]
-    if rejected:
+    if ledger.solidified:
+        lines += ["SOLIDIFIED (decided; keep to it):", ledger.solidified.strip()]
+    if ledger.rejected:
         lines.append("Rejected options — do NOT propose these again:")
-        lines += [rejected_item(r) for r in rejected]
+        lines += [rejected_item(r) for r in ledger.rejected]
+    requirements = ledger.live_requirements
     if requirements:
         lines.append("Requirements to respect:")
-        lines += [requirement_item(r["id"], r["text"]) for r in requirements]
-    if trajectory:
-        lines.append(f"Current direction: {trajectory}")
+        lines += [requirement_item(r.id, r.text) for r in requirements]
+    if ledger.trajectory:
+        lines.append(f"Current direction: {ledger.trajectory}")
     # A fact a requirement already states is said once: every line is re-read each turn.
-    said = " ".join(r["text"] for r in requirements).casefold()
-    facts = [f for f in facts if f.casefold() not in said]
+    said = " ".join(r.text for r in requirements).casefold()
+    facts = [f for f in ledger.facts if f.casefold() not in said]
     if facts:
         lines.append("Facts: " + "; ".join(facts))
-    if open_questions:
-        lines.append("Open questions: " + "; ".join(open_questions))
+    if ledger.open_questions:
+        lines.append("Open questions: " + "; ".join(ledger.open_questions))
     if status_requested:
         lines.append(STATUS_INSTRUCTION)
     lines.append("[/ledger]")
@@ -174,15 +169,15 @@ def requirement_item(requirement_id: str, text: str) -> str:
     return f"- {requirement_id}: {text}"
 
 
-def rejected_item(rejected: dict[str, Any]) -> str:
+def rejected_item(rejected: RejectedItem) -> str:
     """One rejected option as a ledger line; the as-sent layout looks for it in earlier blocks."""
-    reason = rejected.get("reason")
-    return f"- {rejected['option']}" + (f" (reason: {reason})" if reason else "")
+    reason = rejected.reason
+    return f"- {rejected.option}" + (f" (reason: {reason})" if reason else "")
 
 
 def ledger_update_block(
     *,
-    new_rejected: list[dict[str, Any]],
+    new_rejected: Sequence[RejectedItem],
     rejected_names: list[str],
     since_turn: int,
     status_requested: bool,
@@ -199,14 +194,14 @@ def ledger_update_block(
     return "\n".join(lines)
 
 
-def format_requirements(requirements: list[dict[str, Any]]) -> str:
+def format_requirements(requirements: Sequence[RequirementItem]) -> str:
     if not requirements:
         return "none"
-    return "; ".join(f"{r['id']}: {r['text']}" for r in requirements)
+    return "; ".join(f"{r.id}: {r.text}" for r in requirements)
 
 
-def format_rejected(rejected: list[dict[str, Any]]) -> str:
-    return ", ".join(r["option"] for r in rejected) or "none"
+def format_rejected(rejected: Sequence[RejectedItem]) -> str:
+    return ", ".join(r.option for r in rejected) or "none"
 
 
 # JSON schemas for the structured calls; providers pass them on as JSON mode or a grammar.

@@ -16,7 +16,8 @@ from ..config import Settings
 from ..controller import pipeline_settings
 from ..core.llm import LLMProvider, LLMRequest, StreamEvent
 from ..core.models import Message, Session
-from ..core.pipeline import Pipeline
+from ..core.turn import Pipeline
+from ..providers.offline import scripted_reply
 from ..store import SessionStore, encode_document
 from .bench_modes import CONVERSATION, BenchError, conversation, latency_provider, ms
 
@@ -87,7 +88,8 @@ async def measure_engine_overhead(
         session.messages.append(Message(role="user", content=user, turn=number))
         watch.seconds = 0.0
         started = time.perf_counter()
-        outcome = await pipeline.run_turn(session, user, scripted_reply=reply)
+        with scripted_reply(reply):
+            outcome = await pipeline.run_turn(session, user)
         critical.append((time.perf_counter() - started - watch.seconds) * 1000)
         if not outcome.ok:
             raise BenchError(f"overhead turn {number} failed: {outcome.error}")

@@ -34,7 +34,7 @@ from typing import Any
 from ..config import LoadedSettings
 from ..controller import Controller, ProviderPair
 from ..core.models import Session
-from ..providers.offline import OfflineProvider
+from ..providers.offline import OfflineProvider, scripted_reply
 from ..store import SessionStore
 from . import long_session
 from .progress import Progress
@@ -121,7 +121,8 @@ async def replay_long(
         for number, (user, reply) in enumerate(conversation, start=1):
             before = len(store.saves)
             started, cpu = time.perf_counter(), time.process_time()
-            outcome = await controller.send(user, scripted_reply=reply)
+            with scripted_reply(reply):
+                outcome = await controller.send(user)
             await controller.drain()
             turn_ms.append((time.perf_counter() - started) * 1000)
             cpu_ms.append((time.process_time() - cpu) * 1000)

@@ -20,7 +20,7 @@ from ..core.context import messages_tokens
 from ..core.events import PipelineEvent, ReplyDelta
 from ..core.llm import Finished, LLMProvider, LLMRequest, StreamEvent, TextDelta, Usage
 from ..core.models import Session
-from ..providers.offline import OfflineProvider
+from ..providers.offline import OfflineProvider, scripted_reply
 from ..store import SessionStore
 from .packaged import bench_conversation
 
@@ -155,7 +155,8 @@ async def run_controller_mode(
         for number, (user, reply) in enumerate(turns, start=1):
             first.at = None
             started = time.perf_counter()
-            outcome = await controller.send(user, scripted_reply=reply)
+            with scripted_reply(reply):
+                outcome = await controller.send(user)
             ended = time.perf_counter()
             if not outcome.ok:
                 raise BenchError(f"turn {outcome.turn} failed: {outcome.error}")

@@ -6,17 +6,17 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable
-from typing import Any
 
 from ..core import heuristics, prompts
-from ..core.context import ledger_payload, render_ledger
+from ..core.call_context import CallContext, calling
 from ..core.instructions import analysis_instruction, judge_instruction
-from ..core.ledger import apply_analysis, ledger_view
+from ..core.ledger import apply_analysis, ledger_snapshot
 from ..core.llm import ChatMessage, LLMProvider, LLMRequest, complete
 from ..core.llm_analysis import parse_analysis
 from ..core.models import Message, Session
 from ..core.quality import parse_judge
 from ..core.structured import StructuredOutputError
+from ..providers.offline import scripted_reply
 from ..store import SessionStore
 from .bench_modes import ModeRun, TurnSample
 
@@ -25,7 +25,7 @@ class NaiveLayer:
     """Analyse, then generate without streaming, then judge: the reply appears after the judge.
 
     It uses the same provider, instructions (core/instructions.py) and ledger block
-    (context.render_ledger) as the layer, and rebuilds the whole prompt (ledger in the system
+    (prompts.ledger_block) as the layer, and rebuilds the whole prompt (ledger in the system
     message) on every call, as a layer that does not think about latency or prefix caches would.
     """
 
@@ -42,9 +42,12 @@ class NaiveLayer:
         self.store.save(session)
         await self._analyse(user, turn)
         messages = self._prompt(user)
-        hints = self._hints(user, turn, scripted)
-        reply = await complete(self.provider, LLMRequest(messages, "generation", hints=hints))
-        await self._judge(messages, reply.text, hints)
+        # What the calls are about, for the offline demo (a model reads the prompt instead).
+        context = CallContext(turn=turn, ledger=ledger_snapshot(session), user_message=user)
+        with calling(context), scripted_reply(scripted):
+            reply = await complete(self.provider, LLMRequest(messages, "generation"))
+        with calling(context):
+            await self._judge(messages, reply.text)
         shown = time.perf_counter()
         session.messages.append(Message(role="assistant", content=reply.text.strip(), turn=turn))
         self.store.save(session)
@@ -55,46 +58,35 @@ class NaiveLayer:
         return [ChatMessage(m.role, m.content) for m in self.session.messages[:-1]]
 
     def _prompt(self, user: str) -> list[ChatMessage]:
-        ledger = render_ledger(self.session, status_requested=False)
+        ledger = prompts.ledger_block(ledger_snapshot(self.session), status_requested=False)
         system = ChatMessage("system", f"{prompts.SYSTEM_PROMPT}\n\n{ledger}")
         return [system, *self._history(), ChatMessage("user", user)]
 
-    def _hints(self, user: str, turn: int, scripted: str | None) -> dict[str, Any]:
-        return {
-            "turn": turn,
-            "user_message": user,
-            "scripted_reply": scripted,
-            "status_requested": False,
-            "ledger": ledger_payload(self.session),
-            "reliability": True,
-        }
-
     async def _analyse(self, user: str, turn: int) -> None:
         session = self.session
-        instruction = analysis_instruction(session, user)
+        view = ledger_snapshot(session)
+        instruction = analysis_instruction(view, user)
         request = LLMRequest(
             [ChatMessage("system", prompts.SYSTEM_PROMPT), ChatMessage("user", instruction)],
             "analysis",
             temperature=0.0,
             json_schema=prompts.ANALYSIS_SCHEMA,
-            hints=self._hints(user, turn, None),
         )
-        result = await complete(self.provider, request)
-        view = ledger_view(session)
+        with calling(CallContext(turn=turn, ledger=view, user_message=user)):
+            result = await complete(self.provider, request)
         try:
             analysis = parse_analysis(result.text, user, view)
         except StructuredOutputError:
             analysis = heuristics.analyse_message(user, turn, view)
         apply_analysis(session, analysis, turn)
 
-    async def _judge(self, messages: list[ChatMessage], reply: str, hints: dict[str, Any]) -> None:
-        instruction, pending_ids = judge_instruction(self.session)
+    async def _judge(self, messages: list[ChatMessage], reply: str) -> None:
+        instruction, pending_ids = judge_instruction(ledger_snapshot(self.session))
         request = LLMRequest(
             [*messages, ChatMessage("assistant", reply), ChatMessage("user", instruction)],
             "judge",
             temperature=0.0,
             json_schema=prompts.JUDGE_SCHEMA,
-            hints={**hints, "reply": reply},
         )
         result = await complete(self.provider, request)
         # A naive layer shows the reply even when the verdict is unusable; only time matters.

@@ -36,8 +36,8 @@ from typing import Any
 
 from ..core.heuristics import find_readvocacy
 from ..core.models import Message, Session
-from ..core.pipeline import Pipeline, PipelineSettings
-from ..providers.offline import OfflineProvider
+from ..core.turn import Pipeline, PipelineSettings
+from ..providers.offline import OfflineProvider, scripted_reply
 
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -200,7 +200,8 @@ async def end_to_end_flags(item: GuardItem) -> list[str]:
     session = Session()
     for user, assistant in _exchanges(item.conversation):
         session.messages.append(Message(role="user", content=user, turn=session.turn + 1))
-        await pipeline.run_turn(session, user, scripted_reply=assistant or item.reply)
+        with scripted_reply(assistant or item.reply):
+            await pipeline.run_turn(session, user)
     await pipeline.drain()
     last_record = session.quality[-1] if session.quality else None
     return list(last_record.readvocated) if last_record else []

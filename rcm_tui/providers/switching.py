@@ -15,21 +15,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..config import Settings
-from .registry import LOCAL_INSTALL_HINT, PROVIDERS, local_available
+from .registry import (
+    BUNDLED_LOCAL_MODEL,
+    LOCAL_INSTALL_HINT,
+    OFFLINE_MODEL,
+    PROVIDERS,
+    ModelSpec,
+    local_available,
+    model_name,
+)
 
-OFFLINE_MODEL = "offline-demo"
-# What the header and the session call the bundled local model (local.display_name of its file).
-BUNDLED_LOCAL_MODEL = "SmolLM2-135M-Instruct"
 KEY_VARIABLES = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 USAGE = "/model PROVIDER:NAME, /model PROVIDER or /model NAME"
-
-
-@dataclass(frozen=True)
-class ModelSpec:
-    """A provider and the model to ask of it ("" = the provider's configured model)."""
-
-    provider: str
-    model: str = ""
 
 
 def parse_model_spec(text: str, current_provider: str) -> ModelSpec:
@@ -52,18 +49,6 @@ def parse_model_spec(text: str, current_provider: str) -> ModelSpec:
             f"openai:{text}"
         )
     return ModelSpec(provider, tail.strip())
-
-
-def model_name(settings: Settings, spec: ModelSpec) -> str:
-    """The model `spec` runs: its own name, else the provider's configured one."""
-    cfg = settings.providers
-    if spec.provider == "openai":
-        return spec.model or cfg.openai.model
-    if spec.provider == "anthropic":
-        return spec.model or cfg.anthropic.model
-    if spec.provider == "local":
-        return spec.model or cfg.local.model_path or BUNDLED_LOCAL_MODEL
-    return OFFLINE_MODEL
 
 
 def local_model_argument(model: str) -> str:

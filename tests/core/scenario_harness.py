@@ -21,7 +21,7 @@ from types import ModuleType
 from typing import Any
 
 from rcm_tui.core.heuristics import analyse_message, find_readvocacy
-from rcm_tui.core.ledger import apply_analysis, ledger_view
+from rcm_tui.core.ledger import apply_analysis, ledger_snapshot
 from rcm_tui.core.models import Message, Session
 
 # CI clones the repo next to a `shared/` folder; locally the checkout sits in /work/main.
@@ -49,7 +49,7 @@ def replay(script: Path) -> tuple[Session, dict[str, Any]]:
             continue
         step = json.loads(line)
         session.messages.append(Message(role="user", content=step["user"], turn=turn))
-        analysis = analyse_message(step["user"], turn, ledger_view(session))
+        analysis = analyse_message(step["user"], turn, ledger_snapshot(session))
         apply_analysis(session, analysis, turn)
         reply = step.get("assistant", "")
         active = [r.option for r in session.active_rejections()]

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from rcm_tui.core import prompts
 from rcm_tui.core.echo import copies_ledger, strip_copied_ledger
+from rcm_tui.core.ledger_snapshot import LedgerSnapshot, RejectedItem, RequirementItem
 from rcm_tui.core.llm import LLMRequest
 from rcm_tui.core.models import Message, QualityRecord, Session
-from rcm_tui.core.pipeline import Pipeline, PipelineSettings
 from rcm_tui.core.readvocacy_label import readvocacy_label
+from rcm_tui.core.turn import Pipeline, PipelineSettings
 from rcm_tui.eval.ab import ledger_copies_shown
 
 from .fakes import ScriptedProvider
@@ -18,12 +19,10 @@ ASK = (
     "and we need strict ACID. Let's not use MongoDB, our compliance team wants SQL."
 )
 BLOCK = prompts.ledger_block(
-    solidified=None,
-    rejected=[{"option": "MongoDB", "reason": "our compliance team wants SQL"}],
-    requirements=[{"id": "R1", "text": "It must handle 2,000 writes per second"}],
-    facts=[],
-    trajectory="",
-    open_questions=[],
+    LedgerSnapshot(
+        rejected=(RejectedItem("MongoDB", "our compliance team wants SQL"),),
+        requirements=(RequirementItem("R1", "It must handle 2,000 writes per second"),),
+    ),
     status_requested=False,
 )
 ANSWER = "PostgreSQL fits: strict ACID, SQL for compliance, and 2,000 writes per second is fine."

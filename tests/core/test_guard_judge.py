@@ -10,7 +10,8 @@ import json
 from rcm_tui.core import prompts
 from rcm_tui.core.heuristics import find_readvocacy
 from rcm_tui.core.models import Message, RejectedOption, Session
-from rcm_tui.core.pipeline import Pipeline, PipelineSettings
+from rcm_tui.core.turn import Pipeline, PipelineSettings
+from rcm_tui.providers.offline import scripted_reply
 
 from .fakes import ScriptedProvider
 
@@ -40,7 +41,8 @@ async def first_draft_flags(session: Session, answers: list[str], reply: str) ->
     )
     text = "How should I get from the station to the hotel?"
     session.messages.append(Message(role="user", content=text, turn=session.turn + 1))
-    await pipeline.run_turn(session, text, scripted_reply=reply)
+    with scripted_reply(reply):
+        await pipeline.run_turn(session, text)
     judge_calls = [r for r in provider.log if r.purpose == "judge"]
     assert judge_calls, "the judge was not asked"
     record = session.quality[-1]
@@ -83,7 +85,8 @@ async def test_the_judge_prompt_asks_per_rejected_option_about_variants_and_memb
     )
     session = session_rejecting("flat foods")
     session.messages.append(Message(role="user", content="Breakfast ideas?", turn=1))
-    await pipeline.run_turn(session, "Breakfast ideas?", scripted_reply="Try a frittata.")
+    with scripted_reply("Try a frittata."):
+        await pipeline.run_turn(session, "Breakfast ideas?")
     request = next(r for r in provider.log if r.purpose == "judge")
     instruction = request.messages[-1].content
     assert "Rejected options (must not be proposed): flat foods" in instruction
@@ -102,9 +105,8 @@ async def test_a_rewrite_is_told_which_words_proposed_the_rejected_category() ->
     session = session_rejecting("flat foods")
     text = "Something quick for Saturday breakfast?"
     session.messages.append(Message(role="user", content=text, turn=1))
-    await pipeline.run_turn(
-        session, text, scripted_reply="1. **Protein pancakes** with berries.\n2. Egg muffins."
-    )
+    with scripted_reply("1. **Protein pancakes** with berries.\n2. Egg muffins."):
+        await pipeline.run_turn(session, text)
     rewrite = next(r for r in provider.log if r.purpose == "refinement")
     assert "- proposes pancakes, which is flat foods: the user rejected it" in (
         rewrite.messages[-1].content

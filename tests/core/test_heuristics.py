@@ -6,7 +6,6 @@ import time
 
 import pytest
 
-from rcm_tui.core.analysis import LedgerView
 from rcm_tui.core.heuristics import (
     analyse_message,
     find_readvocacy,
@@ -18,10 +17,11 @@ from rcm_tui.core.heuristics import (
     restates,
     text_similarity,
 )
+from rcm_tui.core.ledger_snapshot import LedgerSnapshot, RejectedItem, RequirementItem
 
 
 def analyse(text: str, **view: object):
-    return analyse_message(text, 3, LedgerView(**view))  # type: ignore[arg-type]
+    return analyse_message(text, 3, LedgerSnapshot(**view))  # type: ignore[arg-type]
 
 
 def requirement_texts(text: str, **view: object) -> list[str]:
@@ -328,7 +328,7 @@ def test_uncertainty_is_an_open_question() -> None:
     ],
 )
 def test_reopening_a_rejected_option(message: str) -> None:
-    analysis = analyse(message, reopenable=["Redis"], active_rejections=["Redis"])
+    analysis = analyse(message, reopenable=["Redis"], rejected=[RejectedItem("Redis")])
     assert analysis.reopened == ["Redis"]
     assert analysis.rejections == []
 
@@ -344,9 +344,9 @@ def test_repeating_a_rejection_does_not_reopen_it() -> None:
 
 
 REQS = [
-    ("R1", "Reject anything over 20 MB", "pending"),
-    ("R2", "Export monthly statements as CSV", "pending"),
-    ("R3", "Use PostgreSQL", "pending"),
+    RequirementItem("R1", "Reject anything over 20 MB"),
+    RequirementItem("R2", "Export monthly statements as CSV"),
+    RequirementItem("R3", "Use PostgreSQL"),
 ]
 
 
@@ -639,7 +639,7 @@ def test_requirement_similarity(a: str, b: str, same: bool) -> None:
 
 def test_a_negated_want_after_a_rejection_is_its_reason_not_a_second_option() -> None:
     found = analyse_message(
-        "Rule out DynamoDB too, we do not want vendor lock-in.", 3, LedgerView()
+        "Rule out DynamoDB too, we do not want vendor lock-in.", 3, LedgerSnapshot()
     )
     assert [(r.option, r.reason) for r in found.rejections] == [
         ("DynamoDB", "We do not want vendor lock-in")

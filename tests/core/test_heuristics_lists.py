@@ -12,12 +12,12 @@ import time
 
 import pytest
 
-from rcm_tui.core.analysis import LedgerView
 from rcm_tui.core.heuristics import analyse_message, find_readvocacy
+from rcm_tui.core.ledger_snapshot import LedgerSnapshot, RejectedItem
 
 
 def analyse(text: str, **view: object):
-    return analyse_message(text, 5, LedgerView(**view))  # type: ignore[arg-type]
+    return analyse_message(text, 5, LedgerSnapshot(**view))  # type: ignore[arg-type]
 
 
 def rejections(text: str, **view: object) -> list[tuple[str, str]]:
@@ -345,7 +345,7 @@ def test_declining_to_go_back_is_not_readvocacy(reply: str) -> None:
     ],
 )
 def test_a_user_going_back_to_a_rejected_option_reopens_it(message: str) -> None:
-    view = {"reopenable": ["Kafka"], "active_rejections": ["Kafka"]}
+    view = {"reopenable": ["Kafka"], "rejected": [RejectedItem("Kafka")]}
     analysis = analyse(message, **view)
     assert analysis.reopened == ["Kafka"]
     assert analysis.rejections == []
@@ -355,7 +355,7 @@ def test_a_user_going_back_to_a_rejected_option_reopens_it(message: str) -> None
     "message", ["Let's not go back to Kafka.", "I don't want to reconsider Kafka."]
 )
 def test_refusing_to_go_back_reopens_nothing(message: str) -> None:
-    view = {"reopenable": ["Kafka"], "active_rejections": ["Kafka"]}
+    view = {"reopenable": ["Kafka"], "rejected": [RejectedItem("Kafka")]}
     assert analyse(message, **view).reopened == []
 
 
@@ -373,7 +373,7 @@ def test_the_new_rules_keep_the_analyser_fast() -> None:
         "Let's go back to Kafka.",
         "Neither Kafka nor RabbitMQ.",
     ]
-    view = LedgerView(last_assistant_message=ONE_PROPOSAL, reopenable=["Kafka"])
+    view = LedgerSnapshot(last_assistant_message=ONE_PROPOSAL, reopenable=["Kafka"])
     for message in messages:
         analyse_message(message, 5, view)
     timings: list[float] = []
@@ -390,7 +390,7 @@ def test_resolving_a_pronoun_against_a_long_reply_stays_bounded() -> None:
         "The handler validates the token, then the worker checks the Token Bucket state and "
         "writes the Audit Log entry. " * 10
     )
-    view = LedgerView(last_assistant_message=reply)
+    view = LedgerSnapshot(last_assistant_message=reply)
     analyse_message("Hmm, no — too heavy.", 5, view)
     start = time.perf_counter()
     for _ in range(10):

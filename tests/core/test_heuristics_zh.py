@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from rcm_tui.core.analysis import LedgerView
 from rcm_tui.core.heuristics import (
     analyse_message,
     find_readvocacy,
@@ -12,10 +11,11 @@ from rcm_tui.core.heuristics import (
     restates,
     text_similarity,
 )
+from rcm_tui.core.ledger_snapshot import LedgerSnapshot, RejectedItem
 
 
 def analyse(text: str, **view: object):
-    return analyse_message(text, 4, LedgerView(**view))  # type: ignore[arg-type]
+    return analyse_message(text, 4, LedgerSnapshot(**view))  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -113,7 +113,7 @@ def test_chinese_readvocacy(reply: str, expected: list[str]) -> None:
 
 @pytest.mark.parametrize("message", ["重新考虑Redis吧。", "还是用Redis吧。"])
 def test_chinese_reopening(message: str) -> None:
-    view = {"reopenable": ["Redis"], "active_rejections": ["Redis"]}
+    view = {"reopenable": ["Redis"], "rejected": [RejectedItem("Redis")]}
     assert analyse(message, **view).reopened == ["Redis"]
 
 

@@ -8,12 +8,13 @@ from rcm_tui.core.analysis import Analysis, RejectionFinding, RequirementFinding
 from rcm_tui.core.heuristics import analyse_message
 from rcm_tui.core.ledger import (
     apply_analysis,
-    ledger_view,
+    ledger_snapshot,
     mark_addressed,
     reject_option,
     reopen_option,
     set_requirement_status,
 )
+from rcm_tui.core.ledger_snapshot import RequirementItem
 from rcm_tui.core.models import Message, Session
 
 
@@ -305,7 +306,7 @@ def test_open_questions_keep_the_last_eight() -> None:
 # -- the snapshot -------------------------------------------------------------------------------
 
 
-def test_ledger_view_is_a_snapshot_of_the_session() -> None:
+def test_ledger_snapshot_is_independent_of_the_session() -> None:
     session = Session()
     for turn in range(1, 9):
         session.messages.append(Message(role="user", content=f"user {turn}", turn=turn))
@@ -313,14 +314,14 @@ def test_ledger_view_is_a_snapshot_of_the_session() -> None:
     apply_analysis(session, reqs("Use Flask"), 1)
     apply_analysis(session, rejects(("Redis", ""), ("Kafka", "")), 2)
     reopen_option(session, "Kafka", 3)
-    view = ledger_view(session)
-    assert view.requirements == [("R1", "Use Flask", "pending")]
+    view = ledger_snapshot(session)
+    assert view.requirements == (RequirementItem("R1", "Use Flask", "pending", 1),)
     assert view.active_rejections == ["Redis"]
-    assert view.reopenable == ["Redis", "Kafka"]
-    assert view.recent_user_messages == [f"user {t}" for t in range(3, 9)]
+    assert view.reopenable == ("Redis", "Kafka")
+    assert view.recent_user_messages == tuple(f"user {t}" for t in range(3, 9))
     assert view.last_assistant_message == "reply 8"
-    view.requirements.clear()
-    assert len(session.requirements) == 1
+    session.requirements.clear()
+    assert len(view.requirements) == 1
 
 
 def test_a_short_conversation_end_to_end() -> None:
@@ -333,7 +334,7 @@ def test_a_short_conversation_end_to_end() -> None:
     ]
     for turn, text in enumerate(script, start=1):
         session.messages.append(Message(role="user", content=text, turn=turn))
-        apply_analysis(session, analyse_message(text, turn, ledger_view(session)), turn)
+        apply_analysis(session, analyse_message(text, turn, ledger_snapshot(session)), turn)
     assert [r.text for r in session.requirements] == ["Payloads must be signed with HMAC"]
     assert session.requirements[0].restated_turns == [3]
     assert [(r.option, r.reason, r.reopened_turn) for r in session.rejected] == [
@@ -354,7 +355,7 @@ def test_lists_pronouns_and_facts_end_to_end() -> None:
     ]
     for turn, (text, reply) in enumerate(script, start=1):
         session.messages.append(Message(role="user", content=text, turn=turn))
-        apply_analysis(session, analyse_message(text, turn, ledger_view(session)), turn)
+        apply_analysis(session, analyse_message(text, turn, ledger_snapshot(session)), turn)
         if reply:
             session.messages.append(Message(role="assistant", content=reply, turn=turn))
     assert session.memory.facts == ["We don't use Windows servers"]

@@ -11,7 +11,12 @@ from rcm_tui.core import ledger_edits as edits
 from rcm_tui.core.analysis import Analysis, RejectionFinding, RequirementFinding
 from rcm_tui.core.branch import fork_session
 from rcm_tui.core.heuristics import analyse_message
-from rcm_tui.core.ledger import apply_analysis, ledger_view, reject_option, set_requirement_status
+from rcm_tui.core.ledger import (
+    apply_analysis,
+    ledger_snapshot,
+    reject_option,
+    set_requirement_status,
+)
 from rcm_tui.core.models import Message, Session, session_from_data
 
 
@@ -22,7 +27,7 @@ def reqs(*texts: str, source: str = "heuristic") -> Analysis:
 def said(session: Session, text: str, turn: int) -> list[str]:
     """A user message read by the heuristic analyser and merged, as a turn does."""
     session.messages.append(Message(role="user", content=text, turn=turn))
-    return apply_analysis(session, analyse_message(text, turn, ledger_view(session)), turn)
+    return apply_analysis(session, analyse_message(text, turn, ledger_snapshot(session)), turn)
 
 
 def test_a_requirement_added_by_hand_is_the_users_and_is_recorded() -> None:

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from rcm_tui.core.analysis import LedgerView
 from rcm_tui.core.heuristics import analyse_message, option_matches
 from rcm_tui.core.heuristics.options import option_variants
+from rcm_tui.core.ledger_snapshot import LedgerSnapshot, RejectedItem
 
 
 def analyse(text: str):
-    return analyse_message(text, 3, LedgerView())
+    return analyse_message(text, 3, LedgerSnapshot())
 
 
 def rejected(text: str) -> list[str]:
@@ -148,7 +148,7 @@ def test_option_variants_still_meet_singular_and_plural(option: str, text: str) 
 
 
 def rejected_after(reply: str, message: str) -> list[str]:
-    view = LedgerView(last_assistant_message=reply)
+    view = LedgerSnapshot(last_assistant_message=reply)
     return [r.option for r in analyse_message(message, 3, view).rejections]
 
 
@@ -260,7 +260,7 @@ def test_experience_and_attributes_point_at_the_option(message: str, option: str
     ],
 )
 def test_accepting_a_turned_down_option_reopens_it(option: str, message: str) -> None:
-    view = LedgerView(reopenable=[option], active_rejections=[option])
+    view = LedgerSnapshot(reopenable=(option,), rejected=(RejectedItem(option),))
     assert analyse_message(message, 5, view).reopened == [option]
 
 
@@ -274,7 +274,7 @@ def test_accepting_a_turned_down_option_reopens_it(option: str, message: str) ->
     ],
 )
 def test_a_turned_down_option_stays_down(option: str, message: str) -> None:
-    view = LedgerView(reopenable=[option], active_rejections=[option])
+    view = LedgerSnapshot(reopenable=(option,), rejected=(RejectedItem(option),))
     assert analyse_message(message, 5, view).reopened == []
 
 
@@ -357,7 +357,7 @@ def test_a_quantity_conjunct_needs_a_number_at_its_start() -> None:
 
 
 def test_an_option_proposed_two_replies_ago_is_still_on_the_table() -> None:
-    view = LedgerView(
+    view = LedgerSnapshot(
         earlier_assistant_messages=["Try Miro, FigJam or Whimsical."],
         last_assistant_message="Sure, all three have templates.",
     )
@@ -403,7 +403,7 @@ def test_a_bare_refusal_after_a_pronoun_turns_nothing_down(message: str) -> None
 
 
 def test_turning_an_option_down_again_is_no_reopening() -> None:
-    view = LedgerView(reopenable=["Vagrant"], active_rejections=["Vagrant"])
+    view = LedgerSnapshot(reopenable=("Vagrant",), rejected=(RejectedItem("Vagrant"),))
     assert analyse_message("vagrant out then.", 5, view).reopened == []
 
 

@@ -7,15 +7,15 @@ import json
 
 import pytest
 
-from rcm_tui.core.analysis import LedgerView
 from rcm_tui.core.heuristics import analyse_message
-from rcm_tui.core.ledger import apply_analysis, ledger_view
+from rcm_tui.core.ledger import apply_analysis, ledger_snapshot
+from rcm_tui.core.ledger_snapshot import LedgerSnapshot
 from rcm_tui.core.llm_analysis import parse_analysis
 from rcm_tui.core.models import Message, Session
 
 
 def analyse(text: str, **view: object):
-    return analyse_message(text, 3, LedgerView(**view))  # type: ignore[arg-type]
+    return analyse_message(text, 3, LedgerSnapshot(**view))  # type: ignore[arg-type]
 
 
 def rejected(text: str) -> list[str]:
@@ -30,7 +30,7 @@ def converse(*user_turns: str) -> Session:
     """The heuristic ledger after these user turns (replies are a neutral acknowledgement)."""
     session = Session()
     for turn, text in enumerate(user_turns, start=1):
-        apply_analysis(session, analyse_message(text, turn, ledger_view(session)), turn)
+        apply_analysis(session, analyse_message(text, turn, ledger_snapshot(session)), turn)
         session.messages.append(Message(role="user", content=text, turn=turn))
         session.messages.append(Message(role="assistant", content="Noted.", turn=turn))
     return session
@@ -255,14 +255,14 @@ def test_the_pivot_is_recorded_at_the_turn_it_was_said() -> None:
 )
 def test_a_correct_llm_rejection_is_grounded_not_discarded(message: str, option: str) -> None:
     answer = json.dumps({"rejections": [{"option": option, "reason": ""}]})
-    analysis = parse_analysis(answer, message, LedgerView())
+    analysis = parse_analysis(answer, message, LedgerSnapshot())
     assert [r.option for r in analysis.rejections] == [option]
     assert analysis.discarded == []
 
 
 def test_an_llm_rejection_of_an_option_the_user_only_hedged_on_is_discarded() -> None:
     answer = json.dumps({"rejections": [{"option": "Sintra", "reason": ""}]})
-    analysis = parse_analysis(answer, "Sintra might be a lot for a day trip.", LedgerView())
+    analysis = parse_analysis(answer, "Sintra might be a lot for a day trip.", LedgerSnapshot())
     assert analysis.rejections == []
 
 
@@ -316,7 +316,7 @@ def test_an_acknowledgement_before_the_substance_still_counts() -> None:
 def test_a_stressed_sentence_is_read_and_a_bold_title_is_not(
     text: str, rejected: str | None, required: str | None
 ) -> None:
-    found = analyse_message(text, 1, LedgerView())
+    found = analyse_message(text, 1, LedgerSnapshot())
     options = [r.option for r in found.rejections]
     texts = [r.text for r in found.requirements]
     if rejected:
@@ -331,7 +331,7 @@ def test_a_rejection_and_its_reason_are_not_repeated_as_facts() -> None:
         "It must handle 2,000 writes per second. Let's not use MongoDB, our compliance team "
         "wants SQL.",
         1,
-        LedgerView(),
+        LedgerSnapshot(),
     )
     assert [r.option for r in found.rejections] == ["MongoDB"]
     assert not any("MongoDB" in fact for fact in found.facts), found.facts

@@ -19,7 +19,8 @@ from rcm_tui.core.events import (
 )
 from rcm_tui.core.llm import ChatMessage, ProviderError, context_overflow_in
 from rcm_tui.core.models import Message, Session
-from rcm_tui.core.pipeline import Pipeline, PipelineSettings
+from rcm_tui.core.turn import Pipeline, PipelineSettings
+from rcm_tui.providers.offline import scripted_reply
 
 from .fakes import ScriptedProvider
 
@@ -37,7 +38,8 @@ def make(provider: ScriptedProvider, **settings: object) -> tuple[Pipeline, list
 
 async def turn(pipeline: Pipeline, session: Session, text: str, scripted: str | None = None):
     session.messages.append(Message(role="user", content=text, turn=session.turn + 1))
-    return await pipeline.run_turn(session, text, scripted_reply=scripted)
+    with scripted_reply(scripted):
+        return await pipeline.run_turn(session, text)
 
 
 async def test_a_turn_stores_reply_quality_calls_and_ledger() -> None:
@@ -218,9 +220,8 @@ async def test_cancelling_mid_stream_keeps_the_message_and_no_reply() -> None:
     pipeline, events = make(provider)
     session = Session()
     session.messages.append(Message(role="user", content="Explain sharding.", turn=1))
-    task = asyncio.create_task(
-        pipeline.run_turn(session, "Explain sharding.", scripted_reply="x" * 200)
-    )
+    with scripted_reply("x" * 200):
+        task = asyncio.create_task(pipeline.run_turn(session, "Explain sharding."))
     await asyncio.sleep(0.2)
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
@@ -539,8 +540,9 @@ async def test_a_repeated_reply_is_flagged_and_rewritten_warmer() -> None:
     await turn(pipeline, session, "We need a database for the ledger.", same)
     pipeline.settings.quality_threshold = 0.95
     await turn(pipeline, session, "How should we model transfers?", same)
-    rewrite = next(r for r in provider.log if r.purpose == "refinement" and r.hints["turn"] == 2)
-    assert "repeats the previous answer" in " ".join(rewrite.hints["issues"])
+    # Turn 1 scored above its threshold (0.0): the only rewrite is turn 2's.
+    rewrite = next(r for r in provider.log if r.purpose == "refinement")
+    assert "repeats the previous answer" in rewrite.messages[-1].content
     assert rewrite.temperature == 0.8
     first = next(r for r in provider.log if r.purpose == "generation")
     assert first.temperature == 0.2

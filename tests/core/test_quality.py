@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from rcm_tui.core.analysis import LedgerView
+from rcm_tui.core.ledger_snapshot import LedgerSnapshot, RequirementItem
 from rcm_tui.core.llm_analysis import parse_analysis
 from rcm_tui.core.markers import option_of, parse_markers, strip_markers
 from rcm_tui.core.models import Session
@@ -127,7 +127,7 @@ def test_llm_analysis_keeps_grounded_items_only() -> None:
     })
     message = ("Sessions must expire after 30 minutes of inactivity. No Redis, please — we "
                "don't want another stateful service.")
-    view = LedgerView(requirements=[("R1", "PostgreSQL", "pending")])
+    view = LedgerSnapshot(requirements=(RequirementItem("R1", "PostgreSQL", "pending"),))
     analysis = parse_analysis(answer, message, view)
     assert [r.text for r in analysis.requirements] == ["sessions expire after 30 minutes"]
     assert [r.option for r in analysis.rejections] == ["Redis"]
@@ -162,7 +162,7 @@ def test_llm_rejections_need_a_rejecting_sentence_and_a_short_name() -> None:
         "pivot": True, "dialog_state": "problem_solving",
     })
     message = "Flask. Store them on local disk. Don't use python-magic, we can't install it."
-    analysis = parse_analysis(answer, message, LedgerView())
+    analysis = parse_analysis(answer, message, LedgerSnapshot())
     assert [r.option for r in analysis.rejections] == ["python-magic"]
     assert analysis.requirements[0].confidence == pytest.approx(0.9)
     assert not analysis.pivot  # "pivot": true without any change-of-direction words

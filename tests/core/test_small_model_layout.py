@@ -14,8 +14,9 @@ from rcm_tui.controller import Controller, ProviderPair
 from rcm_tui.core import prompts, small_model
 from rcm_tui.core.llm import ChatMessage
 from rcm_tui.core.models import Message, Session
-from rcm_tui.core.pipeline import Pipeline, PipelineSettings
 from rcm_tui.core.quality import Scores
+from rcm_tui.core.turn import Pipeline, PipelineSettings
+from rcm_tui.providers.offline import scripted_reply
 from rcm_tui.store import SessionStore
 
 from .fakes import ScriptedProvider
@@ -31,7 +32,8 @@ def make(provider: ScriptedProvider, **settings: object) -> Pipeline:
 
 async def turn(pipeline: Pipeline, session: Session, text: str, reply: str) -> None:
     session.messages.append(Message(role="user", content=text, turn=session.turn + 1))
-    await pipeline.run_turn(session, text, scripted_reply=reply)
+    with scripted_reply(reply):
+        await pipeline.run_turn(session, text)
 
 
 def generations(provider: ScriptedProvider) -> list[list[ChatMessage]]:

@@ -17,9 +17,10 @@ import pytest
 
 from rcm_tui.config import LoadedSettings, load_settings, sessions_dir
 from rcm_tui.controller import Controller, ProviderPair
+from rcm_tui.core.call_context import CallContext
 from rcm_tui.core.llm import LLMRequest, ProviderError, StreamEvent, TextDelta
 from rcm_tui.core.models import Session
-from rcm_tui.providers.offline import OfflineProvider
+from rcm_tui.providers.offline import OfflineProvider, scripted_reply
 from rcm_tui.store import SessionStore, encode_document
 from rcm_tui.ui.app import RcmApp
 
@@ -101,7 +102,8 @@ def make_controller(
 
 async def converse(controller: Controller, turns: int, *, solidify: bool = False) -> Session:
     for user, reply in CONVERSATION[:turns]:
-        outcome = await controller.send(user, scripted_reply=reply)
+        with scripted_reply(reply):
+            outcome = await controller.send(user)
         assert outcome.ok, outcome.error
     if solidify:
         await controller.solidify()
@@ -170,11 +172,14 @@ class GatedProvider(OfflineProvider):
         # What the paused refinement streamed before it stopped, once it is waiting.
         self.paused_text: str | None = None
 
-    async def stream(self, request: LLMRequest) -> AsyncIterator[StreamEvent]:
+    def answer(self, request: LLMRequest, context: CallContext) -> str:
         if self.armed and request.purpose == "generation":
             # A first draft that proposes the option the user just rejected: the first
             # refinement improves on it, so the pipeline goes on to a second one.
-            request.hints["scripted_reply"] = "I would still use MongoDB; it is the simplest path."
+            return "I would still use MongoDB; it is the simplest path."
+        return super().answer(request, context)
+
+    async def stream(self, request: LLMRequest) -> AsyncIterator[StreamEvent]:
         if self.armed and request.purpose == "refinement":
             self.refinements += 1
             if self.refinements == self.pause_at:

@@ -12,7 +12,7 @@ from textual import events
 
 from rcm_tui.controller import ProviderPair
 from rcm_tui.core.llm import LLMRequest, StreamEvent
-from rcm_tui.providers.offline import OfflineProvider
+from rcm_tui.providers.offline import OfflineProvider, scripted_reply
 from rcm_tui.ui.app import RcmApp
 from rcm_tui.ui.screens.dialogs import EditDialog
 from rcm_tui.ui.screens.sessions import SessionsScreen
@@ -322,7 +322,8 @@ STATUS_REPLY = (
 async def test_a_status_block_renders_as_a_block_without_raw_tags() -> None:
     controller = make_controller()
     await converse(controller, 1)
-    outcome = await controller.send("And the replica?", scripted_reply=STATUS_REPLY)
+    with scripted_reply(STATUS_REPLY):
+        outcome = await controller.send("And the replica?")
     assert outcome.ok
     app = RcmApp(controller)
     async with app.run_test(size=(120, 36)):

@@ -8,6 +8,7 @@ import asyncio
 from typing import Any
 
 from rcm_tui.core.models import CancelledReply, Message
+from rcm_tui.providers.offline import scripted_reply
 from rcm_tui.ui.app import RcmApp
 
 from .conftest import T0, converse, freeze, make_controller
@@ -32,7 +33,8 @@ def test_status_block_rendered(snap_compare: Any) -> None:
 
     async def talk() -> None:
         await converse(controller, 3)
-        outcome = await controller.send("Where do we stand?", scripted_reply=STATUS_REPLY)
+        with scripted_reply(STATUS_REPLY):
+            outcome = await controller.send("Where do we stand?")
         assert outcome.ok
         await controller.drain()
         freeze(controller.session)

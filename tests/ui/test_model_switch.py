@@ -10,7 +10,7 @@ import pytest
 
 from rcm_tui.config import load_settings
 from rcm_tui.controller import Controller
-from rcm_tui.providers.switching import ModelSpec
+from rcm_tui.providers.registry import ModelSpec
 from rcm_tui.store import SessionStore
 from rcm_tui.ui.app import RcmApp
 from rcm_tui.ui.palette import RcmCommands

@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..analysis import Analysis, LedgerView, RejectionFinding, RequirementFinding
+from ..analysis import Analysis, RejectionFinding, RequirementFinding
+from ..ledger_snapshot import LedgerSnapshot
 from ..models import DialogState
 from .constructions import is_category
 from .cues import BUILD_VERB_RE, FACT_RE, OUTPUT_VERB_RE, SYSTEM_VERB_RE
@@ -145,9 +146,9 @@ def _confirms_quantity_of(sentences: list[Sentence], requirement: str) -> bool:
     )
 
 
-def _affirmed_ids(sentences: list[Sentence], view: LedgerView, choices: list[str]) -> list[str]:
+def _affirmed_ids(sentences: list[Sentence], view: LedgerSnapshot, choices: list[str]) -> list[str]:
     """Existing requirements the user affirms ("yes, 20 MB is the limit")."""
-    live = [(rid, text) for rid, text, status in view.requirements if status != "dropped"]
+    live = [(r.id, r.text) for r in view.live_requirements]
     if not live:
         return []
     ids: list[str] = []
@@ -185,9 +186,9 @@ def _affirmed_ids(sentences: list[Sentence], view: LedgerView, choices: list[str
     return ids
 
 
-def _dropped(sentences: list[Sentence], view: LedgerView) -> tuple[list[str], set[int]]:
+def _dropped(sentences: list[Sentence], view: LedgerSnapshot) -> tuple[list[str], set[int]]:
     """Requirement ids the user withdraws, and the sentences that said so."""
-    live = [(rid, text) for rid, text, status in view.requirements if status != "dropped"]
+    live = [(r.id, r.text) for r in view.live_requirements]
     ids: list[str] = []
     used: set[int] = set()
     for sentence in sentences:
@@ -242,7 +243,9 @@ def _accepts(option: str, sentence: Sentence) -> bool:
     return bool(_ACCEPT_RE.search(text))
 
 
-def _reopened(sentences: list[Sentence], view: LedgerView, hits: list[RejectionHit]) -> list[str]:
+def _reopened(
+    sentences: list[Sentence], view: LedgerSnapshot, hits: list[RejectionHit]
+) -> list[str]:
     out: list[str] = []
     rejected_now = [h.option for h in hits]
     for option in view.reopenable:
@@ -258,7 +261,7 @@ def _reopened(sentences: list[Sentence], view: LedgerView, hits: list[RejectionH
     return out
 
 
-def _topic_shift(text: str, view: LedgerView) -> bool:
+def _topic_shift(text: str, view: LedgerSnapshot) -> bool:
     if not _TOPIC_CUE_RE.search(text):
         return False
     earlier = [m for m in view.recent_user_messages if m.strip() != text.strip()]
@@ -302,7 +305,7 @@ def _scan_statements(
     scan: RejectionScan,
     reason_sentences: set[int],
     skip_sentences: set[int],
-    view: LedgerView,
+    view: LedgerSnapshot,
 ) -> _Findings:
     found = _Findings()
     rejection_clauses = scan.clauses
@@ -625,11 +628,11 @@ def _dialog_state(
 
 
 def _without_confirmed(
-    findings: list[RequirementFinding], confirmed: list[str], view: LedgerView
+    findings: list[RequirementFinding], confirmed: list[str], view: LedgerSnapshot
 ) -> list[RequirementFinding]:
     """ "Yes, 20 MB is the limit" confirms R1; it is neither a new requirement nor a
     restatement of it."""
-    confirmed_texts = [text for rid, text, _ in view.requirements if rid in confirmed]
+    confirmed_texts = [r.text for r in view.requirements if r.id in confirmed]
     texts = [content_tokens(text) for text in confirmed_texts]
     keys = set().union(*(quantity_keys(text) for text in confirmed_texts))
     return [
@@ -641,7 +644,7 @@ def _without_confirmed(
     ]
 
 
-def _was_on_the_table(option: str, view: LedgerView, text: str) -> bool:
+def _was_on_the_table(option: str, view: LedgerSnapshot, text: str) -> bool:
     """Rejecting what was being discussed is a change of direction; rejecting something
     nobody proposed is just a constraint."""
     earlier = [m for m in view.recent_user_messages if m.strip() != text.strip()][-3:]
@@ -649,7 +652,7 @@ def _was_on_the_table(option: str, view: LedgerView, text: str) -> bool:
 
 
 def _add_proposal_verdicts(
-    sentences: list[Sentence], view: LedgerView, scan: RejectionScan, skip: set[int]
+    sentences: list[Sentence], view: LedgerSnapshot, scan: RejectionScan, skip: set[int]
 ) -> None:
     """ "Datadog at 200GB/day would bankrupt us": a negative verdict on an option the
     assistant just proposed, in a sentence no construction read (see proposals.py)."""
@@ -676,11 +679,11 @@ def rejects_option(option: str, sentence: str) -> bool:
     analyser uses (aversion, exclusion, not needed, inability, bad experience, replacement,
     withdrawal, refusal), so an LLM analyser's correct answer for "I hate using taxis" is
     grounded whatever words the sentence uses; a hedge or a negated trap is not."""
-    found = analyse_message(sentence, 0, LedgerView()).rejections
+    found = analyse_message(sentence, 0, LedgerSnapshot()).rejections
     return any(option_matches(option, f.option) or option_matches(f.option, option) for f in found)
 
 
-def analyse_message(text: str, turn: int, view: LedgerView) -> Analysis:
+def analyse_message(text: str, turn: int, view: LedgerSnapshot) -> Analysis:
     """Everything the deterministic rules can read from one user message (instant, offline).
 
     `turn` is accepted for symmetry with the LLM analyser; the rules themselves do not depend

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ..analysis import LedgerView
+from ..ledger_snapshot import LedgerSnapshot
 from .cues import ACK_WORDS, BUILD_VERB_RE, OUTPUT_VERB_RE, SYSTEM_VERB_RE
 from .options import same_option
 from .rejections import (
@@ -130,7 +130,7 @@ def _last_proposal(reply: str) -> str | None:
     return proposed[0] if proposed else None
 
 
-def pronoun_rejection(sentences: list[Sentence], view: LedgerView) -> RejectionHit | None:
+def pronoun_rejection(sentences: list[Sentence], view: LedgerSnapshot) -> RejectionHit | None:
     """'No way.' / 'Hmm, no — too heavy.' / '我们不用那个' right after a single proposal."""
     if not sentences or sentences[0].question or not view.last_assistant_message:
         return None

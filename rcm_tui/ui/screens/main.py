@@ -68,7 +68,7 @@ from .inspector import InspectorScreen
 
 if TYPE_CHECKING:
     from ...controller import Controller
-    from ...core.pipeline import TurnOutcome
+    from ...core.turn import TurnOutcome
     from ..app import RcmApp
 
 log = logging.getLogger("rcm_tui.ui")
