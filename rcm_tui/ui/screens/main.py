@@ -200,9 +200,10 @@ class MainScreen(Screen[None]):
         # After the first frame, while the user types: the first reply should not pay for it.
         # The coroutine is made only when the worker starts: made here, a screen closed before
         # the first refresh left it never awaited.
-        self.call_after_refresh(
-            lambda: self.run_worker(self._preload, group="preload", exit_on_error=False)
-        )
+        self.call_after_refresh(self._start_preload)
+
+    def _start_preload(self) -> None:
+        self.run_worker(self._preload(), group="preload", exit_on_error=False)
 
     async def _preload(self) -> None:
         await self.controller.warm_analysers()
