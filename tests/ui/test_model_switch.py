@@ -108,7 +108,9 @@ async def test_a_resumed_session_shows_its_last_model_or_why_not(
 
 
 async def test_during_a_turn_model_lists_and_a_switch_waits_for_the_turn() -> None:
-    controller = make_controller(flags={"providers.offline.token_ms": 40})
+    # Slow tokens: the reply must still be streaming when the test gets to cancel it, even on a
+    # loaded machine (at 40 ms a token it sometimes finished first).
+    controller = make_controller(flags={"providers.offline.token_ms": 400})
     app = RcmApp(controller)
     async with app.run_test(size=(120, 36)) as pilot:
         app.main.composer.load_text("We need an API that serves 200 requests per second.")
