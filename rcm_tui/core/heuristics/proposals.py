@@ -147,3 +147,22 @@ def proposal_verdicts(sentences: list[Sentence], proposal: str) -> list[tuple[st
         if _negative(rest):
             found.append((topic, sentence.index, rest.strip(" ,.-—–:，。")))
     return found
+
+
+def clause_topics(clause: str, proposal: str) -> list[str]:
+    """The options a clause opens with: its topic, and the opening words that name an option
+    of the replies (candidates for the rejection model, rejection_model.py)."""
+    topics = [_topic(clause)]
+    if proposal:
+        core = strip_discourse(clause)
+        zh = bool(CJK_CHAR_RE.search(core[:12]))
+        topics.append(_named_zh_topic(core, proposal) if zh else _named_topic(core, proposal))
+    return [t for t in dict.fromkeys(topics) if t]
+
+
+def hedged(text: str) -> bool:
+    return bool(_HEDGE_RE.search(text))
+
+
+def negative_verdict(text: str) -> bool:
+    return _negative(text)

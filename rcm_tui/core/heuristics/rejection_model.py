@@ -1,0 +1,318 @@
+"""A small learned judge of rejections, shipped as package data (issue 12).
+
+Hand rules saturate: each freshly written batch of conversations scored 0.37–0.56 rejection
+recall before rules were tuned on it. The rules still find *where* an option sits in a clause;
+this model judges *whether* the sentence turns that option down, from how the rest of the
+sentence reads once the option is masked ("OPT is a relic", "OPT家里已经有一台了，不用再买"),
+so what it learns carries over to options it never saw.
+
+Candidates per sentence: every option a rule extracted (the model may veto it), the topic a
+sentence or clause opens with, and the phrases it shares with the assistant's recent replies
+(the options on the table). A candidate no rule read is added when the model is confident.
+
+The model is a logistic regression over hashed features — word and word-pair features of the
+masked sentence, the words right before and after the option, Chinese character n-grams, and
+the existing cues (rule family, hedge, negative evaluation, question, proposed by the
+assistant). `scripts/train_rejection_model.py` trains it from the ledger corpus and the labels
+in `corpus/ledger/rejection_labels.jsonl` with a fixed seed; inference here is pure Python.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import itertools
+import json
+import math
+import re
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..analysis import LedgerView
+from .options import option_matches, option_spans, same_option
+from .proposals import clause_topics, hedged, negative_verdict
+from .rejections import RejectionHit, RejectionScan
+from .sentences import Sentence, strip_discourse, tidy
+from .text import CJK, CJK_CHAR_RE, STOPWORDS
+
+MODEL_PATH = Path(__file__).with_name("rejection_model.json.gz")
+NEGATIVE_WORDS_PATH = Path(__file__).with_name("negative_words.txt")
+HASH_BITS = 18
+# A rule hit the model scores below this is a trap the rule fell into ("not against beans",
+# "不确定来不来得及"): low, because the rules are right on most of what they read.
+VETO_BELOW = 0.01
+# A candidate no rule read becomes a rejection from this score: high, because a false
+# rejection removes an option from every later answer.
+RESCUE_FROM = 0.6
+# ... and from this one when the assistant did not name it, in a message where no rule found a
+# rejection: a sentence's opening words are an option far less often than a name the assistant
+# just put on the table, and beside a rejection they are usually its reason.
+RESCUE_UNPROPOSED_FROM = 0.92
+_NOT_AN_OPTION_ZH_RE = re.compile(r"的话|如果|要是|假如")
+
+_WORD_RE = re.compile(rf"[A-Za-z0-9][A-Za-z0-9'+#.-]*|[{CJK}]+")
+_LATIN_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9'+#.-]*")
+_CJK_RUN_RE = re.compile(rf"[{CJK}]+")
+_MASK = "OPT"
+# Words that never open or close an option phrase taken from a reply.
+_EDGE_WORDS = STOPWORDS | frozenset(
+    """not no never don't doesn't isn't won't can't too so because since then than ideas
+    options idea option maybe lot bit way time kind sort great good fine once out up off""".split()
+)
+_ZH_NOT_OPTIONS = frozenset(
+    "我们 你们 他们 她们 这个 那个 这种 那种 如果 可以 不过 但是 所以 一个 的话".split()
+)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    option: str
+    sentence: int
+    # "rule:<family>" for an option a rule extracted, "topic" or "mention" otherwise.
+    source: str
+
+
+@dataclass(frozen=True)
+class RejectionModel:
+    weights: dict[int, float]
+    bias: float
+
+    def probability(self, feats: list[str]) -> float:
+        z = self.bias + sum(self.weights.get(h, 0.0) for h in hashed(feats))
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hash_bits": HASH_BITS,
+            "bias": round(self.bias, 5),
+            "weights": {str(k): round(v, 5) for k, v in sorted(self.weights.items())},
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RejectionModel:
+        if data.get("hash_bits") != HASH_BITS:
+            raise ValueError("rejection model was trained with another feature hashing")
+        return cls({int(k): float(v) for k, v in data["weights"].items()}, float(data["bias"]))
+
+
+@functools.lru_cache(maxsize=1)
+def packaged_model() -> RejectionModel:
+    with gzip.open(MODEL_PATH, "rt", encoding="utf-8") as fh:
+        return RejectionModel.from_json(json.load(fh))
+
+
+# The model in use: the packaged one, or one an evaluation trained on other folds.
+_active: list[RejectionModel] = []
+
+
+def use_model(model: RejectionModel | None) -> None:
+    """Score with `model` instead of the packaged one (cross-validation); None restores it."""
+    _active[:] = [model] if model is not None else []
+
+
+def current_model() -> RejectionModel:
+    return _active[0] if _active else packaged_model()
+
+
+@functools.lru_cache(maxsize=1)
+def negative_words() -> frozenset[str]:
+    """Words of negative valence (VADER): they let the model read a judgement in words the
+    corpus never used ("a dreadful commute", "horrified")."""
+    lines = NEGATIVE_WORDS_PATH.read_text(encoding="utf-8").splitlines()
+    return frozenset(w for w in lines if w and not w.startswith("#"))
+
+
+def hashed(feats: list[str]) -> list[int]:
+    mask = (1 << HASH_BITS) - 1
+    return [zlib.crc32(f.encode("utf-8")) & mask for f in feats]
+
+
+def _masked(text: str, option: str) -> str:
+    spans = option_spans(option, text)
+    if not spans:
+        at = text.lower().find(option.lower())
+        spans = [(at, at + len(option))] if at >= 0 else []
+    for start, end in reversed(spans[:1]):
+        text = f"{text[:start]} {_MASK} {text[end:]}"
+    return text
+
+
+def _tokens(text: str) -> list[str]:
+    out: list[str] = []
+    for word in _WORD_RE.findall(text):
+        if CJK_CHAR_RE.match(word):
+            out.extend(word)  # one token per character: Chinese has no spaces to split on
+        else:
+            out.append(word if word == _MASK else word.lower())
+    return out
+
+
+def features(text: str, option: str, source: str, *, proposed: bool, question: bool) -> list[str]:
+    """What the model sees of one (sentence, candidate option) pair."""
+    masked = _masked(text, option)
+    tokens = _tokens(masked)
+    # Only a rule's family is a feature, not whether a rule read the candidate: that would
+    # teach the model to trust the rules and nothing else.
+    feats = [f"src:{source}"] if source.startswith("rule:") else []
+    feats += [f"w:{t}" for t in tokens]
+    feats += [f"b:{a}_{b}" for a, b in itertools.pairwise(tokens)]
+    if _MASK in tokens:
+        at = tokens.index(_MASK)
+        feats += [f"l{i}:{tokens[at - i]}" for i in (1, 2, 3) if at - i >= 0]
+        feats += [f"r{i}:{tokens[at + i]}" for i in (1, 2, 3) if at + i < len(tokens)]
+        feats.append(f"pos:{min(at, 3)}")
+        feats.append(f"after:{min(len(tokens) - at - 1, 6)}")
+    else:
+        feats.append("unmasked")
+    for run in _CJK_RUN_RE.findall(masked):
+        feats += [f"c3:{run[i : i + 3]}" for i in range(len(run) - 2)]
+    rest = masked.split(_MASK, 1)[-1]
+    lexicon = negative_words()
+    feats.append(f"negwords:{min(sum(t in lexicon for t in tokens), 2)}")
+    feats.append(f"negwords_after:{min(sum(t in lexicon for t in _tokens(rest)), 2)}")
+    feats += [
+        f"proposed:{proposed}",
+        f"question:{question}",
+        f"hedge:{hedged(masked)}",
+        f"negative_after:{negative_verdict(rest)}",
+        f"zh:{bool(CJK_CHAR_RE.search(text))}",
+        f"optlen:{min(len(_tokens(option)), 5)}",
+        f"optcap:{option[:1].isupper()}",
+    ]
+    return feats
+
+
+def _mentions(text: str, proposal: str) -> list[str]:
+    """Phrases of the sentence that the assistant's replies named: the options on the table."""
+    found: list[str] = []
+    words = _LATIN_RE.findall(text)
+    i = 0
+    while i < len(words):
+        for size in (4, 3, 2, 1):
+            span = words[i : i + size]
+            if len(span) < size or span[0].lower() in _EDGE_WORDS:
+                continue
+            if span[-1].lower() in _EDGE_WORDS or len(" ".join(span)) < 3:
+                continue
+            phrase = " ".join(span).strip(".'-")
+            if option_matches(phrase, proposal):
+                found.append(phrase)
+                i += size - 1
+                break
+        i += 1
+    for run in _CJK_RUN_RE.findall(text):
+        j = 0
+        while j < len(run) - 1:
+            for size in range(min(6, len(run) - j), 1, -1):
+                head = run[j : j + size]
+                if head in proposal and head not in _ZH_NOT_OPTIONS:
+                    found.append(head)
+                    j += size - 1
+                    break
+            j += 1
+    return found
+
+
+def candidates(
+    sentences: list[Sentence], scan: RejectionScan, proposal: str, skip: set[int]
+) -> list[Candidate]:
+    """Every option the model judges: rule hits first, then topics and mentions that no rule
+    hit already names."""
+    out = [Candidate(h.option, h.sentence, f"rule:{h.family or 'design'}") for h in scan.hits]
+    for sentence in sentences:
+        if sentence.index in skip:
+            continue
+        taken = [c.option for c in out if c.sentence == sentence.index]
+        found = [
+            (t, "topic") for clause in sentence.clauses for t in clause_topics(clause, proposal)
+        ]
+        if proposal:
+            found += [(m, "mention") for m in _mentions(sentence.text, proposal)]
+        for option, source in found:
+            if option and not any(same_option(option, t) for t in taken):
+                taken.append(option)
+                out.append(Candidate(option, sentence.index, source))
+    return out
+
+
+def candidate_features(candidate: Candidate, sentences: list[Sentence], proposal: str) -> list[str]:
+    sentence = sentences[candidate.sentence]
+    proposed = bool(proposal) and option_matches(candidate.option, proposal)
+    return features(
+        sentence.text,
+        candidate.option,
+        candidate.source,
+        proposed=proposed,
+        question=sentence.question,
+    )
+
+
+def proposal_text(view: LedgerView) -> str:
+    return "\n".join([*view.earlier_assistant_messages, view.last_assistant_message]).strip()
+
+
+def _rescuable(option: str, p: float, proposal: str, *, ruled: bool) -> bool:
+    words = option.strip(" .,!?;:").lower().split()
+    if not words or words[0] in _EDGE_WORDS or words[-1] in _EDGE_WORDS:
+        return False  # "If", "too heavy", "My knees", "Sounds good": no option
+    if _NOT_AN_OPTION_ZH_RE.search(option):
+        return False  # "下雨的话": a condition
+    if bool(proposal) and option_matches(option, proposal):
+        return p >= RESCUE_FROM
+    return not ruled and p >= RESCUE_UNPROPOSED_FROM
+
+
+def apply_model(
+    sentences: list[Sentence], scan: RejectionScan, view: LedgerView, skip: set[int]
+) -> None:
+    """Veto the rule hits the model is confident are no rejection; add the best candidate of a
+    sentence no rule read when the model is confident it is one."""
+    model = current_model()
+    proposal = proposal_text(view)
+    best: dict[int, tuple[float, Candidate]] = {}
+    vetoed: list[RejectionHit] = []
+    ruled_message = bool(scan.hits)
+    # A question weighs an option ("What's the operational burden of Envoy?"): never added.
+    asked = {s.index for s in sentences if s.question}
+    for cand in candidates(sentences, scan, proposal, skip | asked):
+        p = model.probability(candidate_features(cand, sentences, proposal))
+        if cand.source.startswith("rule:"):
+            if p < VETO_BELOW:
+                vetoed.extend(
+                    h for h in scan.hits if h.option == cand.option and h.sentence == cand.sentence
+                )
+        elif (
+            _rescuable(cand.option, p, proposal, ruled=ruled_message)
+            and p > best.get(cand.sentence, (0.0, cand))[0]
+        ):
+            best[cand.sentence] = (p, cand)
+    scan.hits[:] = [h for h in scan.hits if h not in vetoed]
+    ruled = {h.sentence for h in scan.hits}
+    for index, (_, cand) in sorted(best.items()):
+        if index in ruled or any(same_option(cand.option, h.option) for h in scan.hits):
+            continue
+        text = sentences[index].text
+        rest = text[text.find(cand.option) + len(cand.option) :] if cand.option in text else ""
+        reason = tidy(strip_discourse(rest.strip(" ,.-—–:;，。！!")), 200)
+        scan.hits.append(RejectionHit(cand.option, reason, index, 0, False, "", False, "model"))
+        scan.clauses[(index, 0)] = ""
+        # The rest of the sentence explains the rejection: only a strongly worded need is read.
+        scan.reason_clauses.update((index, ci) for ci in range(1, len(sentences[index].clauses)))
+
+
+__all__ = [
+    "RESCUE_FROM",
+    "VETO_BELOW",
+    "Candidate",
+    "RejectionModel",
+    "apply_model",
+    "candidate_features",
+    "candidates",
+    "current_model",
+    "features",
+    "packaged_model",
+    "proposal_text",
+    "use_model",
+]
