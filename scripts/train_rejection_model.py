@@ -143,7 +143,7 @@ def build(splits: tuple[str, ...], labels: Path) -> rm.RejectionModel:
 def write(model: rm.RejectionModel, out: Path) -> None:
     data = json.dumps(model.to_json(), separators=(",", ":"), sort_keys=True)
     # mtime=0: the same weights give the same bytes.
-    with open(out, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as fh:
+    with open(out, "wb") as raw, gzip.GzipFile(filename="", fileobj=raw, mode="wb", mtime=0) as fh:
         fh.write(data.encode("utf-8"))
 
 

@@ -6,9 +6,9 @@ this model judges *whether* the sentence turns that option down, from how the re
 sentence reads once the option is masked ("OPT is a relic", "OPT家里已经有一台了，不用再买"),
 so what it learns carries over to options it never saw.
 
-Candidates per sentence: every option a rule extracted (the model may veto it), the topic a
-sentence or clause opens with, and the phrases it shares with the assistant's recent replies
-(the options on the table). A candidate no rule read is added when the model is confident.
+Candidates per sentence: every option a rule extracted (the model may veto it) and the topic
+each clause opens with. A topic no rule read is added when the model is confident and the
+assistant's recent replies named it (the options on the table).
 
 The model is a logistic regression over hashed features — word and word-pair features of the
 masked sentence, the words right before and after the option, Chinese character n-grams, and
@@ -39,6 +39,7 @@ from .text import CJK, CJK_CHAR_RE, STOPWORDS
 
 MODEL_PATH = Path(__file__).with_name("rejection_model.json.gz")
 NEGATIVE_WORDS_PATH = Path(__file__).with_name("negative_words.txt")
+POSITIVE_WORDS_PATH = Path(__file__).with_name("positive_words.txt")
 HASH_BITS = 18
 # A rule hit the model scores below this is a trap the rule fell into ("not against beans",
 # "不确定来不来得及"): low, because the rules are right on most of what they read.
@@ -46,14 +47,9 @@ VETO_BELOW = 0.01
 # A candidate no rule read becomes a rejection from this score: high, because a false
 # rejection removes an option from every later answer.
 RESCUE_FROM = 0.6
-# ... and from this one when the assistant did not name it, in a message where no rule found a
-# rejection: a sentence's opening words are an option far less often than a name the assistant
-# just put on the table, and beside a rejection they are usually its reason.
-RESCUE_UNPROPOSED_FROM = 0.92
 _NOT_AN_OPTION_ZH_RE = re.compile(r"的话|如果|要是|假如")
 
-_WORD_RE = re.compile(rf"[A-Za-z0-9][A-Za-z0-9'+#.-]*|[{CJK}]+")
-_LATIN_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9'+#.-]*")
+_WORD_RE = re.compile(rf"[A-Za-z0-9](?:[A-Za-z0-9'+#.-]*[A-Za-z0-9+#])?|[{CJK}]+")
 _CJK_RUN_RE = re.compile(rf"[{CJK}]+")
 _MASK = "OPT"
 # Words that never open or close an option phrase taken from a reply.
@@ -61,16 +57,13 @@ _EDGE_WORDS = STOPWORDS | frozenset(
     """not no never don't doesn't isn't won't can't too so because since then than ideas
     options idea option maybe lot bit way time kind sort great good fine once out up off""".split()
 )
-_ZH_NOT_OPTIONS = frozenset(
-    "我们 你们 他们 她们 这个 那个 这种 那种 如果 可以 不过 但是 所以 一个 的话".split()
-)
 
 
 @dataclass(frozen=True)
 class Candidate:
     option: str
     sentence: int
-    # "rule:<family>" for an option a rule extracted, "topic" or "mention" otherwise.
+    # "rule:<family>" for an option a rule extracted, "topic" otherwise.
     source: str
 
 
@@ -116,12 +109,16 @@ def current_model() -> RejectionModel:
     return _active[0] if _active else packaged_model()
 
 
-@functools.lru_cache(maxsize=1)
-def negative_words() -> frozenset[str]:
-    """Words of negative valence (VADER): they let the model read a judgement in words the
-    corpus never used ("a dreadful commute", "horrified")."""
-    lines = NEGATIVE_WORDS_PATH.read_text(encoding="utf-8").splitlines()
+def _word_list(path: Path) -> frozenset[str]:
+    lines = path.read_text(encoding="utf-8").splitlines()
     return frozenset(w for w in lines if w and not w.startswith("#"))
+
+
+@functools.lru_cache(maxsize=2)
+def sentiment_words() -> tuple[frozenset[str], frozenset[str]]:
+    """Words of negative and of positive valence (VADER): they let the model read a judgement
+    in words the corpus never used ("a dreadful commute", "we love it")."""
+    return _word_list(NEGATIVE_WORDS_PATH), _word_list(POSITIVE_WORDS_PATH)
 
 
 def hashed(feats: list[str]) -> list[int]:
@@ -169,9 +166,11 @@ def features(text: str, option: str, source: str, *, proposed: bool, question: b
     for run in _CJK_RUN_RE.findall(masked):
         feats += [f"c3:{run[i : i + 3]}" for i in range(len(run) - 2)]
     rest = masked.split(_MASK, 1)[-1]
-    lexicon = negative_words()
-    feats.append(f"negwords:{min(sum(t in lexicon for t in tokens), 2)}")
-    feats.append(f"negwords_after:{min(sum(t in lexicon for t in _tokens(rest)), 2)}")
+    negative, positive = sentiment_words()
+    after = _tokens(rest)
+    feats.append(f"negwords:{min(sum(t in negative for t in tokens), 2)}")
+    feats.append(f"negwords_after:{min(sum(t in negative for t in after), 2)}")
+    feats.append(f"poswords_after:{min(sum(t in positive for t in after), 2)}")
     feats += [
         f"proposed:{proposed}",
         f"question:{question}",
@@ -184,42 +183,10 @@ def features(text: str, option: str, source: str, *, proposed: bool, question: b
     return feats
 
 
-def _mentions(text: str, proposal: str) -> list[str]:
-    """Phrases of the sentence that the assistant's replies named: the options on the table."""
-    found: list[str] = []
-    words = _LATIN_RE.findall(text)
-    i = 0
-    while i < len(words):
-        for size in (4, 3, 2, 1):
-            span = words[i : i + size]
-            if len(span) < size or span[0].lower() in _EDGE_WORDS:
-                continue
-            if span[-1].lower() in _EDGE_WORDS or len(" ".join(span)) < 3:
-                continue
-            phrase = " ".join(span).strip(".'-")
-            if option_matches(phrase, proposal):
-                found.append(phrase)
-                i += size - 1
-                break
-        i += 1
-    for run in _CJK_RUN_RE.findall(text):
-        j = 0
-        while j < len(run) - 1:
-            for size in range(min(6, len(run) - j), 1, -1):
-                head = run[j : j + size]
-                if head in proposal and head not in _ZH_NOT_OPTIONS:
-                    found.append(head)
-                    j += size - 1
-                    break
-            j += 1
-    return found
-
-
 def candidates(
     sentences: list[Sentence], scan: RejectionScan, proposal: str, skip: set[int]
 ) -> list[Candidate]:
-    """Every option the model judges: rule hits first, then topics and mentions that no rule
-    hit already names."""
+    """Every option the model judges: rule hits first, then clause topics no rule hit names."""
     out = [Candidate(h.option, h.sentence, f"rule:{h.family or 'design'}") for h in scan.hits]
     for sentence in sentences:
         if sentence.index in skip:
@@ -228,8 +195,6 @@ def candidates(
         found = [
             (t, "topic") for clause in sentence.clauses for t in clause_topics(clause, proposal)
         ]
-        if proposal:
-            found += [(m, "mention") for m in _mentions(sentence.text, proposal)]
         for option, source in found:
             if option and not any(same_option(option, t) for t in taken):
                 taken.append(option)
@@ -253,15 +218,24 @@ def proposal_text(view: LedgerView) -> str:
     return "\n".join([*view.earlier_assistant_messages, view.last_assistant_message]).strip()
 
 
-def _rescuable(option: str, p: float, proposal: str, *, ruled: bool) -> bool:
+def _praised(text: str, option: str) -> bool:
+    """Praise and no complaint after the option ("Heroku is great, we know it well")."""
+    negative, positive = sentiment_words()
+    after = _tokens(text[text.find(option) + len(option) :] if option in text else text)
+    return any(t in positive for t in after) and not any(t in negative for t in after)
+
+
+def _rescuable(option: str, p: float, proposal: str, *, text: str) -> bool:
+    if _praised(text, option):
+        return False
     words = option.strip(" .,!?;:").lower().split()
     if not words or words[0] in _EDGE_WORDS or words[-1] in _EDGE_WORDS:
         return False  # "If", "too heavy", "My knees", "Sounds good": no option
     if _NOT_AN_OPTION_ZH_RE.search(option):
         return False  # "下雨的话": a condition
-    if bool(proposal) and option_matches(option, proposal):
-        return p >= RESCUE_FROM
-    return not ruled and p >= RESCUE_UNPROPOSED_FROM
+    # Only an option the assistant put on the table: a sentence's opening words are an option
+    # far less often, and beside a rule's rejection they are usually its reason.
+    return p >= RESCUE_FROM and bool(proposal) and option_matches(option, proposal)
 
 
 def apply_model(
@@ -273,7 +247,6 @@ def apply_model(
     proposal = proposal_text(view)
     best: dict[int, tuple[float, Candidate]] = {}
     vetoed: list[RejectionHit] = []
-    ruled_message = bool(scan.hits)
     # A question weighs an option ("What's the operational burden of Envoy?"): never added.
     asked = {s.index for s in sentences if s.question}
     for cand in candidates(sentences, scan, proposal, skip | asked):
@@ -284,7 +257,7 @@ def apply_model(
                     h for h in scan.hits if h.option == cand.option and h.sentence == cand.sentence
                 )
         elif (
-            _rescuable(cand.option, p, proposal, ruled=ruled_message)
+            _rescuable(cand.option, p, proposal, text=sentences[cand.sentence].text)
             and p > best.get(cand.sentence, (0.0, cand))[0]
         ):
             best[cand.sentence] = (p, cand)
