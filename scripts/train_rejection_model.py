@@ -13,7 +13,7 @@ as the scorers match: case-insensitive substring either way), and otherwise not.
 messages the same way. Pure Python, no dependency: stochastic gradient descent on the logistic
 loss in a fixed order from a fixed seed, so the same data give the same weights.
 
-`--cv` holds out one batch at a time (dev, then dev2's b-/c-/…/h- batches, dev3, dev4: each
+`--cv` holds out one batch at a time (dev, then dev2's b-/c-/…/h- batches, dev3, dev4, dev5: each
 written at a different time), trains on the rest and replays the held-out batch through the
 analyser with ledger_figures, rules and model together.
 """
@@ -37,7 +37,7 @@ from rcm_tui.core.heuristics.message import rule_scan
 from rcm_tui.core.ledger import EARLIER_REPLIES
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_SPLITS = ("dev", "dev2", "dev3", "dev4")
+DEFAULT_SPLITS = ("dev", "dev2", "dev3", "dev4", "dev5")
 LABELS = ROOT / "corpus" / "ledger" / "rejection_labels.jsonl"
 SEED = 12
 EPOCHS = 12

@@ -19,7 +19,7 @@ from .text import CJK, CJK_CHAR_RE
 
 # The topic: the noun phrase a sentence opens with, up to the verb or a preposition after it.
 _EN_TOPIC_RE = re.compile(
-    r"^(?:the|a|an|those|these|that|this)?\s*(?P<np>[\w'+.&/-]+(?:\s+[\w'+.&/-]+){0,3}?)"
+    r"^(?:(?:the|a|an|those|these|that|this)\b)?\s*(?P<np>[\w'+.&/-]+(?:\s+[\w'+.&/-]+){0,3}?)"
     r"(?=\s*(?:[-—–,:]|$)|\s+(?:is|are|was|were|'s|'re|would|will|could|can|at|on|in|for|with|"
     r"we|i|she|he|they|my|our|has|have|had|does|do|doesn'?t|don'?t|isn'?t|aren'?t|won'?t|"
     r"wouldn'?t|just|seems?|looks?|sounds?|feels?|gets?|costs?|takes?|makes?|itself|"

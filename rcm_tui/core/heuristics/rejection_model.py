@@ -206,6 +206,9 @@ _DETERMINER_RE = re.compile(
 _PREPOSITION_RE = re.compile(r"\s+(?:for|in|with|of|at|on|to|from|by|near|like)\s+", re.I)
 
 
+_NAME_IN_ZH_RE = re.compile(r"[A-Za-z][A-Za-z0-9.+#-]*(?:\s[A-Z0-9][A-Za-z0-9.+#-]*)*")
+
+
 def proposed_items(proposal: str) -> list[str]:
     """The items of the lists in the assistant's replies ("a cruise, a road trip, or a city
     break in Rome"), without their determiners: the options on the table."""
@@ -219,7 +222,11 @@ def _mentions(text: str, items: list[str]) -> list[str]:
     found: list[str] = []
     for item in items:
         spans = option_spans(item, text)
-        if not spans and not CJK_CHAR_RE.search(item):
+        if not spans and CJK_CHAR_RE.search(item):
+            # "HubSpot 免费版": the name in a Chinese item.
+            names = _NAME_IN_ZH_RE.findall(item)
+            spans = option_spans(names[0], text) if names and len(names[0]) > 2 else []
+        elif not spans:
             # The head noun ends the phrase before a preposition: "DJ for the evening" → DJ.
             head = _PREPOSITION_RE.split(item)[0].split()[-1]
             if head.lower() not in _EDGE_WORDS and len(head) > 2:
