@@ -122,3 +122,42 @@ def test_a_model_swapped_in_for_evaluation_is_used_and_restored() -> None:
     finally:
         rm.use_model(None)
     assert rm.current_model() is rm.packaged_model()
+
+
+_DISHWASHERS = "可以看看松下、海尔、美的或者格力的洗碗机。"
+
+
+@pytest.mark.parametrize(
+    ("text", "option", "cut"),
+    [
+        ("松下那台我同事买了半年就坏了，不想再踩坑。", "松下", "再踩坑"),
+        ("美的那款我朋友用过，噪音大得受不了。", "美的", "我朋"),
+    ],
+)
+def test_a_chinese_rule_cut_gives_way_to_the_option_on_the_table(
+    text: str, option: str, cut: str
+) -> None:
+    found = _rejected(text, _DISHWASHERS)
+    assert _names(option, found)
+    assert not any(cut in f for f in found)
+
+
+def test_an_adverb_is_no_option_and_a_pronoun_no_subject() -> None:
+    # "我肯定不行": the adverb before the refusal was read as the option turned down.
+    assert not any("肯定" in f for f in _rejected("夜班的工作，我肯定不行。"))
+    marrakech = _rejected(
+        "Marrakech in July, I've read it's unbearably hot.",
+        "Options: Lisbon, Marrakech, Seville or Porto.",
+    )
+    assert marrakech == ["Marrakech"]
+
+
+@pytest.mark.parametrize(
+    ("text", "reply"),
+    [
+        ("Seville is lovely, my sister loved it.", "Options: Lisbon, Marrakech, Seville or Porto."),
+        ("格力挺好的，我家一直用。", _DISHWASHERS),
+    ],
+)
+def test_praise_of_a_proposed_option_rejects_nothing(text: str, reply: str) -> None:
+    assert _rejected(text, reply) == []
