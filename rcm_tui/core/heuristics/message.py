@@ -15,6 +15,7 @@ from .options import option_matches, same_option
 from .pronouns import pronoun_rejection
 from .proposals import proposal_verdicts
 from .quantities import quantity_keys
+from .rejection_model import apply_model
 from .rejections import (
     REASON_START_RE,
     SO_SPLIT_RE,
@@ -683,20 +684,18 @@ def rejects_option(option: str, sentence: str) -> bool:
     return any(option_matches(option, f.option) or option_matches(f.option, option) for f in found)
 
 
-def analyse_message(text: str, turn: int, view: LedgerSnapshot) -> Analysis:
-    """Everything the deterministic rules can read from one user message (instant, offline).
-
-    `turn` is accepted for symmetry with the LLM analyser; the rules themselves do not depend
-    on it.
-    """
-    del turn
+def rule_scan(
+    text: str, view: LedgerSnapshot
+) -> tuple[list[Sentence], RejectionScan, list[str], set[int]] | None:
+    """The sentences of a message and what the rules alone read as rejections (before the
+    rejection model judges them): sentences, scan, dropped requirement ids, and the sentences
+    that drop one. None for a message with no sentence."""
     # Pasted code is material to discuss, not statements: "return x" is no requirement; nor
     # is a quotation of someone else's words ("You wrote "X is often enough" — …").
     bounded = bounded_text(text, MESSAGE_HEAD, MESSAGE_TAIL)
     sentences = parse_sentences(_QUOTED_RE.sub('"…"', FENCED_CODE_RE.sub("\n", bounded)))
-    analysis = Analysis(source="heuristic")
     if not sentences:
-        return analysis
+        return None
     dropped_ids, drop_sentences = _dropped(sentences, view)
     scan = find_rejections(sentences, drop_sentences)
     if not scan.hits:
@@ -705,6 +704,22 @@ def analyse_message(text: str, turn: int, view: LedgerSnapshot) -> Analysis:
             scan.hits.append(pronoun)
             scan.clauses[(pronoun.sentence, 0)] = pronoun.cause
     _add_proposal_verdicts(sentences, view, scan, drop_sentences)
+    return sentences, scan, dropped_ids, drop_sentences
+
+
+def analyse_message(text: str, turn: int, view: LedgerSnapshot) -> Analysis:
+    """Everything the deterministic rules can read from one user message (instant, offline).
+
+    `turn` is accepted for symmetry with the LLM analyser; the rules themselves do not depend
+    on it.
+    """
+    del turn
+    analysis = Analysis(source="heuristic")
+    ruled = rule_scan(text, view)
+    if ruled is None:
+        return analysis
+    sentences, scan, dropped_ids, drop_sentences = ruled
+    apply_model(sentences, scan, view, drop_sentences)
     hits = scan.hits
     reason_sentences = {
         s.index

@@ -19,7 +19,7 @@ from .text import CJK, CJK_CHAR_RE
 
 # The topic: the noun phrase a sentence opens with, up to the verb or a preposition after it.
 _EN_TOPIC_RE = re.compile(
-    r"^(?:the|a|an|those|these|that|this)?\s*(?P<np>[\w'+.&/-]+(?:\s+[\w'+.&/-]+){0,3}?)"
+    r"^(?:(?:the|a|an|those|these|that|this)\b)?\s*(?P<np>[\w'+.&/-]+(?:\s+[\w'+.&/-]+){0,3}?)"
     r"(?=\s*(?:[-—–,:]|$)|\s+(?:is|are|was|were|'s|'re|would|will|could|can|at|on|in|for|with|"
     r"we|i|she|he|they|my|our|has|have|had|does|do|doesn'?t|don'?t|isn'?t|aren'?t|won'?t|"
     r"wouldn'?t|just|seems?|looks?|sounds?|feels?|gets?|costs?|takes?|makes?|itself|"
@@ -147,3 +147,22 @@ def proposal_verdicts(sentences: list[Sentence], proposal: str) -> list[tuple[st
         if _negative(rest):
             found.append((topic, sentence.index, rest.strip(" ,.-—–:，。")))
     return found
+
+
+def clause_topics(clause: str, proposal: str) -> list[str]:
+    """The options a clause opens with: its topic, and the opening words that name an option
+    of the replies (candidates for the rejection model, rejection_model.py)."""
+    topics = [_topic(clause)]
+    if proposal:
+        core = strip_discourse(clause)
+        zh = bool(CJK_CHAR_RE.search(core[:12]))
+        topics.append(_named_zh_topic(core, proposal) if zh else _named_topic(core, proposal))
+    return [t for t in dict.fromkeys(topics) if t]
+
+
+def hedged(text: str) -> bool:
+    return bool(_HEDGE_RE.search(text))
+
+
+def negative_verdict(text: str) -> bool:
+    return _negative(text)

@@ -33,7 +33,8 @@ BAD_OPTION_STARTS = word_set(
     idea matter doubt way rush hurry longer later further sure mind offense offence pressure
     clue issue issues big deal harm reason thanks thank worries to be well good great fine
     for during from
-    yet really quite only just so very one how what why when where whether if"""
+    yet really quite only just so very one how what why when where whether if
+    i i've i'm i'd i'll we we've we're we'd he she they"""
 )
 _ZH_BAD_OPTION_START_RE = re.compile(
     r"^(?:担心|着急|急|说|谢|客气|管|怕|忘|超过|多于|少于|低于|高于|大于|小于|太|让|把|在|给|离|距离|"

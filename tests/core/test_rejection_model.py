@@ -1,0 +1,163 @@
+"""The learned rejection model (issue 12): it ships as package data, the training script
+reproduces it, and it reads rejections worded the way people talk — on sentences that are in
+no corpus file and no training label."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from rcm_tui.core.heuristics import rejection_model as rm
+from rcm_tui.core.heuristics.message import analyse_message
+from rcm_tui.core.heuristics.options import option_matches
+from rcm_tui.core.ledger_snapshot import LedgerSnapshot
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _rejected(text: str, reply: str = "") -> list[str]:
+    view = LedgerSnapshot(last_assistant_message=reply)
+    return [r.option for r in analyse_message(text, 1, view).rejections]
+
+
+def _names(option: str, found: list[str]) -> bool:
+    return any(option_matches(option, f) or option_matches(f, option) for f in found)
+
+
+def test_the_model_loads_from_package_data() -> None:
+    model = rm.packaged_model()
+    assert model.weights, "the packaged model has no weights"
+    assert rm.MODEL_PATH.stat().st_size < 1_000_000
+    assert rm.current_model() is model
+
+
+def _trainer():
+    spec = importlib.util.spec_from_file_location(
+        "train_rejection_model", ROOT / "scripts" / "train_rejection_model.py"
+    )
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_training_script_reproduces_the_shipped_model(tmp_path: Path) -> None:
+    trainer = _trainer()
+    out = tmp_path / "model.json.gz"
+    assert trainer.main(["--out", str(out)]) == 0
+    assert out.read_bytes() == rm.MODEL_PATH.read_bytes()
+
+
+# Everyday rejections from the issue: the rules, the model, or both must read each one.
+@pytest.mark.parametrize(
+    ("text", "option", "reply"),
+    [
+        ("I hate using taxis or buses when I travel.", "taxis", ""),
+        ("I don't need a dishwasher, particularly not a built-in one.", "dishwasher", ""),
+        ("Karaoke isn't really my thing.", "Karaoke", ""),
+        ("Anything but sushi tonight.", "sushi", ""),
+        ("No more board games, please.", "board games", ""),
+        ("Scrap the Lisbon plan.", "Lisbon", ""),
+        ("We tried Trello and it was a nightmare.", "Trello", ""),
+        (
+            "RabbitMQ is out too, because we had bad experiences with its clustering.",
+            "RabbitMQ",
+            "",
+        ),
+    ],
+)
+def test_the_issue_examples_are_rejections(text: str, option: str, reply: str) -> None:
+    assert _names(option, _rejected(text, reply))
+
+
+# Verdicts on an option the assistant just proposed, in words no construction lists; the model
+# reads them (none of these sentences is in the corpus or the training labels).
+@pytest.mark.parametrize(
+    ("text", "option", "reply"),
+    [
+        (
+            "Camper vans make my dad seasick just looking at them.",
+            "Camper vans",
+            "For the trip: a camper van, a rented cottage, or a hotel in town.",
+        ),
+        (
+            "汉服写真她去年拍过一次，说再也不拍了。",
+            "汉服写真",
+            "可以考虑送她汉服写真、香薰课或者一顿法餐。",
+        ),
+    ],
+)
+def test_verdicts_on_proposed_options_are_read(text: str, option: str, reply: str) -> None:
+    assert _names(option, _rejected(text, reply))
+
+
+# Traps: hedges, negated dislikes, questions and facts keep the option, in both languages.
+@pytest.mark.parametrize(
+    ("text", "reply"),
+    [
+        ("I'm not against a camper van if it has a proper bed.", "A camper van or a cottage."),
+        ("Not sure the cottage is big enough, can you check?", "A camper van or a cottage."),
+        ("Is Prometheus hard to run ourselves?", "Nagios, Prometheus or Datadog."),
+        ("Datadog would be ideal if the budget allows.", "Nagios, Prometheus or Datadog."),
+        ("We run everything on Prometheus today.", ""),
+        ("香薰课也不是不可以，我再问问她。", "可以考虑送她汉服写真、香薰课或者一顿法餐。"),
+        ("法餐她应该会喜欢吧？", "可以考虑送她汉服写真、香薰课或者一顿法餐。"),
+    ],
+)
+def test_traps_reject_nothing(text: str, reply: str) -> None:
+    assert _rejected(text, reply) == []
+
+
+def test_a_model_swapped_in_for_evaluation_is_used_and_restored() -> None:
+    text = "Camper vans make my dad seasick just looking at them."
+    reply = "For the trip: a camper van, a rented cottage, or a hotel in town."
+    assert _names("Camper vans", _rejected(text, reply))
+    rm.use_model(rm.RejectionModel({}, -10.0))  # never sure of anything
+    try:
+        assert not _names("Camper vans", _rejected(text, reply))
+    finally:
+        rm.use_model(None)
+    assert rm.current_model() is rm.packaged_model()
+
+
+_DISHWASHERS = "可以看看松下、海尔、美的或者格力的洗碗机。"
+
+
+@pytest.mark.parametrize(
+    ("text", "option", "cut"),
+    [
+        ("松下那台我同事买了半年就坏了，不想再踩坑。", "松下", "再踩坑"),
+        ("美的那款我朋友用过，噪音大得受不了。", "美的", "我朋"),
+    ],
+)
+def test_a_chinese_rule_cut_gives_way_to_the_option_on_the_table(
+    text: str, option: str, cut: str
+) -> None:
+    found = _rejected(text, _DISHWASHERS)
+    assert _names(option, found)
+    assert not any(cut in f for f in found)
+
+
+def test_an_adverb_is_no_option_and_a_pronoun_no_subject() -> None:
+    # "我肯定不行": the adverb before the refusal was read as the option turned down.
+    assert not any("肯定" in f for f in _rejected("夜班的工作，我肯定不行。"))
+    marrakech = _rejected(
+        "Marrakech in July, I've read it's unbearably hot.",
+        "Options: Lisbon, Marrakech, Seville or Porto.",
+    )
+    assert marrakech == ["Marrakech"]
+
+
+@pytest.mark.parametrize(
+    ("text", "reply"),
+    [
+        ("Seville is lovely, my sister loved it.", "Options: Lisbon, Marrakech, Seville or Porto."),
+        ("格力挺好的，我家一直用。", _DISHWASHERS),
+    ],
+)
+def test_praise_of_a_proposed_option_rejects_nothing(text: str, reply: str) -> None:
+    assert _rejected(text, reply) == []
