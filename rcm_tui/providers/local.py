@@ -247,6 +247,13 @@ def _load_xllamacpp(path: str, n_ctx: int, n_threads: int) -> Any:
         return ServerModel.load(path, n_ctx, n_threads, new_meter=_Meter, interrupted=_Interrupted)
     except RuntimeError as exc:
         raise ProviderError(_load_failure(path, exc, str(exc))) from None
+    except ImportError as exc:
+        # Its compiled module does not load on this system (an older C library, another CPU).
+        raise ProviderError(
+            f"xllamacpp does not load here ({exc}); pip install 'rcm-tui[local-compiled]' "
+            "builds llama-cpp-python instead",
+            kind="not_installed",
+        ) from None
 
 
 def _load_failure(path: str, exc: Exception, log: str) -> str:

@@ -19,7 +19,7 @@ import pytest
 
 from rcm_tui.config import LocalSettings
 from rcm_tui.core.llm import ChatMessage, LLMRequest, TextDelta
-from rcm_tui.providers import local
+from rcm_tui.providers import local, local_xllamacpp
 from rcm_tui.providers.local import LocalProvider
 
 from .conftest import collect, expect_error
@@ -262,3 +262,19 @@ def test_a_retry_samples_afresh_a_session_replays_and_the_terminal_stays_clean(
     assert replayed == [answer, retried]
     # Loading and generating print nothing over the TUI (llama.cpp logs to fd 2).
     assert stderr == b""
+
+
+async def test_an_engine_that_does_not_load_here_names_the_compiled_fallback(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # What importing a wheel built for a newer C library raises on an older one.
+    def fail(*args: object, **kwargs: object) -> None:
+        raise ImportError("/lib/x86_64-linux-gnu/libc.so.6: version `GLIBC_2.38' not found")
+
+    monkeypatch.setattr(local_xllamacpp.ServerModel, "__init__", fail)
+    settings = LocalSettings(n_ctx=1280, n_threads=1, engine="xllamacpp")
+
+    error = await expect_error(LocalProvider(settings), ask("hi"))
+
+    assert error.kind == "not_installed"
+    assert "GLIBC_2.38" in error.message and "rcm-tui[local-compiled]" in error.message
