@@ -180,7 +180,8 @@ class ServerModel:
                 yield from self._choices(chunk)
         finally:
             stop.set()
-            caller.join()
+            # Bounded like the wait above; xllamacpp documents its server as thread-safe.
+            caller.join(timeout=CALL_TIMEOUT_S)
 
     def _choices(self, chunk: dict[str, Any]) -> Iterator[dict[str, Any]]:
         self._raise_for_error(chunk)
