@@ -360,10 +360,16 @@ def _scan_statements(
                 options = [
                     h.option for h in scan.hits if (h.sentence, h.clause) == (sentence.index, ci)
                 ]
+                named = False
                 for piece in _COMMA_PIECE_RE.split(clause):
-                    if any(option_matches(o, piece) for o in options):
-                        break  # what follows the rejection is its reason, not a need
-                    stated = stated_requirement(main_clause(strip_discourse(piece)))
+                    named = named or any(option_matches(o, piece) for o in options)
+                    if named and not _OWN_NEED_RE.match(piece):
+                        # What follows the rejection is its reason, not a need — unless the
+                        # user goes on to say what they want ("…, I'd rather spend under £400").
+                        continue
+                    stated = _own_need(piece) or stated_requirement(
+                        main_clause(strip_discourse(piece))
+                    )
                     if stated and len(piece.split()) >= 2:
                         found.add_requirement(tidy(stated), 0.55)
             instead = _JUST_INSTEAD_RE.search(clause) if "not_needed" in families else None
@@ -405,7 +411,40 @@ _CONJOINED_NEED_RE = re.compile(
     r"(?:also\s+)?must|should|has\s+to|needs\s+to)\b)",
     re.I,
 )
-_COMMA_PIECE_RE = re.compile(r",\s+(?:but\s+|and\s+)?")
+_COMMA_PIECE_RE = re.compile(r",\s+(?:but\s+|and\s+)?|\s+but\s+(?=(?:i|we)\b)", re.I)
+# "…, I'd rather spend under £400", "…, we need proper batching": the user's own need, said
+# after turning something down.
+_OWN_NEED_RE = re.compile(
+    r"^(?:so\s+|then\s+|instead\s+)?(?:i|we)(?:'d|\s+would|\s+really|\s+just|\s+still|\s+do)?"
+    r"\s*(?:rather|prefer|need|want|like|must|have\s+to|'ll\s+need|'d\s+like|'d\s+prefer)\b"
+    r"(?!\s+(?:not|never|avoid|skip|steer)\b)",
+    re.I,
+)
+
+
+_BUT_OWN_NEED_RE = re.compile(
+    r",?\s+but\s+(?=(?:i|we)(?:'d|\s+would|\s+really|\s+just|\s+still)?\s*(?:rather|prefer|"
+    r"need|want|'d\s+like|'d\s+prefer)\b)",
+    re.I,
+)
+
+
+def _states_need(text: str) -> bool:
+    core = main_clause(strip_discourse(text))
+    return bool(
+        requirement_from_clause(text, strong_only=False, previous=None) or stated_requirement(core)
+    )
+
+
+def _own_need(piece: str) -> str | None:
+    """The need in a piece that states one in the user's own voice, else None."""
+    core = strip_discourse(piece)
+    if not _OWN_NEED_RE.match(core):
+        return None
+    found = requirement_from_clause(core, strong_only=False, previous=None)
+    return found[0] if found else stated_requirement(main_clause(core))
+
+
 # Constructions whose clause also says what is wanted (see constructions.py).
 _MINED_FAMILIES = frozenset({"replacement", "category", "exclusion"})
 _JUST_INSTEAD_RE = re.compile(
@@ -446,6 +485,15 @@ def _scan_clause(
     core = strip_discourse(clause)
     if not core:
         return previous
+    contrast = _BUT_OWN_NEED_RE.search(core)
+    if (
+        contrast
+        and not _states_need(core[: contrast.start()])
+        and _states_need(core[contrast.end() :])
+    ):
+        # "The pet shop pushed wood shavings but I'd rather use paper bedding": what others
+        # did or said, then what the user wants; only the second half is a need.
+        core = clause = core[contrast.end() :]
     parts = _CONJOINED_NEED_RE.split(clause)
     if len(parts) > 1:
         # "Handle 20k msg/s at peak, and we need at-least-once delivery": two needs.

@@ -21,10 +21,15 @@ _PRONOUN_MODAL_RE = re.compile(
 )
 STRONG_MODAL_RE = re.compile(
     r"\b(?:must|mustn'?t|need\s+to|needs\s+to|have\s+to|has\s+to|has\s+got\s+to|"
-    r"have\s+got\s+to|required?|requires|requirement|mandatory|shall|should|is\s+essential|"
+    r"have\s+got\s+to|(?:'s|'ve)\s+got\s+to|gotta|required?|requires|requirement|mandatory|"
+    r"shall|should|is\s+essential|"
     r"it'?s\s+essential|is\s+critical|make\s+sure|ensure|guarantee)\b"
     # "we need an audit trail" — but not "no need for", "don't need", "need help".
     r"|(?<!no\s)(?<!n't\s)(?<!not\s)\bneeds?\b(?!\s+(?:to|help)\b)"
+    # "Data can't leave our VPC", "the dryer cannot be vented outside": a limit on a thing (a
+    # person's "can't" is an inability, read by the rejection constructions).
+    r"|^(?!(?:i|we|you|he|she|they|my\s+\w+|our\s+\w+)\b)(?:[\w'-]+\s+){1,4}?"
+    r"(?:can'?t|cannot|can\s+not|may\s+not|must\s+never)\s+(?!stand\b|bear\b)\w+"
     r"|必须|需要|要求|一定要|务必|应该|应当|只能|只支持|只允许|不能超过|不超过|不得|至少|最多|记得"
     r"|(?:别|不要)超过|控制在"
     r"|别忘了|不要忘记|还要|也要|得要|(?<![主重只想不还也])要(?![不是么求问看说知了])",
@@ -109,8 +114,10 @@ _TEAM_RE = re.compile(
     re.I,
 )
 _PAST_RE = re.compile(
-    r"\b(?:was|were|had|did|took|tried|spent|ran|went|got|came|saw|broke|failed|crashed|"
-    r"used\s+to|yesterday|last\s+(?:week|month|year|time|night)|ago)\b",
+    r"\b(?:was|were|had|did|took|tried|spent|ran|went|came|saw|broke|failed|crashed|"
+    r"used\s+to|yesterday|last\s+(?:week|month|year|time|night)|ago)\b"
+    # "We've got a small grant", "it's got to be step-free": possession and obligation.
+    r"|(?<!'ve\s)(?<!have\s)(?<!has\s)(?<!'s\s)(?<!'d\s)\bgot\b(?!\s+to\b)",
     re.I,
 )
 _CONSTRAINT_NOUN_RE = re.compile(

@@ -1,0 +1,94 @@
+"""Requirements read over clauses the way people write them (issue 12, requirement side).
+
+Each rule is phrased here in words of its own, not copied from the corpus, with the trap that
+must stay silent beside it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rcm_tui.core.analysis import LedgerView
+from rcm_tui.core.heuristics import analyse_message
+
+
+def requirements(text: str, last_reply: str = "") -> list[str]:
+    found = analyse_message(text, 3, LedgerView(last_assistant_message=last_reply))
+    return [r.text for r in found.requirements]
+
+
+def questions(text: str) -> list[str]:
+    return analyse_message(text, 3, LedgerView()).questions
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "has to be dishwasher safe, we never hand-wash anything",
+        "Should be under 2 kg, I carry it on the bus",
+        "Can't be more than 40 minutes from the office",
+    ],
+)
+def test_a_statement_that_drops_its_subject_is_no_question(text: str) -> None:
+    assert questions(text) == []
+    assert requirements(text)
+
+
+def test_an_inverted_question_is_still_a_question() -> None:
+    assert questions("Has it got a dishwasher") and requirements("Has it got a dishwasher") == []
+
+
+def test_got_of_possession_and_obligation_is_not_a_story() -> None:
+    assert requirements("It's got to be machine washable, the dog sleeps on it.")
+    assert any("£800" in r for r in requirements("We've got about £800 for the whole room."))
+    assert requirements("We got a quote of £800 last spring.") == []
+
+
+def test_a_greeting_alone_is_not_a_requirement() -> None:
+    for text in ("Hiya! We need a van for Saturday.", "Good evening. We need a van for Saturday."):
+        assert requirements(text) == ["We need a van for Saturday"]
+
+
+def test_a_spec_with_its_reason_after_a_comma_is_the_spec() -> None:
+    assert requirements("Ground floor flat for sure, my knees are bad.") == [
+        "Ground floor flat for sure"
+    ]
+    # A memory after the comma is no reason: nothing is wanted.
+    assert requirements("Long queues everywhere, the kids hated it.") == []
+
+
+def test_a_longer_noun_phrase_with_please_is_what_is_asked_for() -> None:
+    assert requirements("A window seat on the left side please.") == [
+        "A window seat on the left side"
+    ]
+
+
+def test_a_wish_called_a_plus_is_a_preference_unless_called_optional() -> None:
+    assert requirements("A garden for the kids would be a real bonus.")
+    assert requirements("A garden would be a nice bonus but not essential.") == []
+
+
+def test_a_thing_that_cannot_do_something_is_a_hard_limit() -> None:
+    assert requirements("Patient records can't leave the clinic network.") == [
+        "Patient records can't leave the clinic network"
+    ]
+    # A person's "can't" is an inability: the rejection constructions read it, not this rule.
+    assert requirements("My mum can't stand loud restaurants.") == []
+
+
+def test_a_need_said_after_turning_something_down_is_kept() -> None:
+    found = analyse_message(
+        "The Vitamix is way too pricey for a smoothie once a week, I'd rather stay under £150.",
+        3,
+        LedgerView(last_assistant_message="A Vitamix or a Ninja would do."),
+    )
+    assert [r.option for r in found.rejections] == ["Vitamix"]
+    assert [r.text for r in found.requirements] == ["I'd rather stay under £150"]
+    # "I'd rather not" turns down; it states no need.
+    assert requirements("Crypto is too volatile, I'd rather not.") == []
+
+
+def test_what_others_did_then_what_the_user_wants_keeps_only_the_want() -> None:
+    assert requirements(
+        "The agent showed us a new-build but we'd rather have a Victorian terrace."
+    ) == ["We'd rather have a Victorian terrace"]
