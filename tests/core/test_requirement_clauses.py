@@ -92,3 +92,53 @@ def test_what_others_did_then_what_the_user_wants_keeps_only_the_want() -> None:
     assert requirements(
         "The agent showed us a new-build but we'd rather have a Victorian terrace."
     ) == ["We'd rather have a Victorian terrace"]
+
+
+def test_each_item_of_a_list_the_user_introduced_is_a_requirement() -> None:
+    message = (
+        "Some notes for the new booking page:\n"
+        "- shows prices in both currencies\n"
+        "- deposit taken by card at booking\n"
+        "- we tried a calendar widget last year\n"
+        "- no pop-ups"
+    )
+    found = requirements(message)
+    assert "Shows prices in both currencies" in found
+    assert "Deposit taken by card at booking" in found
+    # What happened is no need; what is turned down is a rejection, not a requirement.
+    assert not any("calendar widget" in r or "pop-ups" in r for r in found)
+
+
+def test_bullets_after_a_plain_sentence_are_not_read_as_a_wish_list() -> None:
+    message = (
+        "We talked it over at dinner.\n- shows prices in both currencies\n"
+        "- deposit taken by card at booking"
+    )
+    assert requirements(message) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("二手的就好，新的太贵了。", "二手的就好"),
+        ("我们更想住市区。", "我们更想住市区"),
+        ("想要带烘干功能的", "想要带烘干功能的"),
+    ],
+)
+def test_chinese_wishes_and_what_is_enough_are_requirements(text: str, want: str) -> None:
+    assert want in requirements(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["这样就行，谢谢。", "我想问一下价格。", "我不想去海边。", "她想去海边。"]
+)
+def test_an_acknowledgement_a_question_a_refusal_or_someone_else_s_wish_is_none(
+    text: str,
+) -> None:
+    assert requirements(text) == []
+
+
+def test_a_chinese_question_that_opens_with_statements_keeps_them() -> None:
+    found = analyse_message("我家猫十二岁了，肾不太好，吃什么粮比较好？", 3, LedgerView())
+    assert any("十二岁" in r.text for r in found.requirements)
+    assert found.questions

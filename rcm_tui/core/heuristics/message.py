@@ -307,6 +307,7 @@ def _scan_statements(
     found = _Findings()
     rejection_clauses = scan.clauses
     in_list = False  # inside the items of a "Requirements:" list
+    wish_list = False  # inside the items of a list the user introduced ("what I jotted down:")
     for sentence in sentences:
         if sentence.index in skip_sentences:
             continue
@@ -314,8 +315,10 @@ def _scan_statements(
             in_list = True
             continue
         in_list = in_list and sentence.bullet
+        wish_list = (wish_list and sentence.bullet) or _introduces_list(sentence)
         if sentence.question:
             _scan_question(sentence, found)
+            _scan_question_lead(sentence, found, scan)
             continue
         before = len(found.requirements)
         if sentence.index == 0 and not any(h.sentence == 0 for h in scan.hits):
@@ -391,6 +394,10 @@ def _scan_statements(
         if in_list and len(found.requirements) == before and not rejects:
             # Every item under "Requirements:" is one, however terse ("EU hosting only").
             found.add_requirement(tidy(sentence.text), 0.7)
+        elif wish_list and len(found.requirements) == before and not rejects and _wish(sentence):
+            # "Here's what I jotted down:" then "- card payments with low fees": a list the
+            # user wrote for their request states what is wanted, item by item.
+            found.add_requirement(tidy(sentence.text), 0.6)
     for hit in scan.hits:
         if hit.inline_reason:
             _scan_clause(
@@ -420,6 +427,46 @@ _OWN_NEED_RE = re.compile(
     r"(?!\s+(?:not|never|avoid|skip|steer)\b)",
     re.I,
 )
+
+
+# A line that opens a list of the user's own: "Here's what I jotted down for a new till
+# system:", "Current pain points are below.", "我的想法如下："; not a question, not a quote.
+_LIST_INTRO_RE = re.compile(
+    r"(?:[:：]|\b(?:below|as\s+follows|the\s+following)[.!]?|如下[。.]?)$", re.I
+)
+_LIST_STORY_RE = re.compile(
+    r"\b(?:was|were|had|did|tried|used\s+to|last\s+(?:week|month|year|time)|ago)\b"
+    r"|以前|之前|上次",
+    re.I,
+)
+
+
+# An item that tells what is ("the UI looks dated") or hedges ("maybe later") wants nothing.
+_LIST_REMARK_RE = re.compile(
+    r"^(?:the|a|an|this|that|it|its|my|our|his|her|their|they|he|she|i|we)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:is|are|was|were|looks?|seems?|feels?|sounds?|has|have|had)\b"
+    r"|\b(?:maybe|perhaps|later|not\s+sure|no\s+idea)\b",
+    re.I,
+)
+
+
+def _wish(item: Sentence) -> bool:
+    """A list item that can state a need: short, and no story, remark or hedge."""
+    text = item.text
+    return (
+        item.bullet
+        and len(text.split()) <= 15
+        and not _LIST_STORY_RE.search(text)
+        and not _LIST_REMARK_RE.search(text)
+    )
+
+
+def _introduces_list(sentence: Sentence) -> bool:
+    return (
+        not sentence.bullet
+        and not sentence.question
+        and bool(_LIST_INTRO_RE.search(sentence.text.strip()))
+    )
 
 
 _BUT_OWN_NEED_RE = re.compile(
@@ -452,6 +499,27 @@ _JUST_INSTEAD_RE = re.compile(
     r"|,\s*(?P<want2>.{3,}?\s+(?:is|are)\s+enough)$",
     re.I,
 )
+
+
+# A clause that asks: "Loki够吗", "有什么推荐吗", "怎么训练".
+_ASKS_ZH_RE = re.compile(
+    r"[吗呢么?？]\s*$|什么|怎么|如何|哪|多少|几[个种家]|是否|能不能|可不可以|要不要"
+)
+
+
+def _scan_question_lead(sentence: Sentence, found: _Findings, scan: RejectionScan) -> None:
+    """ "我家柯基一岁了，见到人就扑，怎么训练？", "查询速度要在几秒以内，Loki够吗？": a Chinese
+    question opens with statements, and what they state binds every answer. Only the clauses
+    before the asking one are read, each as a statement."""
+    clauses = sentence.clauses
+    if len(clauses) < 2 or not CJK_CHAR_RE.search(sentence.text):
+        return
+    for ci, clause in enumerate(clauses[:-1]):
+        if _ASKS_ZH_RE.search(clause) or (sentence.index, ci) in scan.clauses:
+            continue
+        _scan_clause(
+            clause, found, rejected=False, after_rejection=False, strong_only=False, previous=None
+        )
 
 
 def _scan_question(sentence: Sentence, found: _Findings) -> None:
