@@ -142,3 +142,49 @@ def test_a_chinese_question_that_opens_with_statements_keeps_them() -> None:
     found = analyse_message("我家猫十二岁了，肾不太好，吃什么粮比较好？", 3, LedgerView())
     assert any("十二岁" in r.text for r in found.requirements)
     assert found.questions
+
+
+def test_what_is_wanted_instead_of_a_rejected_option_is_a_requirement() -> None:
+    found = analyse_message(
+        "Use Caddy instead of nginx, I don't want to hand-write configs.", 3, LedgerView()
+    )
+    assert [r.option for r in found.rejections] == ["nginx"]
+    assert [r.text for r in found.requirements] == ["Use Caddy"]
+
+
+def test_something_else_after_turning_down_is_what_is_wanted() -> None:
+    assert "Something quieter and greener" in requirements(
+        "We don't want a noisy hostel, something quieter and greener."
+    )
+
+
+def test_a_team_of_a_number_in_words_is_a_team_size() -> None:
+    assert "Team of five people" in requirements("Our support team of five is choosing a helpdesk.")
+
+
+def test_a_spec_with_please_then_more_is_the_spec() -> None:
+    assert "An aisle seat near the front" in requirements(
+        "An aisle seat near the front please, no middle seats."
+    )
+
+
+def test_a_limit_with_yong_inside_a_word_is_no_choice() -> None:
+    found = analyse_message("装修费用别超过五万。", 3, LedgerView())
+    assert [r.text for r in found.requirements] == ["装修费用别超过五万"]
+    assert found.trajectory == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("门框不能太窄，轮椅要进出。", "门框不能太窄"),
+        ("大概六十份，每份一百块左右。", "大概六十份"),
+    ],
+)
+def test_chinese_limits_and_measure_words_are_requirements(text: str, want: str) -> None:
+    assert want in requirements(text)
+
+
+@pytest.mark.parametrize("text", ["这个不能妥协。", "辣的我也不是不能吃。"])
+def test_chinese_non_negotiable_and_negated_cannot_are_no_new_requirement(text: str) -> None:
+    assert requirements(text) == []

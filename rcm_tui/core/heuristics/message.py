@@ -365,6 +365,10 @@ def _scan_statements(
                 ]
                 named = False
                 for piece in _COMMA_PIECE_RE.split(clause):
+                    wanted = _wanted_instead(piece, options)
+                    if wanted:
+                        # "Use bbolt instead of SQLite, I don't want cgo": bbolt is wanted.
+                        found.add_requirement(wanted, 0.7)
                     named = named or any(option_matches(o, piece) for o in options)
                     if named and not _OWN_NEED_RE.match(piece):
                         # What follows the rejection is its reason, not a need — unless the
@@ -424,7 +428,9 @@ _COMMA_PIECE_RE = re.compile(r",\s+(?:but\s+|and\s+)?|\s+but\s+(?=(?:i|we)\b)", 
 _OWN_NEED_RE = re.compile(
     r"^(?:so\s+|then\s+|instead\s+)?(?:i|we)(?:'d|\s+would|\s+really|\s+just|\s+still|\s+do)?"
     r"\s*(?:rather|prefer|need|want|like|must|have\s+to|'ll\s+need|'d\s+like|'d\s+prefer)\b"
-    r"(?!\s+(?:not|never|avoid|skip|steer)\b)",
+    r"(?!\s+(?:not|never|avoid|skip|steer)\b)"
+    # "We don't want a huge resort, something smaller and calmer": what is wanted instead.
+    r"|^(?:but\s+|just\s+)?(?:something|somewhere|someone|preferably|ideally)\s+\w+",
     re.I,
 )
 
@@ -481,6 +487,23 @@ def _states_need(text: str) -> bool:
     return bool(
         requirement_from_clause(text, strong_only=False, previous=None) or stated_requirement(core)
     )
+
+
+_INSTEAD_OF_RE = re.compile(
+    r"^(?P<want>.+?)\s+(?:instead\s+of|rather\s+than|in\s+place\s+of)\s+(?P<other>.+)$", re.I
+)
+
+
+def _wanted_instead(piece: str, rejected: list[str]) -> str | None:
+    """ "Use bbolt instead of SQLite" with SQLite turned down: what is wanted in its place."""
+    m = _INSTEAD_OF_RE.match(strip_discourse(piece))
+    if not m or not any(option_matches(o, m.group("other")) for o in rejected):
+        return None
+    want = m.group("want")
+    if any(option_matches(o, want) for o in rejected) or len(want.split()) > 10:
+        return None
+    found = requirement_from_clause(want, strong_only=False, previous=None)
+    return found[0] if found else stated_requirement(want) or None
 
 
 def _own_need(piece: str) -> str | None:
@@ -610,6 +633,8 @@ def _scan_clause(
     if previous is not None and REASON_START_RE.match(clause.strip()):
         return previous  # "..., because tax law requires it" explains, it adds nothing
     picked = choice(core)
+    if picked and STRONG_MODAL_RE.search(picked):
+        picked = None  # "费用别超过两千" reads "用" as a choice of "别超过两千": a limit, no choice
     if picked:
         # "Let's go with X" decides: it sets the conclusion, it is no requirement.
         found.choices.append(picked)

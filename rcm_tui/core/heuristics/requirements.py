@@ -30,7 +30,7 @@ STRONG_MODAL_RE = re.compile(
     # person's "can't" is an inability, read by the rejection constructions).
     r"|^(?!(?:i|we|you|he|she|they|my\s+\w+|our\s+\w+)\b)(?:[\w'-]+\s+){1,4}?"
     r"(?:can'?t|cannot|can\s+not|may\s+not|must\s+never)\s+(?!stand\b|bear\b)\w+"
-    r"|必须|需要|要求|一定要|务必|应该|应当|只能|只支持|只允许|不能超过|不超过|不得|至少|最多|记得"
+    r"|必须|需要|要求|一定要|务必|应该|应当|只能|只支持|只允许|(?<!不是)不能(?!不|妥协|再多|再少)|不超过|不得|至少|最多|记得"
     r"|(?:别|不要)超过|控制在"
     r"|别忘了|不要忘记|还要|也要|得要|(?<![主重只想不还也])要(?![不是么求问看说知了])",
     re.I,
@@ -326,7 +326,7 @@ def team_size(clause: str) -> str | None:
         unit = m.group("unit") or m.group("unit2") or ""
         if m.group("n4"):
             return f"团队{number}人"
-        if m.group("n") and not unit:
-            continue  # "we are 5 minutes away" is no team size
+        if m.group("n") and not unit and not re.match(r"team\s+of\b", m.group(), re.I):
+            continue  # "we are 5 minutes away" is no team size; "a team of four" is one
         return f"Team of {number} {unit or 'people'}".strip()
     return None

@@ -26,7 +26,9 @@ _COUNT_RE = re.compile(
     r"|[\d两三四五六七八九十百千万几]+个"
     r"|[一二两三四五六七八九十\d]+(?:座|口人?)|一家[三四五六]口|人均"
     rf"|[\d{_ZH_NUM}]+\s*个?(?:人|岁|天|晚|夜|小时|分钟|周|年|个月|月|桌|块|元|次|公里|米|平米|"
-    r"平|大卡|字|G|GB|万|千|点|号|室|间|楼|层|斤|公斤|克)",
+    r"平|大卡|字|G|GB|万|千|点|号|室|间|楼|层|斤|公斤|克"
+    # Measure words: "四十份", "七十公分", "两台", "三套".
+    r"|份|公分|厘米|毫米|寸|英寸|升|瓦|套|台|辆|张|件|本|箱|盒|瓶|双|位|只|节|站)",
     re.I,
 )
 _AGE_RE = re.compile(
@@ -47,7 +49,7 @@ _WHEN_RE = re.compile(
     re.I,
 )
 _PREFER_RE = re.compile(
-    r"\b(?:prefer|preferably|ideally|(?:i|we|he|she|they|you)'?d\s+(?:like|love|prefer|rather)|"
+    r"\b(?:prefer|preferred|preferably|ideally|works?\s+better|suits?\s+(?:us|me)\s+better|(?:i|we|he|she|they|you)'?d\s+(?:like|love|prefer|rather)|"
     r"would\s+rather|as\s+long\s+as|so\s+long\s+as|provided\s+that|"
     r"(?:sounds?|would\s+be|'d\s+be)\s+(?:better|best|ideal|great|perfect|preferable|nice|"
     r"amazing|lovely|wonderful|fantastic)|"
@@ -168,7 +170,9 @@ def stated_requirement(core: str) -> str | None:
     # "veg friendly", "Self-hosted only"): a spec, not a sentence.
     if _spec_fragment(_STRESS_TAIL_RE.sub("", body)):
         return body
-    please = re.match(r"^(?P<np>[A-Za-z][\w-]*(?:\s+[\w-]+){0,7}),?\s+please$", body, re.I)
+    please = re.match(
+        r"^(?P<np>[A-Za-z][\w-]*(?:\s+[\w-]+){0,7}),?\s+please(?:$|,\s)", body, re.I
+    )
     if (
         please
         and not _VERB_OR_PRONOUN_RE.search(please.group("np"))
@@ -190,7 +194,8 @@ def stated_requirement(core: str) -> str | None:
 
 # A clause with its own subject: after a spec, it says why.
 _REASON_CLAUSE_RE = re.compile(
-    r"^(?:because\s+|since\s+|as\s+)?(?:i|we|he|she|they|it|my|our|his|her|their|the)\s+\w+",
+    r"^(?:because\s+|since\s+|as\s+)?(?:i|we|he|she|they|it|my|our|his|her|their|the)\s+\w+"
+    r"|^so(?:\s+that)?\s+\w+\s+\w+",
     re.I,
 )
 
