@@ -188,3 +188,46 @@ def test_chinese_limits_and_measure_words_are_requirements(text: str, want: str)
 @pytest.mark.parametrize("text", ["这个不能妥协。", "辣的我也不是不能吃。"])
 def test_chinese_non_negotiable_and_negated_cannot_are_no_new_requirement(text: str) -> None:
     assert requirements(text) == []
+
+
+def test_a_reason_sentence_that_says_what_the_user_is_or_wants_is_a_need_too() -> None:
+    found = analyse_message(
+        "I'm a vegetarian. Not a fan of steakhouses, the smell gets to me.", 3, LedgerView()
+    )
+    assert [r.option for r in found.rejections] == ["steakhouses"]
+    assert "I'm a vegetarian" in [r.text for r in found.requirements]
+
+
+def test_what_is_enough_after_an_exclusion_is_wanted() -> None:
+    assert "One check-in call a week is enough" in requirements(
+        "We don't need daily stand-ups, one check-in call a week is enough."
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        ("I've got a tiny balcony in Leeds, facing north.", "I've got a tiny balcony in Leeds"),
+        ("Hello, we're hosting 14 people on the 3rd.", "14 people"),
+        ("we'd want a fire pit for the evenings haha", "We'd want a fire pit for the evenings"),
+        ("Want it low-maintenance, we travel a lot.", "Want it low-maintenance"),
+        ("Laptops for 12 staff in the new office.", "12 staff"),
+    ],
+)
+def test_everyday_openings_and_closings_keep_the_need(text: str, want: str) -> None:
+    assert any(want in r for r in requirements(text)), requirements(text)
+
+
+def test_a_full_stop_after_a_short_number_word_ends_a_sentence() -> None:
+    assert "North wales" in requirements("a cottage for me and my 9yo. north wales. june")
+
+
+def test_a_team_size_in_a_question_is_kept() -> None:
+    found = analyse_message("Which CRM is simplest for a team of five?", 3, LedgerView())
+    assert [r.text for r in found.requirements] == ["Team of five people"]
+    assert found.questions
+
+
+def test_x_it_is_with_a_detail_is_a_choice() -> None:
+    found = analyse_message("Then Mailgun it is, billed yearly.", 3, LedgerView())
+    assert found.requirements == [] and "Mailgun" in found.trajectory

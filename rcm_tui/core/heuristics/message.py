@@ -379,7 +379,7 @@ def _scan_statements(
                     )
                     if stated and len(piece.split()) >= 2:
                         found.add_requirement(tidy(stated), 0.55)
-            instead = _JUST_INSTEAD_RE.search(clause) if "not_needed" in families else None
+            instead = _JUST_INSTEAD_RE.search(clause) if rejected or families else None
             if instead:
                 # "I don't need an advisor, just a straightforward plan": what is needed
                 # instead; the exclusion itself never becomes a requirement.
@@ -389,7 +389,7 @@ def _scan_statements(
                 found,
                 rejected=rejected,
                 after_rejection=(sentence.index, ci - 1) in rejection_clauses,
-                strong_only=sentence.index in reason_sentences
+                strong_only=(sentence.index in reason_sentences and _evaluates(clause))
                 or (sentence.index, ci) in scan.reason_clauses,
                 previous=previous,
                 explicit_only=mined,
@@ -467,6 +467,21 @@ def _wish(item: Sentence) -> bool:
     )
 
 
+# "It's too shady", "they make me carsick", "the keyboard drives me crazy": a judgement.
+_EVALUATES_RE = re.compile(
+    r"\b(?:too|so|really|very|way|pretty|quite|super|awful|terrible|horrible|nightmare|"
+    r"hate[sd]?|drives?|makes?|made|gives?|gave|never|not|no)\b|n't|太|很|不|没",
+    re.I,
+)
+
+
+def _evaluates(clause: str) -> bool:
+    """A sentence read as a rejection's reason states no need when it judges ("too noisy")
+    or tells a story; one that says what the user is or wants ("I'm a Linux person",
+    "Somewhere boring and safe") is a need as well as the reason."""
+    return bool(_EVALUATES_RE.search(clause) or _LIST_STORY_RE.search(clause))
+
+
 def _introduces_list(sentence: Sentence) -> bool:
     return (
         not sentence.bullet
@@ -519,7 +534,7 @@ def _own_need(piece: str) -> str | None:
 _MINED_FAMILIES = frozenset({"replacement", "category", "exclusion"})
 _JUST_INSTEAD_RE = re.compile(
     r",\s*(?:just|only|but)\s+(?P<want>(?!run\b|do\b|tell\b|give\b|show\b).{3,})$"
-    r"|,\s*(?P<want2>.{3,}?\s+(?:is|are)\s+enough)$",
+    r"|,\s*(?P<want2>[^,]{3,}?\s+(?:is|are|would\s+be|will\s+be)\s+(?:enough|plenty|fine))[.!]?$",
     re.I,
 )
 
@@ -556,6 +571,11 @@ def _scan_question(sentence: Sentence, found: _Findings) -> None:
         return
     if OUTPUT_VERB_RE.match(core) or CAN_YOU_RE.match(core):
         found.production_request = True
+    team = team_size(core)
+    if team:
+        # "Which one has less overhead for a team of three?" still says who it is for.
+        found.add_fact(team)
+        found.add_requirement(team, 0.6)
     found.questions.append(_question_text(sentence.text))
 
 
@@ -632,7 +652,9 @@ def _scan_clause(
         return previous
     if previous is not None and REASON_START_RE.match(clause.strip()):
         return previous  # "..., because tax law requires it" explains, it adds nothing
-    picked = choice(core)
+    head, comma, _ = core.partition(", ")
+    # "REDCap it is, hosted by the university IT department": the choice, then its detail.
+    picked = choice(core) or (choice(head) if comma and " it is" in head.lower() else None)
     if picked and STRONG_MODAL_RE.search(picked):
         picked = None  # "费用别超过两千" reads "用" as a choice of "别超过两千": a limit, no choice
     if picked:

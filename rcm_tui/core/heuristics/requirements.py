@@ -146,7 +146,10 @@ _WH_WORDS_RE = re.compile(r"\b(?:what|how|why|where|when|which|who)\b", re.I)
 
 _NEGATED_REST_RE = re.compile(r"^(?:not|never)\b", re.I)
 _NEED_TO_SPLIT_RE = re.compile(r"\b(?:need|needs|have|has)\s+to\s+", re.I)
-_WE_WANT_RE = re.compile(r"^(?:we|i)(?:\s+want|\s*'d\s+like|\s+would\s+like)\s+(?!to\b)", re.I)
+_WE_WANT_RE = re.compile(
+    # "Want it family-friendly", as notes drop the subject.
+    r"^(?:(?:we|i)\s+|(?=want\s))(?:want|\s*'d\s+like|would\s+like)\s+(?!to\b)", re.I
+)
 _ZH_VERB_CHAR_RE = re.compile("[用是要得会能把让]")
 _REASON_TAIL_RE = re.compile(r"\s*(?:because|since|as|for|so)\b", re.I)
 _CLAUSE_WORDS_RE = re.compile(

@@ -16,7 +16,7 @@ SENTENCE_SPLIT_RE = re.compile(
     r"(?<=[!?])\s+|(?<=\.)\s+(?=[A-Z0-9\"'“(\[\u4e00-\u9fff])|(?<=[。！？])|\n+"
     # Typed without capitals ("…is kinda meh. an experience would be better"): a full stop
     # after a word of three letters or more, except the usual abbreviations.
-    r"|(?<=[a-z]{3}\.)(?<!approx\.)(?<!incl\.)(?<!excl\.)(?<!etc\.)(?<!est\.)(?<!min\.)"
+    r"|(?<=[a-z0-9]{2}[a-z]\.)(?<!approx\.)(?<!incl\.)(?<!excl\.)(?<!etc\.)(?<!est\.)(?<!min\.)"
     r"(?<!max\.)(?<!ref\.)\s+(?=[a-z])"
 )
 # Clause boundaries that never fall inside a noun phrase.

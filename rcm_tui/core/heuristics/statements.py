@@ -21,6 +21,7 @@ _COUNT_RE = re.compile(
     r"(?:[- ]?(?:k|m|cm|mm|km|kg|g|ml|l|gb|tb|pm|am|h|hrs?|mins?|ppl|pp|yo|x))?[\s-]*"
     r"(?:[a-z][\w-]*\s+){0,2}?(?:[a-z]{3,}s|people|ppl|kids|children|guests|adults|nights|"
     r"days|weeks|months|years|hours|minutes|rooms|beds?|bed|tables|cats|dogs|pets|jobs|agents|"
+    r"staff|crew|employees|voices|"
     r"users|seats|tenants|persons?|year[- ]old|month[- ]old|am|pm|k|m|kg|g|cm|m²|sq\s*m)\b"
     r"|\b\d{1,2}:\d{2}\b"
     r"|[\d两三四五六七八九十百千万几]+个"
@@ -49,7 +50,7 @@ _WHEN_RE = re.compile(
     re.I,
 )
 _PREFER_RE = re.compile(
-    r"\b(?:prefer|preferred|preferably|ideally|works?\s+better|suits?\s+(?:us|me)\s+better|(?:i|we|he|she|they|you)'?d\s+(?:like|love|prefer|rather)|"
+    r"\b(?:prefer|preferred|preferably|ideally|works?\s+better|suits?\s+(?:us|me)\s+better|(?:i|we|he|she|they|you)'?d\s+(?:like|love|prefer|rather|want)|"
     r"would\s+rather|as\s+long\s+as|so\s+long\s+as|provided\s+that|"
     r"(?:sounds?|would\s+be|'d\s+be)\s+(?:better|best|ideal|great|perfect|preferable|nice|"
     r"amazing|lovely|wonderful|fantastic)|"
@@ -78,7 +79,8 @@ _CONTEXT_RE = re.compile(
     rf"\bfor\s+(?:my|our|a|an|his|her)\s+(?:\w+\s+)?{_PEOPLE}\b"
     r"|^(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:a\s+|an\s+)?(?:total\s+|complete\s+)?\w+"
     r"(?:\s+person)?$"
-    r"|^(?:i|we|he|she|they|(?:my|our)\s+\w+)\s+(?:have|has|own|owns|shoot|use)\s+"
+    r"|^(?:i|we|he|she|they|(?:my|our)\s+\w+)(?:\s+(?:have|has|own|owns|shoot|use)|"
+    r"(?:'ve|'s|\s+have|\s+has)\s+got)\s+"
     r"(?:a|an|two|three|four|\d)\b"
     # What the person planned for likes: "she's obsessed with ocean stuff", "he loves
     # gardening" — a reply should fit it.
@@ -130,6 +132,10 @@ _SALUTATION_RE = re.compile(
     r"dear\s+\w+)(?:\s+(?:all|everyone|there|folks|team|guys))?$",
     re.I,
 )
+# "Hello, I'm organising lunch…": the greeting opens the sentence, the rest is read.
+_SALUTATION_LEAD_RE = re.compile(r"^(?:hiya|hi|hello|hey|dear\s+\w+)\s*[,!]\s*", re.I)
+# "we'd want a pub at the end for a pint lol": laughter closes a sentence that still says a need.
+_LAUGH_TAIL_RE = re.compile(r"[\s,]*\b(?:lol|haha+|lmao|hehe)\b[\s!.:)]*$", re.I)
 # Words that only stress a spec: "Indoor heated pool for sure", "dinghy if poss".
 _STRESS_TAIL_RE = re.compile(
     r"\s+(?:for\s+sure|definitely|ideally|if\s+possible|if\s+poss|pls|please)$",
@@ -153,7 +159,7 @@ _OPTIONAL_RE = re.compile(
 
 def stated_requirement(core: str) -> str | None:
     """The clause itself when it states a constraint without a modal, else None."""
-    body = core.strip(" .!。！")
+    body = _LAUGH_TAIL_RE.sub("", _SALUTATION_LEAD_RE.sub("", core)).strip(" .!。！")
     if body.endswith((":", "：")):
         return None  # a header ("Some thoughts:"), what follows says the rest
     if not body or _SALUTATION_RE.match(body):
