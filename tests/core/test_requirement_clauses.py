@@ -159,7 +159,7 @@ def test_something_else_after_turning_down_is_what_is_wanted() -> None:
 
 
 def test_a_team_of_a_number_in_words_is_a_team_size() -> None:
-    assert "Team of five people" in requirements("Our support team of five is choosing a helpdesk.")
+    assert "Team of five" in requirements("Our support team of five is choosing a helpdesk.")
 
 
 def test_a_spec_with_please_then_more_is_the_spec() -> None:
@@ -224,10 +224,56 @@ def test_a_full_stop_after_a_short_number_word_ends_a_sentence() -> None:
 
 def test_a_team_size_in_a_question_is_kept() -> None:
     found = analyse_message("Which CRM is simplest for a team of five?", 3, LedgerView())
-    assert [r.text for r in found.requirements] == ["Team of five people"]
+    assert [r.text for r in found.requirements] == ["Team of five"]
     assert found.questions
 
 
 def test_x_it_is_with_a_detail_is_a_choice() -> None:
     found = analyse_message("Then Mailgun it is, billed yearly.", 3, LedgerView())
     assert found.requirements == [] and "Mailgun" in found.trajectory
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "太贵了，一万多，超出我们的预算。",
+        "旧柜子要拆掉。",
+        "上次一次花了三千。",
+        "甜品多一点也行。",
+    ],
+)
+def test_chinese_verdicts_spending_removals_and_allowances_are_no_need(text: str) -> None:
+    assert requirements(text) == []
+
+
+def test_a_reason_with_a_plain_yao_states_no_need_but_a_firm_one_does() -> None:
+    found = analyse_message("WordPress就算了，还要自己维护插件。", 3, LedgerView())
+    assert [r.option for r in found.rejections] == ["WordPress"]
+    assert found.requirements == []
+
+
+def test_a_quoted_passage_set_aside_is_never_a_requirement() -> None:
+    assert requirements('You said "pick whatever is cheapest overall" and I disagree.') == []
+
+
+def test_a_confirmation_names_the_amount_however_it_is_written() -> None:
+    from rcm_tui.core.ledger import apply_analysis, ledger_view
+    from rcm_tui.core.models import Session
+
+    session = Session()
+    for turn, text in enumerate(
+        [
+            "The caterer must carry liability cover of at least £2,000,000.",
+            "Yes, the £2m liability minimum still stands.",
+        ],
+        start=1,
+    ):
+        apply_analysis(session, analyse_message(text, turn, ledger_view(session)), turn)
+    assert [(r.id, r.status) for r in session.requirements] == [("R1", "confirmed")]
+
+
+def test_an_amount_in_pounds_is_the_same_in_chinese() -> None:
+    from rcm_tui.core.heuristics.quantities import quantity_keys
+
+    assert quantity_keys("每周不超过三百镑") == quantity_keys("£300 a week") == {("300", "gbp")}
+    assert quantity_keys("£30k") == quantity_keys("£30,000")

@@ -274,6 +274,9 @@ def _question_text(sentence: str) -> str:
     return tidy(body, 140)
 
 
+_WORD_RE = re.compile(r"\w")
+
+
 @dataclass
 class _Findings:
     requirements: list[RequirementFinding] = field(default_factory=list)
@@ -285,7 +288,9 @@ class _Findings:
     answered: bool = False
 
     def add_requirement(self, text: str, confidence: float) -> None:
-        if text and not any(text_similarity(text, r.text) >= 0.8 for r in self.requirements):
+        if not _WORD_RE.search(text):
+            return  # '"…"' (a quotation set aside) says nothing
+        if not any(text_similarity(text, r.text) >= 0.8 for r in self.requirements):
             self.requirements.append(RequirementFinding(text, round(confidence, 2)))
 
     def add_fact(self, text: str) -> None:

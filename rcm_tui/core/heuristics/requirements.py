@@ -222,6 +222,19 @@ NOT_A_NEED_ZH_RE = re.compile(
     r"|^(?:听说|据说)|之前被|被[\u4e00-\u9fff]{0,4}过"
     r"|^(?:这个|这|那个)(?:是|还是)?(?:硬性)?(?:要求|条件)(?:不变|是硬性的?)?[。.！!]?$"
     r"|^(?:这个|这|那个)?(?:硬性)?要求(?:不变|还是不变)[。.！!]?$"
+    # A verdict on an option's price ("超出我们的预算", "预算不够"), money already spent
+    # ("一次花了三千"), a removal ("浴缸要拆掉": a withdrawal), and what is merely allowed
+    # ("海鲜多一点也行") state no need.
+    r"|超(?:出)?了?(?:我们|我)?的?预算|预算不够|(?:花|拖|用)了[\d一二两三四五六七八九十百千万半几]"
+    r"|要(?:拆|去|扔|删|砍)掉|(?:也行|也可以|也没关系|也无所谓)[。.！!]?$"
+    # "一万多": a price said about an option; a limit says 以内, 左右 or 不超过.
+    r"|^[\d一二两三四五六七八九十百千万]+多(?:块钱?|元)?[。.！!]?$"
+)
+
+
+_ZH_SOFT_MODAL_ONLY_RE = re.compile(r"要")
+_ZH_HARD_MODAL_RE = re.compile(
+    r"必须|需要|要求|一定要|务必|只能|不能|不得|至少|最多|不超过|(?:别|不要)超过|控制在|以内|要紧|重要"
 )
 
 
@@ -245,6 +258,8 @@ def requirement_from_clause(
         if strong_only or not verb:
             return None  # "help with the deploy scripts" names a topic, not a deliverable
         return tidy(f"{verb} {m.group('task')}"), 0.6
+    if strong_only and _ZH_SOFT_MODAL_ONLY_RE.search(core) and not _ZH_HARD_MODAL_RE.search(core):
+        return None  # "还要自己搞服务器" explains a rejection; a reason needs a firm modal
     modal = _reqs_from_modal(core)
     if modal:
         return modal, 0.85
@@ -331,5 +346,5 @@ def team_size(clause: str) -> str | None:
             return f"团队{number}人"
         if m.group("n") and not unit and not re.match(r"team\s+of\b", m.group(), re.I):
             continue  # "we are 5 minutes away" is no team size; "a team of four" is one
-        return f"Team of {number} {unit or 'people'}".strip()
+        return f"Team of {number} {unit}".strip()
     return None
