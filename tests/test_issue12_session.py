@@ -5,6 +5,7 @@ way a user meets them — not one sentence at a time."""
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from rcm_tui.config import load_settings
 from rcm_tui.controller import Controller
 from rcm_tui.core.conclusion import current_conclusion
 from rcm_tui.core.ledger import set_requirement_status
+from rcm_tui.eval.replay import parse_script, replay
 from rcm_tui.store import SessionStore
 
 PASTED = (
@@ -68,13 +70,10 @@ def controller(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Controller:
 
 
 def _play(controller: Controller, turns: list[tuple[str, str]]) -> None:
-    async def run() -> None:
-        for user, reply in turns:
-            result = await controller.send(user, scripted_reply=reply)
-            assert result.ok, result.error
-        await controller.drain()
-
-    asyncio.run(run())
+    """Replay the turns as `rcm-tui replay` does (scripted replies, the offline provider)."""
+    text = "\n".join(json.dumps({"user": u, "assistant": a}, ensure_ascii=False) for u, a in turns)
+    result = asyncio.run(replay(controller, parse_script(text)))
+    assert result.ok, result.error
 
 
 def _texts(controller: Controller) -> list[str]:
