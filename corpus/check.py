@@ -16,7 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SPLITS = ("dev", "dev2", "dev3", "dev4", "dev5", "heldout")
+SPLITS = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "heldout")
 # Splits that must cover every family (dev2 adds breadth to dev: see README).
 COVERING = ("dev", "heldout")
 # dev2: guard items for the guard's second round of tuning (tuning only, like dev); fresh:
@@ -151,13 +151,13 @@ def main() -> int:
     langs: Counter = Counter()
     sents: dict[str, set[str]] = {s: set() for s in SPLITS}
     counts = {s: check_ledger(s, problems, fam, langs, sents) for s in SPLITS}
-    shared = (sents["dev"] | sents["dev2"] | sents["dev3"] | sents["dev4"] | sents["dev5"]) & sents["heldout"]
+    shared = set().union(*(sents[s] for s in SPLITS if s != "heldout")) & sents["heldout"]
     for s in sorted(shared):
         problems.append(f"user sentence in both splits: {s[:80]!r}")
     print("ledger conversations:", counts)
     for s in SPLITS:
         print(f"  {s} lang:", {k[1]: v for k, v in sorted(langs.items()) if k[0] == s})
-    print("  families (dev / dev2 / dev3 / heldout):")
+    print("  families (" + " / ".join(SPLITS) + "):")
     for f in sorted(FAMILIES):
         print(f"    {f:26} " + " ".join(f"{fam[(s, f)]:3}" for s in SPLITS))
         for s in COVERING:

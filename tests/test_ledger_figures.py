@@ -39,3 +39,23 @@ def test_figures_are_given_per_language_and_per_family() -> None:
     assert report["lang"]["en"]["rejection_precision"] == 0.5
     assert report["family"]["hedge_trap"]["requirement_recall"] == 0.5
     assert report["all"]["false_requirements_per_10_turns"] == 2.0
+
+
+def test_a_neutral_fragment_counts_neither_way_and_a_non_requirement_is_false() -> None:
+    doc = {
+        "requirements": [
+            {"text": "I need movers for a two-bed flat", "status": "pending"},
+            {"text": "4 nights, what do you think", "status": "pending"},
+            {"text": "Under £40 a seat", "status": "pending"},
+        ]
+    }
+    expect = {
+        **EXPECT,
+        "requirements_any": [["4 nights"]],
+        "confirmed": [["£40"]],
+        "neutral": ["need movers"],
+        "non_requirements": ["what do you think"],
+    }
+    assert scenario_counts(doc, expect, user_turns=5)["false_requirements"] == [
+        "4 nights, what do you think"
+    ]

@@ -2,10 +2,14 @@
 
 `rcm-tui eval` and `shared/tools/score-scenarios` give one pooled line; a corpus built to
 test how people talk needs more: rejection recall and precision, requirement recall and false
-requirements per 10 user turns (an extracted requirement that matches no `requirements_any`
-group), each per language (`lang` in NAME.expect.json) and per family (`families`).
+requirements per 10 user turns, each per language (`lang` in NAME.expect.json) and per family
+(`families`). A requirement is false as `corpus/score.py` counts it: it holds a
+`non_requirements` fragment, or it matches no `requirements_any` or `confirmed` group and no
+`neutral` fragment (the request's goal or a genuinely ambiguous statement counts neither way).
 
-    python -m rcm_tui.eval.ledger_figures DIR [--json] [--jobs N] [--details]
+    python -m rcm_tui.eval.ledger_figures DIR [DIR ...] [--json] [--jobs N] [--details]
+
+Several folders are pooled into one report (`corpus/ledger/dev corpus/ledger/dev2`).
 
 The layer's own arm is replayed in-process with the offline provider (scripted replies, the
 heuristic analyser), in a temporary store, with the matching rules of score-scenarios.
@@ -36,10 +40,22 @@ TARGETS = {
 
 
 def unmatched_requirements(doc: dict[str, Any], expect: dict[str, Any]) -> list[str]:
-    """Requirements in the ledger that no expected group names: false requirements."""
-    groups = expect.get("requirements_any", [])
+    """False requirements: ledger lines that state a non-requirement, or that no expected
+    requirement, confirmed requirement or neutral fragment names."""
+    groups = expect.get("requirements_any", []) + expect.get("confirmed", [])
+    neutral = expect.get("neutral", [])
+    forbidden = [_norm(f) for f in expect.get("non_requirements", []) if _norm(f)]
     texts = [r.get("text", "") for r in doc.get("requirements", []) if r.get("status") != "dropped"]
-    return [t for t in texts if not any(group_hits(g, [t]) for g in groups)]
+    return [
+        t
+        for t in texts
+        if any(f in _norm(t) for f in forbidden)
+        or not (any(group_hits(g, [t]) for g in groups) or group_hits(neutral, [t]))
+    ]
+
+
+def _norm(text: str) -> str:
+    return " ".join(str(text).lower().split())
 
 
 def scenario_counts(doc: dict[str, Any], expect: dict[str, Any], user_turns: int) -> dict[str, Any]:
@@ -117,9 +133,15 @@ def breakdown(rows: list[tuple[Scenario, dict[str, Any]]]) -> dict[str, Any]:
     }
 
 
-async def _run(folder: Path, jobs: int) -> tuple[list[tuple[Scenario, dict[str, Any]]], list[str]]:
-    scenarios, errors = find_scenarios(folder)
-    scenarios = [s for s in scenarios if s.expect is not None]
+async def _run(
+    folders: list[Path], jobs: int
+) -> tuple[list[tuple[Scenario, dict[str, Any]]], list[str]]:
+    scenarios: list[Scenario] = []
+    errors: list[str] = []
+    for folder in folders:
+        found, failed = find_scenarios(folder)
+        scenarios += [s for s in found if s.expect is not None]
+        errors += failed
     loaded = load_settings(flags={"provider": "offline"})
     progress = Progress(sum(s.user_turns for s in scenarios), "ledger")
     gate = asyncio.Semaphore(jobs)
@@ -182,12 +204,12 @@ def format_text(report: dict[str, Any], details: bool) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m rcm_tui.eval.ledger_figures")
-    parser.add_argument("dir", type=Path)
+    parser.add_argument("dir", type=Path, nargs="+")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--details", action="store_true", help="list misses per scenario")
     parser.add_argument("--jobs", type=int, default=4)
     args = parser.parse_args(argv)
-    rows, errors = asyncio.run(_run(args.dir, max(1, args.jobs)))
+    rows, errors = asyncio.run(_run(list(args.dir), max(1, args.jobs)))
     report = {
         **breakdown(rows),
         "targets": TARGETS,

@@ -278,6 +278,9 @@ def _question_text(sentence: str) -> str:
     return tidy(body, 140)
 
 
+_WORD_RE = re.compile(r"\w")
+
+
 @dataclass
 class _Findings:
     requirements: list[RequirementFinding] = field(default_factory=list)
@@ -289,7 +292,9 @@ class _Findings:
     answered: bool = False
 
     def add_requirement(self, text: str, confidence: float) -> None:
-        if text and not any(text_similarity(text, r.text) >= 0.8 for r in self.requirements):
+        if not _WORD_RE.search(text):
+            return  # '"…"' (a quotation set aside) says nothing
+        if not any(text_similarity(text, r.text) >= 0.8 for r in self.requirements):
             self.requirements.append(RequirementFinding(text, round(confidence, 2)))
 
     def add_fact(self, text: str) -> None:
@@ -311,6 +316,7 @@ def _scan_statements(
     found = _Findings()
     rejection_clauses = scan.clauses
     in_list = False  # inside the items of a "Requirements:" list
+    wish_list = False  # inside the items of a list the user introduced ("what I jotted down:")
     for sentence in sentences:
         if sentence.index in skip_sentences:
             continue
@@ -318,8 +324,10 @@ def _scan_statements(
             in_list = True
             continue
         in_list = in_list and sentence.bullet
+        wish_list = (wish_list and sentence.bullet) or _introduces_list(sentence)
         if sentence.question:
             _scan_question(sentence, found)
+            _scan_question_lead(sentence, found, scan)
             continue
         before = len(found.requirements)
         if sentence.index == 0 and not any(h.sentence == 0 for h in scan.hits):
@@ -364,13 +372,23 @@ def _scan_statements(
                 options = [
                     h.option for h in scan.hits if (h.sentence, h.clause) == (sentence.index, ci)
                 ]
+                named = False
                 for piece in _COMMA_PIECE_RE.split(clause):
-                    if any(option_matches(o, piece) for o in options):
-                        break  # what follows the rejection is its reason, not a need
-                    stated = stated_requirement(main_clause(strip_discourse(piece)))
+                    wanted = _wanted_instead(piece, options)
+                    if wanted:
+                        # "Use bbolt instead of SQLite, I don't want cgo": bbolt is wanted.
+                        found.add_requirement(wanted, 0.7)
+                    named = named or any(option_matches(o, piece) for o in options)
+                    if named and not _OWN_NEED_RE.match(piece):
+                        # What follows the rejection is its reason, not a need — unless the
+                        # user goes on to say what they want ("…, I'd rather spend under £400").
+                        continue
+                    stated = _own_need(piece) or stated_requirement(
+                        main_clause(strip_discourse(piece))
+                    )
                     if stated and len(piece.split()) >= 2:
                         found.add_requirement(tidy(stated), 0.55)
-            instead = _JUST_INSTEAD_RE.search(clause) if "not_needed" in families else None
+            instead = _JUST_INSTEAD_RE.search(clause) if rejected or families else None
             if instead:
                 # "I don't need an advisor, just a straightforward plan": what is needed
                 # instead; the exclusion itself never becomes a requirement.
@@ -380,7 +398,7 @@ def _scan_statements(
                 found,
                 rejected=rejected,
                 after_rejection=(sentence.index, ci - 1) in rejection_clauses,
-                strong_only=sentence.index in reason_sentences
+                strong_only=(sentence.index in reason_sentences and _evaluates(clause))
                 or (sentence.index, ci) in scan.reason_clauses,
                 previous=previous,
                 explicit_only=mined,
@@ -389,6 +407,10 @@ def _scan_statements(
         if in_list and len(found.requirements) == before and not rejects:
             # Every item under "Requirements:" is one, however terse ("EU hosting only").
             found.add_requirement(tidy(sentence.text), 0.7)
+        elif wish_list and len(found.requirements) == before and not rejects and _wish(sentence):
+            # "Here's what I jotted down:" then "- card payments with low fees": a list the
+            # user wrote for their request states what is wanted, item by item.
+            found.add_requirement(tidy(sentence.text), 0.6)
     for hit in scan.hits:
         if hit.inline_reason:
             _scan_clause(
@@ -409,14 +431,142 @@ _CONJOINED_NEED_RE = re.compile(
     r"(?:also\s+)?must|should|has\s+to|needs\s+to)\b)",
     re.I,
 )
-_COMMA_PIECE_RE = re.compile(r",\s+(?:but\s+|and\s+)?")
+_COMMA_PIECE_RE = re.compile(r",\s+(?:but\s+|and\s+)?|\s+but\s+(?=(?:i|we)\b)", re.I)
+# "…, I'd rather spend under £400", "…, we need proper batching": the user's own need, said
+# after turning something down.
+_OWN_NEED_RE = re.compile(
+    r"^(?:so\s+|then\s+|instead\s+)?(?:i|we)(?:'d|\s+would|\s+really|\s+just|\s+still|\s+do)?"
+    r"\s*(?:rather|prefer|need|want|like|must|have\s+to|'ll\s+need|'d\s+like|'d\s+prefer)\b"
+    r"(?!\s+(?:not|never|avoid|skip|steer)\b)"
+    # "We don't want a huge resort, something smaller and calmer": what is wanted instead.
+    r"|^(?:but\s+|just\s+)?(?:something|somewhere|someone|preferably|ideally)\s+\w+",
+    re.I,
+)
+
+
+# A line that opens a list of the user's own: "Here's what I jotted down for a new till
+# system:", "Current pain points are below.", "我的想法如下："; not a question, not a quote.
+_LIST_INTRO_RE = re.compile(
+    r"(?:[:：]|\b(?:below|as\s+follows|the\s+following)[.!]?|如下[。.]?)$", re.I
+)
+_LIST_STORY_RE = re.compile(
+    r"\b(?:was|were|had|did|tried|used\s+to|last\s+(?:week|month|year|time)|ago)\b"
+    r"|以前|之前|上次",
+    re.I,
+)
+
+
+# An item that tells what is ("the UI looks dated") or hedges ("maybe later") wants nothing.
+_LIST_REMARK_RE = re.compile(
+    r"^(?:the|a|an|this|that|it|its|my|our|his|her|their|they|he|she|i|we)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:is|are|was|were|looks?|seems?|feels?|sounds?|has|have|had)\b"
+    r"|\b(?:maybe|perhaps|later|not\s+sure|no\s+idea)\b",
+    re.I,
+)
+
+
+def _wish(item: Sentence) -> bool:
+    """A list item that can state a need: short, and no story, remark or hedge."""
+    text = item.text
+    return (
+        item.bullet
+        and len(text.split()) <= 15
+        and not _LIST_STORY_RE.search(text)
+        and not _LIST_REMARK_RE.search(text)
+    )
+
+
+# "It's too shady", "they make me carsick", "the keyboard drives me crazy": a judgement.
+_EVALUATES_RE = re.compile(
+    r"\b(?:too|so|really|very|way|pretty|quite|super|awful|terrible|horrible|nightmare|"
+    r"hate[sd]?|drives?|makes?|made|gives?|gave|never|not|no)\b|n't|太|很|不|没",
+    re.I,
+)
+
+
+def _evaluates(clause: str) -> bool:
+    """A sentence read as a rejection's reason states no need when it judges ("too noisy")
+    or tells a story; one that says what the user is or wants ("I'm a Linux person",
+    "Somewhere boring and safe") is a need as well as the reason."""
+    return bool(_EVALUATES_RE.search(clause) or _LIST_STORY_RE.search(clause))
+
+
+def _introduces_list(sentence: Sentence) -> bool:
+    return (
+        not sentence.bullet
+        and not sentence.question
+        and bool(_LIST_INTRO_RE.search(sentence.text.strip()))
+    )
+
+
+_BUT_OWN_NEED_RE = re.compile(
+    r",?\s+but\s+(?=(?:i|we)(?:'d|\s+would|\s+really|\s+just|\s+still)?\s*(?:rather|prefer|"
+    r"need|want|'d\s+like|'d\s+prefer)\b)",
+    re.I,
+)
+
+
+def _states_need(text: str) -> bool:
+    core = main_clause(strip_discourse(text))
+    return bool(
+        requirement_from_clause(text, strong_only=False, previous=None) or stated_requirement(core)
+    )
+
+
+_INSTEAD_OF_RE = re.compile(
+    r"^(?P<want>.+?)\s+(?:instead\s+of|rather\s+than|in\s+place\s+of)\s+(?P<other>.+)$", re.I
+)
+
+
+def _wanted_instead(piece: str, rejected: list[str]) -> str | None:
+    """ "Use bbolt instead of SQLite" with SQLite turned down: what is wanted in its place."""
+    m = _INSTEAD_OF_RE.match(strip_discourse(piece))
+    if not m or not any(option_matches(o, m.group("other")) for o in rejected):
+        return None
+    want = m.group("want")
+    if any(option_matches(o, want) for o in rejected) or len(want.split()) > 10:
+        return None
+    found = requirement_from_clause(want, strong_only=False, previous=None)
+    return found[0] if found else stated_requirement(want) or None
+
+
+def _own_need(piece: str) -> str | None:
+    """The need in a piece that states one in the user's own voice, else None."""
+    core = strip_discourse(piece)
+    if not _OWN_NEED_RE.match(core):
+        return None
+    found = requirement_from_clause(core, strong_only=False, previous=None)
+    return found[0] if found else stated_requirement(main_clause(core))
+
+
 # Constructions whose clause also says what is wanted (see constructions.py).
 _MINED_FAMILIES = frozenset({"replacement", "category", "exclusion"})
 _JUST_INSTEAD_RE = re.compile(
     r",\s*(?:just|only|but)\s+(?P<want>(?!run\b|do\b|tell\b|give\b|show\b).{3,})$"
-    r"|,\s*(?P<want2>.{3,}?\s+(?:is|are)\s+enough)$",
+    r"|,\s*(?P<want2>[^,]{3,}?\s+(?:is|are|would\s+be|will\s+be)\s+(?:enough|plenty|fine))[.!]?$",
     re.I,
 )
+
+
+# A clause that asks: "Loki够吗", "有什么推荐吗", "怎么训练".
+_ASKS_ZH_RE = re.compile(
+    r"[吗呢么?？]\s*$|什么|怎么|如何|哪|多少|几[个种家]|是否|能不能|可不可以|要不要"
+)
+
+
+def _scan_question_lead(sentence: Sentence, found: _Findings, scan: RejectionScan) -> None:
+    """ "我家柯基一岁了，见到人就扑，怎么训练？", "查询速度要在几秒以内，Loki够吗？": a Chinese
+    question opens with statements, and what they state binds every answer. Only the clauses
+    before the asking one are read, each as a statement."""
+    clauses = sentence.clauses
+    if len(clauses) < 2 or not CJK_CHAR_RE.search(sentence.text):
+        return
+    for ci, clause in enumerate(clauses[:-1]):
+        if _ASKS_ZH_RE.search(clause) or (sentence.index, ci) in scan.clauses:
+            continue
+        _scan_clause(
+            clause, found, rejected=False, after_rejection=False, strong_only=False, previous=None
+        )
 
 
 def _scan_question(sentence: Sentence, found: _Findings) -> None:
@@ -430,6 +580,11 @@ def _scan_question(sentence: Sentence, found: _Findings) -> None:
         return
     if OUTPUT_VERB_RE.match(core) or CAN_YOU_RE.match(core):
         found.production_request = True
+    team = team_size(core)
+    if team:
+        # "Which one has less overhead for a team of three?" still says who it is for.
+        found.add_fact(team)
+        found.add_requirement(team, 0.6)
     found.questions.append(_question_text(sentence.text))
 
 
@@ -450,6 +605,15 @@ def _scan_clause(
     core = strip_discourse(clause)
     if not core:
         return previous
+    contrast = _BUT_OWN_NEED_RE.search(core)
+    if (
+        contrast
+        and not _states_need(core[: contrast.start()])
+        and _states_need(core[contrast.end() :])
+    ):
+        # "The pet shop pushed wood shavings but I'd rather use paper bedding": what others
+        # did or said, then what the user wants; only the second half is a need.
+        core = clause = core[contrast.end() :]
     parts = _CONJOINED_NEED_RE.split(clause)
     if len(parts) > 1:
         # "Handle 20k msg/s at peak, and we need at-least-once delivery": two needs.
@@ -497,7 +661,11 @@ def _scan_clause(
         return previous
     if previous is not None and REASON_START_RE.match(clause.strip()):
         return previous  # "..., because tax law requires it" explains, it adds nothing
-    picked = choice(core)
+    head, comma, _ = core.partition(", ")
+    # "REDCap it is, hosted by the university IT department": the choice, then its detail.
+    picked = choice(core) or (choice(head) if comma and " it is" in head.lower() else None)
+    if picked and STRONG_MODAL_RE.search(picked):
+        picked = None  # "费用别超过两千" reads "用" as a choice of "别超过两千": a limit, no choice
     if picked:
         # "Let's go with X" decides: it sets the conclusion, it is no requirement.
         found.choices.append(picked)

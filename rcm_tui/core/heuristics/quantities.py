@@ -63,9 +63,37 @@ def _value(raw: str) -> str | None:
     return str(number) if number is not None else (raw if raw[0].isdigit() else None)
 
 
+# Money: "£30k" and "£30,000" and "三万镑" are one amount.
+_CURRENCY = {"$": "usd", "£": "gbp", "€": "eur", "dollars": "usd", "bucks": "usd",
+             "pounds": "gbp", "quid": "gbp", "euros": "eur", "美元": "usd", "刀": "usd",
+             "镑": "gbp", "英镑": "gbp", "欧元": "eur", "欧": "eur"}  # fmt: skip
+_MONEY_SIGN_RE = re.compile(r"(?P<u>[$£€])\s*(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<k>k|m)?\b", re.I)
+_MONEY_WORD_RE = re.compile(
+    r"(?P<n>\d[\d,]*(?:\.\d+)?)\s*(?P<k>k|m)?\s*(?P<u>dollars|bucks|pounds|quid|euros)\b"
+    r"|(?P<zn>[\d一二两三四五六七八九十百千万]+)\s*(?P<zu>美元|刀|英镑|镑|欧元|欧)",
+    re.I,
+)
+
+
+def _money_keys(text: str) -> set[tuple[str, str]]:
+    keys: set[tuple[str, str]] = set()
+    for m in [*_MONEY_SIGN_RE.finditer(text), *_MONEY_WORD_RE.finditer(text)]:
+        if m.groupdict().get("zn"):
+            number = _zh_number(m.group("zn"))
+            value = float(number) if number is not None else None
+            unit = _CURRENCY[m.group("zu")]
+        else:
+            value = float(m.group("n").replace(",", ""))
+            value *= {"k": 1e3, "m": 1e6}.get((m.group("k") or "").lower(), 1)
+            unit = _CURRENCY[m.group("u").lower()]
+        if value is not None:
+            keys.add((f"{value:g}", unit))
+    return keys
+
+
 def quantity_keys(text: str) -> set[tuple[str, str]]:
     """(value, unit) for every quantity in `text`, the same in English and Chinese."""
-    keys: set[tuple[str, str]] = set()
+    keys: set[tuple[str, str]] = _money_keys(text)
     for pattern in (_LATIN_RE, _ZH_RE):
         for m in pattern.finditer(text):
             value = _value(m.group("n"))

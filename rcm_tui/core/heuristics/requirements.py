@@ -21,11 +21,16 @@ _PRONOUN_MODAL_RE = re.compile(
 )
 STRONG_MODAL_RE = re.compile(
     r"\b(?:must|mustn'?t|need\s+to|needs\s+to|have\s+to|has\s+to|has\s+got\s+to|"
-    r"have\s+got\s+to|required?|requires|requirement|mandatory|shall|should|is\s+essential|"
+    r"have\s+got\s+to|(?:'s|'ve)\s+got\s+to|gotta|required?|requires|requirement|mandatory|"
+    r"shall|should|is\s+essential|"
     r"it'?s\s+essential|is\s+critical|make\s+sure|ensure|guarantee)\b"
     # "we need an audit trail" — but not "no need for", "don't need", "need help".
     r"|(?<!no\s)(?<!n't\s)(?<!not\s)\bneeds?\b(?!\s+(?:to|help)\b)"
-    r"|必须|需要|要求|一定要|务必|应该|应当|只能|只支持|只允许|不能超过|不超过|不得|至少|最多|记得"
+    # "Data can't leave our VPC", "the dryer cannot be vented outside": a limit on a thing (a
+    # person's "can't" is an inability, read by the rejection constructions).
+    r"|^(?!(?:i|we|you|he|she|they|my\s+\w+|our\s+\w+)\b)(?:[\w'-]+\s+){1,4}?"
+    r"(?:can'?t|cannot|can\s+not|may\s+not|must\s+never)\s+(?!stand\b|bear\b)\w+"
+    r"|必须|需要|要求|一定要|务必|应该|应当|只能|只支持|只允许|(?<!不是)不能(?!不|妥协|再多|再少)|不超过|不得|至少|最多|记得"
     r"|(?:别|不要)超过|控制在"
     r"|别忘了|不要忘记|还要|也要|得要|(?<![主重只想不还也])要(?![不是么求问看说知了])",
     re.I,
@@ -109,8 +114,10 @@ _TEAM_RE = re.compile(
     re.I,
 )
 _PAST_RE = re.compile(
-    r"\b(?:was|were|had|did|took|tried|spent|ran|went|got|came|saw|broke|failed|crashed|"
-    r"used\s+to|yesterday|last\s+(?:week|month|year|time|night)|ago)\b",
+    r"\b(?:was|were|had|did|took|tried|spent|ran|went|came|saw|broke|failed|crashed|"
+    r"used\s+to|yesterday|last\s+(?:week|month|year|time|night)|ago)\b"
+    # "We've got a small grant", "it's got to be step-free": possession and obligation.
+    r"|(?<!'ve\s)(?<!have\s)(?<!has\s)(?<!'s\s)(?<!'d\s)\bgot\b(?!\s+to\b)",
     re.I,
 )
 _CONSTRAINT_NOUN_RE = re.compile(
@@ -139,7 +146,10 @@ _WH_WORDS_RE = re.compile(r"\b(?:what|how|why|where|when|which|who)\b", re.I)
 
 _NEGATED_REST_RE = re.compile(r"^(?:not|never)\b", re.I)
 _NEED_TO_SPLIT_RE = re.compile(r"\b(?:need|needs|have|has)\s+to\s+", re.I)
-_WE_WANT_RE = re.compile(r"^(?:we|i)(?:\s+want|\s*'d\s+like|\s+would\s+like)\s+(?!to\b)", re.I)
+_WE_WANT_RE = re.compile(
+    # "Want it family-friendly", as notes drop the subject.
+    r"^(?:(?:we|i)\s+|(?=want\s))(?:want|\s*'d\s+like|would\s+like)\s+(?!to\b)", re.I
+)
 _ZH_VERB_CHAR_RE = re.compile("[用是要得会能把让]")
 _REASON_TAIL_RE = re.compile(r"\s*(?:because|since|as|for|so)\b", re.I)
 _CLAUSE_WORDS_RE = re.compile(
@@ -212,6 +222,19 @@ NOT_A_NEED_ZH_RE = re.compile(
     r"|^(?:听说|据说)|之前被|被[\u4e00-\u9fff]{0,4}过"
     r"|^(?:这个|这|那个)(?:是|还是)?(?:硬性)?(?:要求|条件)(?:不变|是硬性的?)?[。.！!]?$"
     r"|^(?:这个|这|那个)?(?:硬性)?要求(?:不变|还是不变)[。.！!]?$"
+    # A verdict on an option's price ("超出我们的预算", "预算不够"), money already spent
+    # ("一次花了三千"), a removal ("浴缸要拆掉": a withdrawal), and what is merely allowed
+    # ("海鲜多一点也行") state no need.
+    r"|超(?:出)?了?(?:我们|我)?的?预算|预算不够|(?:花|拖|用)了[\d一二两三四五六七八九十百千万半几]"
+    r"|要(?:拆|去|扔|删|砍)掉|(?:也行|也可以|也没关系|也无所谓)[。.！!]?$"
+    # "一万多": a price said about an option; a limit says 以内, 左右 or 不超过.
+    r"|^[\d一二两三四五六七八九十百千万]+多(?:块钱?|元)?[。.！!]?$"
+)
+
+
+_ZH_SOFT_MODAL_ONLY_RE = re.compile(r"要")
+_ZH_HARD_MODAL_RE = re.compile(
+    r"必须|需要|要求|一定要|务必|只能|不能|不得|至少|最多|不超过|(?:别|不要)超过|控制在|以内|要紧|重要"
 )
 
 
@@ -235,6 +258,8 @@ def requirement_from_clause(
         if strong_only or not verb:
             return None  # "help with the deploy scripts" names a topic, not a deliverable
         return tidy(f"{verb} {m.group('task')}"), 0.6
+    if strong_only and _ZH_SOFT_MODAL_ONLY_RE.search(core) and not _ZH_HARD_MODAL_RE.search(core):
+        return None  # "还要自己搞服务器" explains a rejection; a reason needs a firm modal
     modal = _reqs_from_modal(core)
     if modal:
         return modal, 0.85
@@ -319,7 +344,7 @@ def team_size(clause: str) -> str | None:
         unit = m.group("unit") or m.group("unit2") or ""
         if m.group("n4"):
             return f"团队{number}人"
-        if m.group("n") and not unit:
-            continue  # "we are 5 minutes away" is no team size
-        return f"Team of {number} {unit or 'people'}".strip()
+        if m.group("n") and not unit and not re.match(r"team\s+of\b", m.group(), re.I):
+            continue  # "we are 5 minutes away" is no team size; "a team of four" is one
+        return f"Team of {number} {unit}".strip()
     return None

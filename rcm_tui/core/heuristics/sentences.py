@@ -16,7 +16,7 @@ SENTENCE_SPLIT_RE = re.compile(
     r"(?<=[!?])\s+|(?<=\.)\s+(?=[A-Z0-9\"'“(\[\u4e00-\u9fff])|(?<=[。！？])|\n+"
     # Typed without capitals ("…is kinda meh. an experience would be better"): a full stop
     # after a word of three letters or more, except the usual abbreviations.
-    r"|(?<=[a-z]{3}\.)(?<!approx\.)(?<!incl\.)(?<!excl\.)(?<!etc\.)(?<!est\.)(?<!min\.)"
+    r"|(?<=[a-z0-9]{2}[a-z]\.)(?<!approx\.)(?<!incl\.)(?<!excl\.)(?<!etc\.)(?<!est\.)(?<!min\.)"
     r"(?<!max\.)(?<!ref\.)\s+(?=[a-z])"
 )
 # Clause boundaries that never fall inside a noun phrase.
@@ -153,7 +153,11 @@ def _is_question(sentence: str) -> bool:
     if body.endswith(("?", "？")):
         return True
     core = strip_discourse(body.rstrip(".!。！"))
-    if _QUESTION_START_RE.match(core) and not _DONT_START_RE.match(core):
+    if (
+        _QUESTION_START_RE.match(core)
+        and not _DONT_START_RE.match(core)
+        and not _NO_SUBJECT_AFTER_AUX_RE.match(core)
+    ):
         return True
     return bool(CJK_CHAR_RE.search(core) and _ZH_QUESTION_RE.search(core))
 
@@ -166,6 +170,14 @@ def parse_sentences(text: str) -> list[Sentence]:
 
 
 _DONT_START_RE = re.compile(r"^(?:do\s+not|don't)\b", re.I)
+# An inverted question puts its subject right after the auxiliary ("Has it got…", "Should we…");
+# "Has to be open Saturday", "Should be quiet", "Can't be more than a day" drop the subject of a
+# statement, as people do in notes.
+_NO_SUBJECT_AFTER_AUX_RE = re.compile(
+    r"^\S+\s+(?:to|got\s+to|be|been|not|never|also|always|only|ideally|preferably|definitely)\b"
+    r"|^(?:can|could|would|will|should|shall|may|might|must)n?'?t?\s+be\b",
+    re.I,
+)
 _NEGATIVE_START_RE = re.compile(r"^(?:no|not|don't|do)\b", re.I)
 TRAILING_PLEASE_RE = re.compile(r"[\s,]+please$", re.I)
 ZH_PARTICLES_RE = re.compile(r"[吧了啊呢]+$")

@@ -21,12 +21,15 @@ _COUNT_RE = re.compile(
     r"(?:[- ]?(?:k|m|cm|mm|km|kg|g|ml|l|gb|tb|pm|am|h|hrs?|mins?|ppl|pp|yo|x))?[\s-]*"
     r"(?:[a-z][\w-]*\s+){0,2}?(?:[a-z]{3,}s|people|ppl|kids|children|guests|adults|nights|"
     r"days|weeks|months|years|hours|minutes|rooms|beds?|bed|tables|cats|dogs|pets|jobs|agents|"
+    r"staff|crew|employees|voices|"
     r"users|seats|tenants|persons?|year[- ]old|month[- ]old|am|pm|k|m|kg|g|cm|m²|sq\s*m)\b"
     r"|\b\d{1,2}:\d{2}\b"
     r"|[\d两三四五六七八九十百千万几]+个"
     r"|[一二两三四五六七八九十\d]+(?:座|口人?)|一家[三四五六]口|人均"
     rf"|[\d{_ZH_NUM}]+\s*个?(?:人|岁|天|晚|夜|小时|分钟|周|年|个月|月|桌|块|元|次|公里|米|平米|"
-    r"平|大卡|字|G|GB|万|千|点|号|室|间|楼|层|斤|公斤|克)",
+    r"平|大卡|字|G|GB|万|千|点|号|室|间|楼|层|斤|公斤|克"
+    # Measure words: "四十份", "七十公分", "两台", "三套".
+    r"|份|公分|厘米|毫米|寸|英寸|升|瓦|套|台|辆|张|件|本|箱|盒|瓶|双|位|只|节|站)",
     re.I,
 )
 _AGE_RE = re.compile(
@@ -47,16 +50,23 @@ _WHEN_RE = re.compile(
     re.I,
 )
 _PREFER_RE = re.compile(
-    r"\b(?:prefer|preferably|ideally|(?:i|we|he|she|they|you)'?d\s+(?:like|love|prefer|rather)|"
+    r"\b(?:prefer|preferred|preferably|ideally|works?\s+better|suits?\s+(?:us|me)\s+better|(?:i|we|he|she|they|you)'?d\s+(?:like|love|prefer|rather|want)|"
     r"would\s+rather|as\s+long\s+as|so\s+long\s+as|provided\s+that|"
     r"(?:sounds?|would\s+be|'d\s+be)\s+(?:better|best|ideal|great|perfect|preferable|nice|"
     r"amazing|lovely|wonderful|fantastic)|"
     r"(?:is|are)\s+what\s+(?:i|we|he|she|they)(?:'m|'re|\s+am|\s+are|\s+is|'s)?\s*"
     r"(?:after|looking\s+for|want|need)|otherwise|"
-    r"hoping\s+for|goal\s+is|aim\s+is|(?:is|are)\s+preferable|(?:is|are)\s+(?:a\s+)?(?:plus|bonus)|"
+    r"hoping\s+for|goal\s+is|aim\s+is|(?:is|are)\s+preferable|"
+    r"(?:is|are|would\s+be|'d\s+be|will\s+be)\s+(?:a\s+)?(?:big\s+|huge\s+|real\s+|definite\s+|nice\s+)?"
+    r"(?:plus|bonus|must)|"
     r"mostly|mainly)\b"
     r"|最好|希望|偏好|尽量|只能|只有|只要|主要|一定要|适合|为主|(?<![不没])(?:特别|很|最|比较|超|挺)?喜欢"
-    r"|(?<![不没])爱(?:吃|喝|玩|看|画|听|读)|(?:不要|别)(?:离[\u4e00-\u9fff]{1,6})?太",
+    r"|(?<![不没])爱(?:吃|喝|玩|看|画|听|读)|(?:不要|别)(?:离[\u4e00-\u9fff]{1,6})?太"
+    # "自动挡就行", "国产的就可以": what is enough is what is wanted ("这样就行" acknowledges).
+    r"|(?<!这样)(?<!那样)(?<!这个)(?<!那个)(?<!随便)(?<![都也])(?:就行|就可以|就好|即可)(?:了)?[。！.!]?$"
+    # "更想领养", "想要国产的", "我想自己办": a wish (not "想问", "想知道", "不想", "想法").
+    r"|(?<![不没理感思设梦回猜联他她])想(?!法|到|起|象|像|问|知道|了解|请教|咨询|听|看看|说|必|清楚|一想)"
+    r"(?=[\u4e00-\u9fff])",
     re.I,
 )
 # Who it is for and what it has to fit: "for my dad", "I'm vegan", "I have a dog".
@@ -69,7 +79,8 @@ _CONTEXT_RE = re.compile(
     rf"\bfor\s+(?:my|our|a|an|his|her)\s+(?:\w+\s+)?{_PEOPLE}\b"
     r"|^(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:a\s+|an\s+)?(?:total\s+|complete\s+)?\w+"
     r"(?:\s+person)?$"
-    r"|^(?:i|we|he|she|they|(?:my|our)\s+\w+)\s+(?:have|has|own|owns|shoot|use)\s+"
+    r"|^(?:i|we|he|she|they|(?:my|our)\s+\w+)(?:\s+(?:have|has|own|owns|shoot|use)|"
+    r"(?:'ve|'s|\s+have|\s+has)\s+got)\s+"
     r"(?:a|an|two|three|four|\d)\b"
     # What the person planned for likes: "she's obsessed with ocean stuff", "he loves
     # gardening" — a reply should fit it.
@@ -101,7 +112,8 @@ _SMALL_TALK_RE = re.compile(
     re.I,
 )
 _STORY_RE = re.compile(
-    r"\b(?:was|were|had|did|went|got|met|bought|tried|said|told|thought|used\s+to|yesterday|"
+    r"(?<!'ve\s)(?<!have\s)(?<!has\s)(?<!'s\s)\bgot\b(?!\s+to\b)"
+    r"|\b(?:was|were|had|did|went|met|bought|tried|said|told|thought|used\s+to|yesterday|"
     r"ago|once|took|spent|ran|came|saw|broke|failed|crashed|last\s+(?:week|month|night|time))\b"
     r"|以前|之前买|上次|本来|已经|问一个问题|之前|被[\u4e00-\u9fff]{0,4}过|坏了|第一次|听说|据说",
     re.I,
@@ -114,12 +126,45 @@ _CHAT_RE = re.compile(
 _CJK_RE = re.compile(f"[{CJK}]")
 
 
+# A salutation on its own ("Hiya!", "Good afternoon.", "Dear all,"): it opens a message.
+_SALUTATION_RE = re.compile(
+    r"^(?:hiya|hi|hello|hey|howdy|greetings|(?:good\s+)?(?:morning|afternoon|evening|day)|"
+    r"dear\s+\w+)(?:\s+(?:all|everyone|there|folks|team|guys))?$",
+    re.I,
+)
+# "Hello, I'm organising lunch…": the greeting opens the sentence, the rest is read.
+_SALUTATION_LEAD_RE = re.compile(r"^(?:hiya|hi|hello|hey|dear\s+\w+)\s*[,!]\s*", re.I)
+# "we'd want a pub at the end for a pint lol": laughter closes a sentence that still says a need.
+_LAUGH_TAIL_RE = re.compile(r"[\s,]*\b(?:lol|haha+|lmao|hehe)\b[\s!.:)]*$", re.I)
+# Words that only stress a spec: "Indoor heated pool for sure", "dinghy if poss".
+_STRESS_TAIL_RE = re.compile(
+    r"\s+(?:for\s+sure|definitely|ideally|if\s+possible|if\s+poss|pls|please)$",
+    re.I,
+)
+_VERB_OR_PRONOUN_RE = re.compile(
+    r"\b(?:is|are|was|were|do|does|did|i|we|you|it|they|that|this|she|he|"
+    r"change|again|please|thanks|looks?|seems?|sounds?|maybe|later|thoughts?|some|not|no|"
+    r"never|nope|absolutely|definitely|slightly|honestly|really|totally|probably|"
+    r"certainly|seriously|literally|actually|worried|sure|fine|eh|meh|hmm|might|may|could|"
+    r"would|will)\b|'",
+    re.I,
+)
+# "A hot tub would be a nice bonus but not essential": a wish the user calls optional.
+_OPTIONAL_RE = re.compile(
+    r"\bnot\s+(?:essential|a\s+must|a\s+dealbreaker|necessary|required|needed|crucial)\b"
+    r"|\b(?:no\s+big\s+deal|nice\s+to\s+have\s+at\s+most)\b",
+    re.I,
+)
+
+
 def stated_requirement(core: str) -> str | None:
     """The clause itself when it states a constraint without a modal, else None."""
-    body = core.strip(" .!。！")
+    body = _LAUGH_TAIL_RE.sub("", _SALUTATION_LEAD_RE.sub("", core)).strip(" .!。！")
     if body.endswith((":", "：")):
         return None  # a header ("Some thoughts:"), what follows says the rest
-    if not body or _SMALL_TALK_RE.search(body) or _CHAT_RE.match(body):
+    if not body or _SALUTATION_RE.match(body):
+        return None
+    if _SMALL_TALK_RE.search(body) or _CHAT_RE.match(body) or _OPTIONAL_RE.search(body):
         return None
     counted = bool(_COUNT_RE.search(body) or _AGE_RE.search(body))
     timed = bool(_WHEN_RE.search(body))
@@ -129,22 +174,43 @@ def stated_requirement(core: str) -> str | None:
         return body
     # A short noun phrase on its own line answers what is wanted ("Walk-in shower.",
     # "veg friendly", "Self-hosted only"): a spec, not a sentence.
+    if _spec_fragment(_STRESS_TAIL_RE.sub("", body)):
+        return body
+    please = re.match(
+        r"^(?P<np>[A-Za-z][\w-]*(?:\s+[\w-]+){0,7}),?\s+please(?:$|,\s)", body, re.I
+    )
+    if (
+        please
+        and not _VERB_OR_PRONOUN_RE.search(please.group("np"))
+        and not re.search(r"\b(?:thanks|yes|no|ok|okay|go|more|less|again)\b", body, re.I)
+    ):
+        return please.group("np")  # "Ski school with English-speaking instructors please"
+    # "Indoor heated pool for sure, she catches cold easily": a spec, then why.
+    head, _, tail = body.partition(", ")
+    if (
+        tail
+        and _REASON_CLAUSE_RE.match(tail)
+        # "queues everywhere, the kids hated it": a memory, not a reason.
+        and not (_STORY_RE.search(tail) or re.search(r"\b\w{2,}ed\b", tail))
+        and _spec_fragment(_STRESS_TAIL_RE.sub("", head))
+    ):
+        return head
+    return None
+
+
+# A clause with its own subject: after a spec, it says why.
+_REASON_CLAUSE_RE = re.compile(
+    r"^(?:because\s+|since\s+|as\s+)?(?:i|we|he|she|they|it|my|our|his|her|their|the)\s+\w+"
+    r"|^so(?:\s+that)?\s+\w+\s+\w+",
+    re.I,
+)
+
+
+def _spec_fragment(body: str) -> bool:
     words = body.split()
-    latin_fragment = (
+    return (
         1 <= len(words) <= 4
         and len(body) <= 60
-        and not re.search(
-            r"\b(?:is|are|was|were|do|does|did|i|we|you|it|they|that|this|she|he|"
-            r"change|again|please|thanks|looks?|seems?|sounds?|maybe|later|thoughts?|some|not|no|"
-            r"never|nope|absolutely|definitely|slightly|honestly|really|totally|probably|"
-            r"certainly|seriously|literally|actually|worried|sure|fine)\b|'",
-            body,
-            re.I,
-        )
+        and not _VERB_OR_PRONOUN_RE.search(body)
+        and not _CJK_RE.search(body)
     )
-    if latin_fragment and not _CJK_RE.search(body):
-        return body
-    please = re.match(r"^(?P<np>[A-Za-z][\w-]*(?:\s+[\w-]+){0,3}),?\s+please$", body, re.I)
-    if please and not re.search(r"\b(?:thanks|yes|no|ok|okay|go|more|less|again)\b", body, re.I):
-        return please.group("np")  # "Documentary style please": what is asked for
-    return None
