@@ -123,3 +123,22 @@ async def test_the_search_key_then_text_in_one_burst_searches_for_the_text() -> 
             await pilot.pause()
         assert app.main.composer.text == ""
         assert search.has_focus
+
+
+async def test_the_composers_editing_keys_run_in_order_in_a_burst() -> None:
+    # tmux: 'BSpace Tab' sent at once left the letter in the composer (the backspace ran
+    # once it reached the app, after Tab had moved the focus); 'abc BSpace Enter' sent 'abc'.
+    controller = make_controller()
+    app = RcmApp(controller)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await wait_for(pilot, lambda: app.main.ready)
+        burst(app, [*"abc", "backspace", "enter"])
+        await wait_for(pilot, lambda: bool(controller.session.messages))
+        assert controller.session.messages[0].content == "ab"
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        burst(app, ["x", "backspace", "tab"])
+        await wait_for(pilot, lambda: not app.main.composer.has_focus)
+        for _ in range(4):
+            await pilot.pause()
+        assert app.main.composer.text == ""

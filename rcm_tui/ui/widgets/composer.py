@@ -109,12 +109,12 @@ class Composer(TextArea, inherit_bindings=False):
         elif (
             # A letter is always typed, as before, even where a keymap binds it above.
             not event.is_printable
-            and self._bound_above(event.key)
             and await self.app._check_bindings(event.key)
         ):
-            # A key of the screen or the app runs here, in order, rather than after the keys
-            # queued behind it have reached the composer ("f5 2 Enter" sent "2" as a message
-            # before the fork dialog opened); stopped so that it does not run twice.
+            # A bound key (the composer's own editing keys first, then the screen's and the
+            # app's) runs here, in order, rather than after the keys queued behind it have
+            # reached the composer: "f5 2 Enter" sent "2" as a message before the fork dialog
+            # opened, "abc backspace Enter" sent "abc". Stopped so that it does not run twice.
             event.stop()
             event.prevent_default()
 
@@ -137,15 +137,6 @@ class Composer(TextArea, inherit_bindings=False):
 
     def _bound_in_chain(self, key: str) -> bool:
         return any(key in bindings.key_to_bindings for _, bindings in self.screen._binding_chain)
-
-    def _bound_above(self, key: str) -> bool:
-        """Bound by the screen or the app, not by the composer's own editing keys."""
-        if self._bindings.key_to_bindings.get(key):
-            return False
-        return any(
-            node is not self and bindings.key_to_bindings.get(key)
-            for node, bindings in self.screen._binding_chain
-        )
 
     def _pass_on(self, key: events.Key, tries: int = 8) -> None:
         """To the widget the dialog focused, once it has (a few refreshes at most)."""
