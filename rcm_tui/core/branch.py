@@ -74,19 +74,23 @@ def _requirement_at(req: Requirement, turn: int) -> Requirement:
 
 
 def _memory_at(session: Session, turn: int) -> Memory:
-    """Facts carry no turn, but each is grounded in what the user wrote: one that only a later
-    message states was first recorded later. A direction set later is not carried either."""
+    """Facts and open questions carry no turn, but each is grounded in what the user wrote:
+    one that only a later message states was first recorded later. A direction set later is
+    not carried either."""
     def said(later: bool) -> str:
         return " ".join(" ".join(m.content.split()) for m in session.messages
                         if m.role == "user" and (m.turn > turn) == later).casefold()
 
     before, after = said(False), said(True)
     memory = session.memory
-    facts = [f for f in memory.facts if f.casefold() in before or f.casefold() not in after]
+    def kept(items: list[str]) -> list[str]:
+        return [i for i in items if i.casefold() in before or i.casefold() not in after]
+
+    update: dict[str, object] = {
+        "facts": kept(memory.facts), "open_questions": kept(memory.open_questions)}
     if memory.trajectory_turn is not None and memory.trajectory_turn > turn:
-        return memory.model_copy(update={"facts": facts, "trajectory": "",
-                                         "trajectory_turn": None})
-    return memory.model_copy(update={"facts": facts})
+        update |= {"trajectory": "", "trajectory_turn": None}
+    return memory.model_copy(update=update)
 
 
 def _metrics_at(session: Session, turn: int) -> Metrics:

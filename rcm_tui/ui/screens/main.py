@@ -68,6 +68,7 @@ from .inspector import InspectorScreen
 
 if TYPE_CHECKING:
     from ...controller import Controller
+    from ...core.models import CancelledReply
     from ...core.turn import TurnOutcome
     from ..app import RcmApp
 
@@ -287,7 +288,7 @@ class MainScreen(Screen[None]):
         if pending is not None:
             kept = self._cancelled_reply(pending.turn)
             if kept is not None:
-                await self.chat.keep_cancelled(pending.turn, kept)
+                await self.chat.keep_cancelled(pending.turn, kept.content, kept.model)
             await self.chat.add_error(
                 pending.turn,
                 "This message has no answer yet: the turn was interrupted or failed.",
@@ -301,9 +302,13 @@ class MainScreen(Screen[None]):
         # A new or opened session starts with the cursor where the user types.
         self.composer.focus()
 
-    def _cancelled_reply(self, turn: int) -> str | None:
+    def _cancelled_reply(self, turn: int) -> CancelledReply | None:
         kept = [c for c in self.controller.session.cancelled_replies if c.turn == turn]
-        return kept[-1].content if kept else None
+        return kept[-1] if kept else None
+
+    def _writer(self) -> str:
+        """The model writing this turn's reply (captions name it)."""
+        return self.controller.providers().generator.model
 
     def refresh_views(self) -> None:
         """Re-render the panels and the header from the session document."""
@@ -353,10 +358,10 @@ class MainScreen(Screen[None]):
 
         ask_edit_turn(self)
 
-    def action_search(self) -> None:
+    async def action_search(self) -> None:
         from ..widgets.chat_search import open_chat_search
 
-        open_chat_search(self)
+        await open_chat_search(self)
 
     async def action_new_session(self) -> None:
         if self._refused_while_busy(BY_NAME["new_session"]):
@@ -554,17 +559,19 @@ class MainScreen(Screen[None]):
         elif isinstance(event, StageChanged):
             self.stage.update_stage(event.turn, event.stage, event.label)
         elif isinstance(event, ReplyStarted):
-            await self.chat.start_draft(event.turn, event.attempt)
+            await self.chat.start_draft(event.turn, event.attempt, self._writer())
             which = "draft" if event.attempt == 1 else f"attempt {event.attempt}"
             self.stage.detail = f"streaming {which}"
         elif isinstance(event, ReplyShown):
             await self.chat.settle_draft(
-                event.turn, event.text, reply_meta(event.turn, None, event.attempt)
+                event.turn, event.text, reply_meta(event.turn, None, event.attempt, self._writer())
             )
             self.stage.detail = f"showing attempt {event.attempt}"
         elif isinstance(event, QualityScored):
             record = event.record
-            self.chat.set_reply_meta(record.turn, reply_meta(record.turn, record))
+            self.chat.set_reply_meta(
+                record.turn, reply_meta(record.turn, record, model=self._writer())
+            )
             self.stage.detail = f"showing attempt {record.shown_attempt} of {record.attempts}"
             self.refresh_views()
         elif isinstance(event, TurnFailed):
@@ -593,7 +600,7 @@ class MainScreen(Screen[None]):
         if message.cancelled:
             kept = self._cancelled_reply(message.turn)
             if kept is not None:
-                await self.chat.keep_cancelled(message.turn, kept)
+                await self.chat.keep_cancelled(message.turn, kept.content, kept.model)
             else:
                 await self.chat.drop_draft()
             stage.detail = f"turn {message.turn} cancelled"

@@ -88,8 +88,9 @@ class SessionsScreen(Screen[None]):
         self.reload()
 
     def _title_width(self) -> int:
-        # updated 16, turns 5, quality 7, id 22, and the padding of five cells
-        return max(20, self.query_one(SessionsTable).size.width - 16 - 5 - 7 - 22 - 10 - 1)
+        # updated 16, turns 5, quality 7, id 22, and the padding of five cells. The title gives
+        # way first: at 80 columns a wider one cut the id's last character.
+        return max(12, self.query_one(SessionsTable).size.width - 16 - 5 - 7 - 22 - 10 - 1)
 
     def _build_columns(self) -> None:
         table = self.query_one(SessionsTable)

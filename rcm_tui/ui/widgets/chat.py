@@ -86,9 +86,27 @@ def _literal_line(line: str) -> str:
     return indent + body
 
 
-def reply_meta(turn: int, record: QualityRecord | None, attempt: int | None = None) -> Text:
-    """'assistant · turn 3 · attempt 2 of 3 shown · quality 0.82' for a reply."""
-    parts = [f"assistant · turn {turn}"]
+# A model name longer than this is cut in a caption (a path or a dated release name).
+MODEL_CAPTION_CHARS = 32
+
+
+def writer_caption(model: str | None) -> str:
+    """Who wrote a reply, as its caption starts: the model's name ('gpt-4o', 'SmolLM2-135M-
+    Instruct'), or 'assistant' for replies written before models were recorded. The name
+    stands where 'assistant' stood, as 'you' does on the user's messages: no extra field."""
+    if not model:
+        return "assistant"
+    name = model.rstrip("/").rsplit("/", 1)[-1].removesuffix(".gguf") or model
+    if len(name) > MODEL_CAPTION_CHARS:
+        name = name[: MODEL_CAPTION_CHARS - 1] + "…"
+    return name
+
+
+def reply_meta(
+    turn: int, record: QualityRecord | None, attempt: int | None = None, model: str | None = None
+) -> Text:
+    """'gpt-4o · turn 3 · attempt 2 of 3 shown · quality 0.82' for a reply."""
+    parts = [f"{writer_caption(model)} · turn {turn}"]
     if record is not None:
         if record.attempts > 1:
             parts.append(f"attempt {record.shown_attempt} of {record.attempts} shown")
@@ -202,22 +220,23 @@ class EarlierMessages(Static):
 class DraftReply(ChatEntry):
     """The reply being streamed; becomes the stored reply once the turn has shown it."""
 
-    def __init__(self, turn: int, attempt: int) -> None:
-        super().__init__("assistant", self._caption(turn, attempt), "", turn=turn)
+    def __init__(self, turn: int, attempt: int, model: str | None = None) -> None:
+        super().__init__("assistant", self._caption(turn, attempt, model), "", turn=turn)
         self.add_class("-streaming")
         self.attempt = attempt
+        self.model = model
         self._stream: MarkdownStream | None = None
 
     @staticmethod
-    def _caption(turn: int, attempt: int) -> str:
+    def _caption(turn: int, attempt: int, model: str | None) -> str:
         which = "the draft" if attempt == 1 else f"attempt {attempt} (refinement {attempt - 1})"
-        return f"assistant · turn {turn} · streaming {which}…"
+        return f"{writer_caption(model)} · turn {turn} · streaming {which}…"
 
     async def restart(self, attempt: int) -> None:
         """A new attempt replaces the text streamed so far."""
         await self.stop()
         self.attempt = attempt
-        self.set_meta(self._caption(self.turn, attempt))
+        self.set_meta(self._caption(self.turn, attempt, self.model))
         await self.body.update("")
 
     async def write(self, fragment: str) -> None:
@@ -315,7 +334,9 @@ class ChatLog(VerticalScroll):
             return ChatEntry(
                 "user", f"you · turn {message.turn}", message.content, turn=message.turn
             )
-        meta = reply_meta(message.turn, session.quality_for(message.turn), message.attempt)
+        meta = reply_meta(
+            message.turn, session.quality_for(message.turn), message.attempt, message.model
+        )
         return ChatEntry("assistant", meta, display_reply(message.content), turn=message.turn)
 
     async def _append(self, widget: ChatEntry | NoticeLine | WelcomeNote) -> None:
@@ -340,12 +361,12 @@ class ChatLog(VerticalScroll):
         )
         await self._append(ChatEntry("error", f"error · turn {turn}", body, turn=turn))
 
-    async def start_draft(self, turn: int, attempt: int) -> None:
+    async def start_draft(self, turn: int, attempt: int, model: str | None = None) -> None:
         draft = self.draft
         if draft is not None and draft.turn == turn:
             await draft.restart(attempt)
             return
-        await self._append(DraftReply(turn, attempt))
+        await self._append(DraftReply(turn, attempt, model))
 
     async def write_draft(self, fragment: str) -> None:
         draft = self.draft
@@ -360,9 +381,10 @@ class ChatLog(VerticalScroll):
             return
         await draft.settle(text, meta)
 
-    async def keep_cancelled(self, turn: int, text: str) -> None:
+    async def keep_cancelled(self, turn: int, text: str, model: str | None = None) -> None:
         """Show what a cancelled turn had streamed, marked as such (it is not the answer)."""
-        meta = Text(f"assistant · turn {turn} · cancelled · not an answer")
+        caption = f"{writer_caption(model)} · turn {turn} · cancelled · not an answer"
+        meta = Text(visible_line(caption))
         draft = self.draft
         if draft is not None and draft.turn == turn:
             await draft.settle(display_reply(text), meta)

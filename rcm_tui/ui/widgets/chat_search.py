@@ -39,17 +39,20 @@ class Hit:
     end: int
 
 
-def open_chat_search(main: MainScreen) -> None:
-    """Open the bar (or, when it is open, go to the next hit)."""
+async def open_chat_search(main: MainScreen) -> None:
+    """Open the bar (or, when it is open, go to the next hit). The bar has the focus when
+    this returns, so that the keys typed right after the search key land in it, even when
+    they come in the same burst (the composer reads them next)."""
     try:
         bar = main.query_one(ChatSearch)
     except NoMatches:
-        main.query_one("#chat-column").mount(ChatSearch(id="chat-search"), before=main.chat)
-        return
-    if bar.query_one(Input).has_focus:
-        bar.move(1)
+        bar = ChatSearch(id="chat-search")
+        await main.query_one("#chat-column").mount(bar, before=main.chat)
     else:
-        bar.query_one(Input).focus()
+        if bar.query_one(Input).has_focus:
+            bar.move(1)
+            return
+    main.set_focus(bar.query_one(Input))
 
 
 def _leaf_blocks(chat: ChatLog) -> list[MarkdownBlock]:
@@ -86,9 +89,6 @@ class ChatSearch(Horizontal):
     def compose(self) -> ComposeResult:
         yield OrderedInput(placeholder="Search the chat…", id="chat-search-input")
         yield Static("", id="chat-search-count", markup=False)
-
-    def on_mount(self) -> None:
-        self.query_one(Input).focus()
 
     @property
     def chat(self) -> ChatLog:

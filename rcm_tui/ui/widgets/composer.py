@@ -12,7 +12,8 @@ from typing import ClassVar
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.message import Message
-from textual.widgets import TextArea
+from textual.widget import Widget
+from textual.widgets import Input, TextArea
 
 from ...actions import BY_NAME
 from ...core.text_safety import visible_controls
@@ -86,6 +87,14 @@ class Composer(TextArea, inherit_bindings=False):
             event.prevent_default()
             self._pass_on(events.Key(event.key, event.character))
             return
+        focused = self.app.focused
+        if focused is not None and focused is not self:
+            # An earlier key of this burst (tab, shift+tab) moved the focus on: this key does
+            # what it would have done typed a moment later, there.
+            event.stop()
+            event.prevent_default()
+            await self._as_if_typed_at(focused, events.Key(event.key, event.character))
+            return
         # Runs before TextArea's own handler, which would insert a newline for Enter.
         if event.key == "enter":
             event.stop()
@@ -100,23 +109,34 @@ class Composer(TextArea, inherit_bindings=False):
         elif (
             # A letter is always typed, as before, even where a keymap binds it above.
             not event.is_printable
-            and self._bound_above(event.key)
             and await self.app._check_bindings(event.key)
         ):
-            # A key of the screen or the app runs here, in order, rather than after the keys
-            # queued behind it have reached the composer ("f5 2 Enter" sent "2" as a message
-            # before the fork dialog opened); stopped so that it does not run twice.
+            # A bound key (the composer's own editing keys first, then the screen's and the
+            # app's) runs here, in order, rather than after the keys queued behind it have
+            # reached the composer: "f5 2 Enter" sent "2" as a message before the fork dialog
+            # opened, "abc backspace Enter" sent "abc". Stopped so that it does not run twice.
             event.stop()
             event.prevent_default()
 
-    def _bound_above(self, key: str) -> bool:
-        """Bound by the screen or the app, not by the composer's own editing keys."""
-        if self._bindings.key_to_bindings.get(key):
-            return False
-        return any(
-            node is not self and bindings.key_to_bindings.get(key)
-            for node, bindings in self.screen._binding_chain
-        )
+    async def _as_if_typed_at(self, focused: Widget, key: events.Key) -> None:
+        """Handle `key` now, in order, as the app would have with `focused` focused: its
+        bindings, a text widget's typing, or the main screen's rule that a letter nothing
+        focused takes is typed into the composer (MainScreen.on_key)."""
+        app = self.app
+        if await app._check_bindings(key.key, priority=True):
+            return
+        if isinstance(focused, TextArea | Input):
+            focused._forward_event(key)
+        elif await app._check_bindings(key.key):
+            return
+        elif key.is_printable and key.character and not self._bound_in_chain(key.key):
+            self.focus()
+            self.insert(key.character)
+        else:
+            focused._forward_event(key)
+
+    def _bound_in_chain(self, key: str) -> bool:
+        return any(key in bindings.key_to_bindings for _, bindings in self.screen._binding_chain)
 
     def _pass_on(self, key: events.Key, tries: int = 8) -> None:
         """To the widget the dialog focused, once it has (a few refreshes at most)."""
