@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -466,6 +467,7 @@ class WordNet:
     # noun offset → the nouns derived from the same verb sense ("driving" → drive → a ride)
     derived: dict[str, list[str]] = field(default_factory=dict)
     folder: Path = Path(".")
+    glosses: dict[str, tuple[str, str]] = field(default_factory=dict)  # offset → lexfile, gloss
 
     @classmethod
     def load(cls, folder: Path) -> WordNet:
@@ -483,11 +485,13 @@ class WordNet:
         hyponyms: dict[str, list[str]] = {}
         hypernyms: dict[str, list[str]] = {}
         verbs: dict[str, list[str]] = {}
+        glosses: dict[str, tuple[str, str]] = {}
         for line in (folder / "data.noun").read_text(encoding="utf-8").splitlines():
             if line.startswith(" "):
                 continue
             parts = line.split(" | ")[0].split()
             offset, words = parts[0], int(parts[3], 16)
+            glosses[offset] = (parts[1], line.split(" | ", 1)[1].strip() if " | " in line else "")
             lemmas[offset] = [parts[4 + 2 * i] for i in range(words)]
             at = 4 + 2 * words
             pointers = int(parts[at])
@@ -509,7 +513,7 @@ class WordNet:
             for offset, vs in verbs.items()
             if vs
         }
-        return cls(senses, lemmas, hyponyms, hypernyms, tagged, derived, folder)
+        return cls(senses, lemmas, hyponyms, hypernyms, tagged, derived, folder, glosses)
 
     def members(self, seed: str) -> list[str]:
         lemma, sense = seed.rsplit(".", 1)
@@ -590,7 +594,104 @@ def build_hierarchy(wordnet: WordNet) -> dict[str, object]:
         "general": general,
         "derived": _activity_things(wordnet, index, parents, descendants),
         "adjectives": _adjective_synonyms(wordnet.folder),
+        "glosses": _gloss_terms(wordnet, index),
     }
+
+
+# What a thing is made of or like, as its definition says: devil's food is "very dark chocolate
+# cake", velour "heavy fabric that resembles velvet", pesto "contains ... pine nuts", paella
+# "rice with shellfish and chicken". A user who rejected chocolate, velvet, nuts or shellfish
+# has rejected these too, though no hierarchy puts them below it. Only things offered in a reply
+# (food, artifacts, substances, activities, plants, animals) and only a lemma's most frequent
+# sense; the words of a definition that name what the thing is NOT ("no meat", "a substitute
+# for butter", "meatless") are left out.
+GLOSS_LEXFILES = frozenset({"04", "05", "06", "13", "20", "27"})
+GLOSS_NEGATORS = frozenset(
+    "no not without except excluding lacking free instead rather other than substitute "
+    "substitutes alternative imitation replacement replaces replacing unlike".split()
+)
+GLOSS_NEGATED_SPAN = 3
+PURPOSE_RE = re.compile(
+    r"\b(?:for|to|served|used|eaten|worn|drunk|sold|found|where|when|by|in\s+which|"
+    r"accompanied|designed|intended)\b"
+)
+GLOSS_NOISE = frozenset(
+    "something someone thing things kind kinds type types form forms part parts piece pieces "
+    "one ones sort way ways use usually especially often typically made make makes used "
+    "small large big little various several sometimes also usually originally called name "
+    "names trade term word words etc".split()
+)
+
+
+# Nouns of attributes (noun.attribute: colours, sizes, shapes) in a definition say how a thing
+# looks, not what it is made of: rust is "red or brown", which makes it no brown.
+ATTRIBUTE_LEXFILE = "07"
+
+
+def _gloss_terms(wordnet: WordNet, index: dict[str, int]) -> dict[str, str]:
+    first = {senses[0] for senses in wordnet.senses.values() if senses}
+    adjectives = {
+        line.split()[0]
+        for line in (wordnet.folder / "index.adj").read_text(encoding="utf-8").splitlines()
+        if not line.startswith(" ")
+    }
+    things = {
+        lemma for lemma, senses in wordnet.senses.items()
+        if senses and wordnet.glosses.get(senses[0], ("", ""))[0] != ATTRIBUTE_LEXFILE
+    }
+    out: dict[str, str] = {}
+    for offset in sorted(first):
+        lexfile, gloss = wordnet.glosses.get(offset, ("", ""))
+        if lexfile not in GLOSS_LEXFILES:
+            continue
+        own = {w.lower() for w in wordnet.lemmas.get(offset, [])}
+        terms = _definition_terms(gloss, things, adjectives, own)
+        if terms:
+            out[str(index[offset])] = "|".join(terms)
+    return out
+
+
+def _definition_terms(
+    gloss: str, nouns: set[str], adjectives: set[str], own: set[str]
+) -> list[str]:
+    """The nouns (and two-word noun lemmas) of a definition, without its quoted examples,
+    its parentheses and what it says the thing is not; an adjective that is no such noun is
+    kept marked "~" ("~spicy"), for options named by a modifier ("spicy food")."""
+    definition = re.sub(r"\([^)]*\)", " ", gloss.split('"')[0]).lower()
+    # What a thing is for or goes with is not what it is: an aquarium is "a tank ... for
+    # keeping live fish", pesto is "served with pasta". Each clause stops at such a word.
+    clauses = [PURPOSE_RE.split(c)[0] for c in definition.split(";")]
+    words = [w for c in clauses for w in re.findall(r"[a-z][a-z'-]*", c)]
+    terms: list[str] = []
+    negated_until = -1
+    for i, word in enumerate(words):
+        if word in GLOSS_NEGATORS:
+            negated_until = i + GLOSS_NEGATED_SPAN
+            if terms and i > 0 and terms[-1] == words[i - 1]:
+                terms.pop()  # "a milk substitute": the word before it is negated too
+            continue
+        if i <= negated_until or word.endswith(("less", "-free")):
+            continue
+        pairs = [f"{word}_{n}" for n in _singulars(words[i + 1])] if i + 1 < len(words) else []
+        for lemma in (*pairs, *_singulars(word)):
+            if (lemma in nouns and lemma not in own
+                    and lemma not in GLOSS_NOISE and len(lemma) >= 3 and lemma not in terms):
+                terms.append(lemma)
+                break
+        else:
+            if word in adjectives and word not in GLOSS_NOISE and len(word) >= 3:
+                terms.append("~" + word)
+    return [t.replace("_", " ") for t in terms]
+
+
+def _singulars(word: str) -> list[str]:
+    """The word and its singular candidates ("nuts" → nut, "dishes" → dish), as morphy tries."""
+    forms = [word]
+    for suffix, base in (("ies", "y"), ("ches", "ch"), ("shes", "sh"), ("ses", "s"),
+                         ("xes", "x"), ("s", "")):
+        if word.endswith(suffix) and len(word) - len(suffix) + len(base) >= 3:
+            forms.append(word[: -len(suffix)] + base)
+    return forms
 
 
 # A modifier and the words that say the same of a thing: "cheap" → inexpensive, low-cost,

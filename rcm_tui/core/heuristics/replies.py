@@ -56,6 +56,8 @@ _POSITIVE_BEFORE_RE = re.compile(
     # Everyday offers: "take a cab", "book a river cruise", "grab some satay", "order the
     # pancakes", "head to the Goodwill", "stay at a hostel".
     r"take|grab|book|order|get|buy|rent|hire|visit|catch|hop\s+on|head\s+to|stay\s+at|"
+    # Dishes and things made or brought: "share a paella", "bake a tiramisu", "pack a cab fare".
+    r"share|serve|make|bake|cook|whip\s+up|enjoy|bring|pack|"
     # "you need a MongoDB index": a need the reply asserts is an offer ("don't need" is negative).
     r"(?<!if\s)(?<!when\s)(?:you|you'll|you\s+will|we|we'll)\s+(?:\w+\s+)?need|"
     r"go\s+for|treat\s+(?:her|him|them|yourself)\s+to|pick\s+up|sign\s+up\s+for|"
@@ -65,7 +67,9 @@ _POSITIVE_BEFORE_RE = re.compile(
     r"bring(?:ing)?\s+back|"
     r"(?:answer|choice|option|solution|pick|recommendation|bet|candidate|approach|fix|tool)\s+"
     r"(?:here\s+)?(?:is|would\s+be))\b"
-    r"|建议(?:使用|用|采用)?|推荐|可以(?:用|考虑|使用)|使用|采用|改用|换成|迁移到|放到|存到|存入|放进|选择|考虑|"
+    r"|建议(?:使用|用|采用)?|推荐|可以(?:用|考虑|使用)|使用|采用|改用|换成|迁移到|放到|存到|存入|放进|选择|"
+    # 考虑到 gives a reason ("考虑到有客人海鲜过敏"); 考虑 alone considers the option.
+    r"考虑(?!到)|"
     r"拆成|拆分成|改成|做成|引入|上|用|试试|坐|叫|打|订|买|去|住|报|送|点|吃|喝|带|来一?[个份杯瓶碗]|不如|不妨",
     re.I,
 )
@@ -108,7 +112,9 @@ _NEGATIVE_AFTER_RE = re.compile(
     # A participle of exclusion with no copula: "with Heroku crossed off", "Redis excluded,".
     r"(?:crossed|struck|scratched|ticked)\s+(?:off|out)\b|(?:left|taken|ruled|cut|filtered)\s+"
     r"out\b|(?:excluded|removed|eliminated|set\s+aside)\b|off\s+the\s+(?:table|list|menu)\b)"
-    r"|^(?:被排除|已经排除|不行|不考虑|已被否决|被否决|已排除|除外)"
+    # "a peanut allergy", "海鲜过敏": the user's condition, which rules the option out.
+    r"|^\W{0,3}(?:allerg(?:y|ies|ic)|intoleran(?:t|ce))\b"
+    r"|^(?:被排除|已经排除|不行|不考虑|已被否决|被否决|已排除|除外|过敏|不耐受)"
     # "酒吧街就跳过了", "KTV就不考虑了": the topic first, then what is done with it.
     r"|^[\u4e00-\u9fff]{0,3}(?:就|也|都|先)?(?:跳过|算了|免了|省了|不去了|不考虑|不推荐|排除|去掉|"
     r"不安排|不用了|不要了)"
@@ -272,6 +278,12 @@ def _code_uses(code: str, option: str) -> bool:
 # Lines that present items: bullets, numbered items, headings and table rows. A reply lists
 # what it offers; an item that names a rejected option offers it unless it says otherwise.
 _ITEM_RE = re.compile(r"^\s*(?:[-*•·+]|\d{1,2}[.)、]|#{1,6})\s+|^\s*\|")
+# A line that opens with a short label and a colon or a dash: "**Main** — lamb", "Dessert: a
+# tiramisu", "**周三**：清蒸鲈鱼". Up to three words (or six characters) of label.
+_LABEL_LINE_RE = re.compile(
+    r"^\s*(?:\*\*|__)?(?:[A-Za-z0-9][\w'’/&]*(?:\s+[\w'’/&]+){0,2}|[\u4e00-\u9fff]{1,6})"
+    r"\s*[:：]?\s*(?:\*\*|__)?\s*(?:[:：]|—|–|\s-\s)\s*\S"
+)
 # Words that mark an item as what was left out ("| Redis | rejected |", "已排除：Elasticsearch"),
 # and, with the softer ones, a lead-in of a list of such items ("What to avoid:").
 _STRONG_EXCLUSION = (
@@ -330,6 +342,9 @@ def _reply_lines(prose: str) -> list[_Line]:
         text = _ITEM_RE.sub("", raw).replace("|", " ; ") if item else raw
         if not item or raw.lstrip().startswith("#"):
             header_excludes = _excludes_below(raw)
+        # "**Dessert** — tiramisu", "Day 2: a boat trip": an entry of a plan, offered as a
+        # list item is.
+        item = item or bool(_LABEL_LINE_RE.match(raw))
         excluded = (
             bool(_EXCLUDED_ITEM_RE.search(raw))
             or (item and header_excludes)
@@ -451,7 +466,7 @@ _EXCLUDING_FRAME_RE = re.compile(
     r"(?:would|could|might)\s+have)\b|n't\b|~~|[❌✗✘🚫⛔]"
     # 不 and 没 but for the words they make positive (不错 "good", 不如/不妨 "better to").
     r"|不(?![错少过仅但久同断妨如])|没(?!错)|别|除了|除去|排除|否决|否掉|去掉|避|算了|跳过|"
-    r"代替|替代|换掉|讨厌|过敏|戒|你说|你提到|按你|按照你|根据你|既然|因为你",
+    r"代替|替代|换掉|换成|改成|讨厌|过敏|戒|你说|你提到|按你|按照你|根据你|既然|因为你",
     re.I,
 )
 

@@ -1,0 +1,52 @@
+"""The guard reads what a reply's nouns are made of or like (WordNet definitions), and a plan's
+labelled lines ("Dessert: ...") as offers; mentions that exclude stay unflagged.
+
+Replies written for these tests, in no corpus.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rcm_tui.core.heuristics import find_readvocacy
+
+
+@pytest.mark.parametrize(
+    ("reply", "option"),
+    [
+        # paella is "rice with shellfish and chicken"
+        ("For the starter, share a big saffron paella straight from the pan.", "shellfish"),
+        # tiramisu: "... mascarpone cheese and topped with grated chocolate"
+        ("Dessert: a classic tiramisu, made the night before so it sets.", "chocolate"),
+        # baklava: "... pastry with nuts and honey"
+        ("Order the baklava for dessert, it's the best in town.", "nuts"),
+        # moussaka: "casserole of eggplant and ground lamb ..."
+        ("Try the moussaka, it's their signature dish.", "eggplant"),
+        # Chinese word → English noun → its definition: 提拉米苏 → tiramisu → chocolate
+        ("甜点推荐提拉米苏，口感细腻。", "chocolate"),
+    ],
+)
+def test_a_member_only_its_definition_shows_is_flagged(reply: str, option: str) -> None:
+    assert find_readvocacy(reply, [option], as_reply=True) == [option]
+
+
+@pytest.mark.parametrize(
+    ("reply", "option"),
+    [
+        ("Since shellfish is out, I left the paella off the menu and went with roast chicken.",
+         "shellfish"),
+        ("I skipped the tiramisu because you can't stand chocolate; the lemon tart is lovely.",
+         "chocolate"),
+        # what a thing is for is not what it is: an aquarium is "a tank ... for keeping fish"
+        ("Bring an aquarium sticker book for the kids.", "fish"),
+        # a colour in a definition says how a thing looks: rust is "red or brown"
+        ("The walls: warm white; cushions in mustard and rust.", "brown"),
+        # 考虑到 gives the reason; 过敏 after the option is the user's condition; 去掉 excludes
+        ("考虑到你海鲜过敏，我把鱼和虾都去掉了，换成了鸡肉。", "海鲜"),
+        # the thing replaced (换成) is not on offer
+        ("蚝油也含海鲜成分，炒菜时建议换成生抽。", "海鲜"),
+        ("Given her shellfish allergy, every dish here is made without it.", "shellfish"),
+    ],
+)
+def test_a_mention_that_excludes_is_not_flagged(reply: str, option: str) -> None:
+    assert find_readvocacy(reply, [option], as_reply=True) == []
