@@ -575,7 +575,8 @@ def build_hierarchy(wordnet: WordNet) -> dict[str, object]:
     lemmas = {
         lemma: [index[o] for o in senses[:SENSES_PER_LEMMA]]
         for lemma, senses in wordnet.senses.items()
-        if lemma.replace("_", "").replace("-", "").isalpha()
+        # "devil's_food_cake" too: a reply names it with the apostrophe.
+        if lemma.replace("_", "").replace("-", "").replace("'", "").isalpha()
     }
     parents = [[index[p] for p in wordnet.hypernyms.get(o, [])] for o in offsets]
     descendants = [0] * len(offsets)

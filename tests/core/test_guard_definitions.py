@@ -50,3 +50,25 @@ def test_a_member_only_its_definition_shows_is_flagged(reply: str, option: str) 
 )
 def test_a_mention_that_excludes_is_not_flagged(reply: str, option: str) -> None:
     assert find_readvocacy(reply, [option], as_reply=True) == []
+
+
+@pytest.mark.parametrize(
+    ("reply", "option"),
+    [
+        # the ledger may keep where the user refused it: "no carpet anywhere"
+        ("Finish the room with a thick wool rug under the bed; it keeps toes warm.",
+         "carpet anywhere"),
+        # a quantifier or a verb before a Chinese option: its object is what was rejected
+        ("推荐一台平板电脑，学英语很方便。", "任何电子产品"),
+        ("可以给孩子报个钢琴班，每周两节课。", "学乐器"),
+    ],
+)
+def test_an_option_as_the_ledger_words_it_still_finds_its_members(
+    reply: str, option: str
+) -> None:
+    assert find_readvocacy(reply, [option], as_reply=True) == [option]
+
+
+def test_a_quantified_chinese_option_mentioned_to_exclude_it_is_not_flagged() -> None:
+    reply = "既然不考虑任何电子产品，平板和学习机我都没放进来，推荐乐高和绘本。"
+    assert find_readvocacy(reply, ["任何电子产品"], as_reply=True) == []

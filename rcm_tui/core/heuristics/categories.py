@@ -197,6 +197,7 @@ def guard_spans(option: str, text: str, *, wide: bool = False) -> list[tuple[int
     """
     if not wide:
         return _spans(option, text, wide=False)
+    option = _WHERE_NOISE_RE.sub("", option) or option
     spans = set(_spans(option, text, wide=True))
     obj = zh_object(option) if CJK_CHAR_RE.search(option) else _brand_of(option)
     if obj != option:
@@ -204,6 +205,12 @@ def guard_spans(option: str, text: str, *, wide: bool = False) -> list[tuple[int
     for name in english_names(option):
         spans.update(_spans(name, text, wide=True))
     return sorted(spans)
+
+
+# "no carpet anywhere", "no sugar ever": where or when the user refuses it, not what.
+_WHERE_NOISE_RE = re.compile(
+    r"\s+(?:anywhere|anyplace|everywhere|ever|any\s*more|in\s+(?:the|my|our)\s+house)\s*$", re.I
+)
 
 
 def name_spans(option: str, text: str) -> list[tuple[int, int]]:
