@@ -72,3 +72,38 @@ def test_an_option_as_the_ledger_words_it_still_finds_its_members(
 def test_a_quantified_chinese_option_mentioned_to_exclude_it_is_not_flagged() -> None:
     reply = "既然不考虑任何电子产品，平板和学习机我都没放进来，推荐乐高和绘本。"
     assert find_readvocacy(reply, ["任何电子产品"], as_reply=True) == []
+
+
+@pytest.mark.parametrize(
+    ("reply", "option"),
+    [
+        # a vendor's products, a product line, a brand of the category
+        ("Put the nightly backups in S3 Glacier; nothing is cheaper for cold data.", "AWS"),
+        ("Try the Galaxy S24, its camera is great in low light.", "Samsung"),
+        ("The Nespresso Vertuo Next is the easiest pick for a busy office.", "pod machines"),
+        ("For the drive, a RAV4 would fit the dog crate easily.", "SUVs"),
+        ("I'd get him a bottle of Laphroaig 10 for the shelf.", "alcohol"),
+        ("那就带他去吃水煮鱼吧，这家的招牌菜。", "辣"),
+        # "check out" offers what follows it
+        ("Check out the local thrift store; they often have great wool coats for under $30.",
+         "used clothing"),
+    ],
+)
+def test_a_member_the_lexicon_knows_is_flagged(reply: str, option: str) -> None:
+    assert find_readvocacy(reply, [option], as_reply=True) == [option]
+
+
+@pytest.mark.parametrize(
+    ("reply", "option"),
+    [
+        ("Since AWS is out, I've left out S3 and Lambda too; Hetzner and B2 cover it.", "AWS"),
+        ("No Nespresso or Keurig here, as you asked: a Moka pot and a good grinder instead.",
+         "pod machines"),
+        ("I skipped the Galaxy line since Samsung is off the table; the Pixel 8a is my pick.",
+         "Samsung"),
+        ("既然不吃辣，水煮鱼和麻婆豆腐我都没放进来。", "辣"),
+        ("Check out Hetzner; it's cheaper than any AWS setup.", "AWS"),
+    ],
+)
+def test_members_named_to_exclude_them_are_not_flagged(reply: str, option: str) -> None:
+    assert find_readvocacy(reply, [option], as_reply=True) == []

@@ -57,7 +57,8 @@ _POSITIVE_BEFORE_RE = re.compile(
     # pancakes", "head to the Goodwill", "stay at a hostel".
     r"take|grab|book|order|get|buy|rent|hire|visit|catch|hop\s+on|head\s+to|stay\s+at|"
     # Dishes and things made or brought: "share a paella", "bake a tiramisu", "pack a cab fare".
-    r"share|serve|make|bake|cook|whip\s+up|enjoy|bring|pack|"
+    r"share|serve|make|bake|cook|whip\s+up|enjoy|bring|pack|check\s+out|look\s+into|"
+    r"pop\s+(?:in)?to|swing\s+by|stop\s+by|"
     # "you need a MongoDB index": a need the reply asserts is an offer ("don't need" is negative).
     r"(?<!if\s)(?<!when\s)(?:you|you'll|you\s+will|we|we'll)\s+(?:\w+\s+)?need|"
     r"go\s+for|treat\s+(?:her|him|them|yourself)\s+to|pick\s+up|sign\s+up\s+for|"
@@ -455,7 +456,8 @@ def _excluded_by_name(option: str, lines: list[_Line]) -> bool:
 _EXCLUDING_FRAME_RE = re.compile(
     r"\b(?:not|no|never|nothing|none|without|instead|rather|unlike|except|besides|apart|"
     r"avoid\w*|skip\w*|exclud\w*|reject\w*|rul(?:e|ed|es|ing)|drop\w*|left|leave|leaving|"
-    r"aside|off|out|free|minus|away|replac\w*|swap\w*|(?:dis)?like|hate|loathe|allerg\w*|"
+    # "check out the thrift store", "try out", "seek out": out that offers.
+    r"aside|off|(?<!check\s)(?<!checking\s)(?<!try\s)(?<!seek\s)(?<!pick\s)out|free|minus|away|replac\w*|swap\w*|(?:dis)?like|hate|loathe|allerg\w*|"
     # The user's words reported: "you said", "you'd prefer", "as you asked" (not "that said").
     r"(?:you|you'?ve|you'?d|you\s+have|you\s+had)\s+(?:\w+\s+)?(?:wish\w*|wanted|want|"
     r"prefer\w*|said|say|mentioned|asked|told|noted|explained)|"
