@@ -214,7 +214,7 @@ CATEGORIES: list[Category] = [
               "nintendo switch", "playstation", "xbox", "app", "apps", "youtube", "netflix",
               "computer", "laptop", "coding app", "scratchjr", "minecraft", "roblox",
               "平板", "手机", "电视", "游戏", "iPad", "e-reader", "smartwatch", "平板电脑",
-              "学习机", "早教机", "故事机", "点读笔", "电话手表", "智能手表", "游戏机", "电脑"]),
+              "学习机", "早教机", "故事机", "点读笔", "电话手表", "智能手表", "游戏机"]),
     Category(["video games", "gaming", "games", "游戏"], ["video_game.1"],
              ["video game", "console", "nintendo", "playstation", "xbox", "minecraft",
               "roblox", "fortnite", "steam", "游戏机"]),

@@ -1,5 +1,5 @@
-"""The guard reads what a reply's nouns are made of or like (WordNet definitions), and a plan's
-labelled lines ("Dessert: ...") as offers; mentions that exclude stay unflagged.
+"""The guard reads what a reply's nouns are made of or like (WordNet definitions) and the
+members its lexicon lists; mentions that exclude stay unflagged.
 
 Replies written for these tests, in no corpus.
 """
@@ -17,13 +17,11 @@ from rcm_tui.core.heuristics import find_readvocacy
         # paella is "rice with shellfish and chicken"
         ("For the starter, share a big saffron paella straight from the pan.", "shellfish"),
         # tiramisu: "... mascarpone cheese and topped with grated chocolate"
-        ("Dessert: a classic tiramisu, made the night before so it sets.", "chocolate"),
+        ("For dessert, bake a classic tiramisu the night before so it sets.", "chocolate"),
         # baklava: "... pastry with nuts and honey"
         ("Order the baklava for dessert, it's the best in town.", "nuts"),
         # moussaka: "casserole of eggplant and ground lamb ..."
         ("Try the moussaka, it's their signature dish.", "eggplant"),
-        # Chinese word → English noun → its definition: 提拉米苏 → tiramisu → chocolate
-        ("甜点推荐提拉米苏，口感细腻。", "chocolate"),
     ],
 )
 def test_a_member_only_its_definition_shows_is_flagged(reply: str, option: str) -> None:
@@ -107,3 +105,4 @@ def test_a_member_the_lexicon_knows_is_flagged(reply: str, option: str) -> None:
 )
 def test_members_named_to_exclude_them_are_not_flagged(reply: str, option: str) -> None:
     assert find_readvocacy(reply, [option], as_reply=True) == []
+

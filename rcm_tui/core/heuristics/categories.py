@@ -235,8 +235,9 @@ def _means(option: str, word: str) -> bool:
 
 @functools.lru_cache(maxsize=8192)
 def _is_kind(option: str, word: str) -> bool:
-    """Is the Chinese word, by the English nouns it means, the option or a kind of it?"""
-    return any(_covers(option, noun) for noun in english_heads(word))
+    """Is the Chinese word, by the English nouns it means, the option or a kind of it? Not by
+    those nouns' definitions: a dictionary gloss then a definition is two guesses deep."""
+    return any(_names_head(option, noun) for noun in english_heads(word))
 
 
 # Heads that say only "something of": "Windows machines", "Apple products", "Google services"

@@ -57,7 +57,8 @@ _POSITIVE_BEFORE_RE = re.compile(
     # pancakes", "head to the Goodwill", "stay at a hostel".
     r"take|grab|book|order|get|buy|rent|hire|visit|catch|hop\s+on|head\s+to|stay\s+at|"
     # Dishes and things made or brought: "share a paella", "bake a tiramisu", "pack a cab fare".
-    r"share|serve|make|bake|cook|whip\s+up|enjoy|bring|pack|check\s+out|look\s+into|"
+    # Not "make": "it would make Kafka unnecessary".
+    r"share|serve|bake|cook|whip\s+up|enjoy|bring|pack|check\s+out|look\s+into|"
     r"pop\s+(?:in)?to|swing\s+by|stop\s+by|"
     # "you need a MongoDB index": a need the reply asserts is an offer ("don't need" is negative).
     r"(?<!if\s)(?<!when\s)(?:you|you'll|you\s+will|we|we'll)\s+(?:\w+\s+)?need|"
@@ -279,12 +280,6 @@ def _code_uses(code: str, option: str) -> bool:
 # Lines that present items: bullets, numbered items, headings and table rows. A reply lists
 # what it offers; an item that names a rejected option offers it unless it says otherwise.
 _ITEM_RE = re.compile(r"^\s*(?:[-*•·+]|\d{1,2}[.)、]|#{1,6})\s+|^\s*\|")
-# A line that opens with a short label and a colon or a dash: "**Main** — lamb", "Dessert: a
-# tiramisu", "**周三**：清蒸鲈鱼". Up to three words (or six characters) of label.
-_LABEL_LINE_RE = re.compile(
-    r"^\s*(?:\*\*|__)?(?:[A-Za-z0-9][\w'’/&]*(?:\s+[\w'’/&]+){0,2}|[\u4e00-\u9fff]{1,6})"
-    r"\s*[:：]?\s*(?:\*\*|__)?\s*(?:[:：]|—|–|\s-\s)\s*\S"
-)
 # Words that mark an item as what was left out ("| Redis | rejected |", "已排除：Elasticsearch"),
 # and, with the softer ones, a lead-in of a list of such items ("What to avoid:").
 _STRONG_EXCLUSION = (
@@ -343,9 +338,6 @@ def _reply_lines(prose: str) -> list[_Line]:
         text = _ITEM_RE.sub("", raw).replace("|", " ; ") if item else raw
         if not item or raw.lstrip().startswith("#"):
             header_excludes = _excludes_below(raw)
-        # "**Dessert** — tiramisu", "Day 2: a boat trip": an entry of a plan, offered as a
-        # list item is.
-        item = item or bool(_LABEL_LINE_RE.match(raw))
         excluded = (
             bool(_EXCLUDED_ITEM_RE.search(raw))
             or (item and header_excludes)
