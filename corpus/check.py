@@ -20,8 +20,10 @@ SPLITS = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "heldout")
 # Splits that must cover every family (dev2 adds breadth to dev: see README).
 COVERING = ("dev", "heldout")
 # dev2: guard items for the guard's second round of tuning (tuning only, like dev); fresh:
-# written late in that round, only measured, not tuned on.
-GUARD_SPLITS = ("dev", "dev2", "fresh", "heldout")
+# written late in that round, only measured, not tuned on; fresh2: written before the third
+# round changed any code (issue 12), measured untouched first, then used for tuning; fresh3:
+# written after that round, measured only.
+GUARD_SPLITS = ("dev", "dev2", "fresh", "fresh2", "fresh3", "heldout")
 LANGS = {"en", "zh", "mixed"}
 REJECTION_FAMILIES = {
     "explicit_refusal", "aversion", "exclusion", "not_needed", "inability", "bad_experience",

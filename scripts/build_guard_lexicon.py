@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -104,7 +105,9 @@ CATEGORIES: list[Category] = [
     Category(["spicy food", "spicy foods", "spicy", "hot food", "辣", "辣的"], [],
              ["curry", "vindaloo", "hot sauce", "chili", "chilli", "jalapeño", "jalapeno",
               "sriracha", "szechuan", "sichuan", "buffalo wings", "kimchi", "hot pot",
-              "hotpot", "麻辣", "火锅", "川菜", "辣椒"]),
+              "hotpot", "麻辣", "火锅", "川菜", "辣椒", "水煮鱼", "麻婆豆腐", "辣子鸡",
+              "毛血旺", "麻辣烫", "冒菜", "串串", "剁椒鱼头", "湘菜", "口水鸡", "辣条",
+              "nashville hot chicken", "harissa", "gochujang", "tom yum", "jerk chicken"]),
     Category(["raw food", "raw fish", "生食"], [], ["sushi", "sashimi", "ceviche", "poke",
                                                      "tartare", "carpaccio", "寿司", "生鱼片"]),
     Category(["mushrooms", "mushroom", "蘑菇"], ["mushroom.3"],
@@ -114,7 +117,11 @@ CATEGORIES: list[Category] = [
              ["beer", "wine", "whisky", "whiskey", "vodka", "gin", "rum", "tequila",
               "cocktail", "champagne", "prosecco", "sake", "brewery", "winery", "pub crawl",
               "wine tasting", "bar", "pub", "happy hour", "啤酒", "葡萄酒", "白酒", "鸡尾酒",
-              "酒吧"],
+              "酒吧", "single malt", "bourbon", "macallan", "glenfiddich", "laphroaig",
+              "johnnie walker", "jack daniel's", "jameson", "hennessy", "moët", "moet",
+              "veuve clicquot", "dom pérignon", "guinness", "heineken", "baileys", "aperol",
+              "spritz", "mimosa", "sangria", "mulled wine", "craft beer", "茅台", "五粮液",
+              "二锅头", "黄酒", "米酒", "梅子酒", "果酒", "精酿", "红酒", "洋酒", "调酒师"],
              ["alcohol", "drink", "intoxicant"]),
     Category(["caffeine", "coffee", "咖啡因", "咖啡"], ["coffee.1"],
              ["espresso", "latte", "cappuccino", "americano", "cold brew", "energy drink",
@@ -136,6 +143,10 @@ CATEGORIES: list[Category] = [
              ["public transport"]),
     Category(["buses", "bus", "coach"], ["bus.1"], ["coach", "shuttle bus", "greyhound",
                                                       "flixbus", "大巴"]),
+    Category(["bullet trains", "bullet train", "high-speed trains", "high-speed rail", "高铁"],
+             [], ["shinkansen", "nozomi", "hikari", "kodama", "tgv", "ave", "frecciarossa",
+                  "ice train", "high-speed rail", "high-speed train", "高铁", "动车", "复兴号",
+                  "和谐号", "新干线"]),
     Category(["trains", "train", "rail", "火车"], ["train.1"],
              ["high-speed rail", "amtrak", "eurostar", "railway", "railpass", "高铁", "动车",
               "火车"]),
@@ -202,7 +213,8 @@ CATEGORIES: list[Category] = [
               "television", "video game", "video games", "gaming", "console", "nintendo",
               "nintendo switch", "playstation", "xbox", "app", "apps", "youtube", "netflix",
               "computer", "laptop", "coding app", "scratchjr", "minecraft", "roblox",
-              "平板", "手机", "电视", "游戏", "iPad"]),
+              "平板", "手机", "电视", "游戏", "iPad", "e-reader", "smartwatch", "平板电脑",
+              "学习机", "早教机", "故事机", "点读笔", "电话手表", "智能手表", "游戏机"]),
     Category(["video games", "gaming", "games", "游戏"], ["video_game.1"],
              ["video game", "console", "nintendo", "playstation", "xbox", "minecraft",
               "roblox", "fortnite", "steam", "游戏机"]),
@@ -419,8 +431,9 @@ CATEGORIES: list[Category] = [
              ["EKS", "GKE", "AKS", "k3s", "OpenShift", "Rancher", "minikube", "kubectl", "helm"]),
     Category(["mongodb", "mongo"], [],
              ["mongo", "atlas", "documentdb", "cosmos db for mongodb", "mongoose"]),
-    Category(["elasticsearch", "elastic"], [],
-             ["ES", "opensearch", "elastic cloud", "ELK", "elk stack", "腾讯云ES"]),
+    Category(["elasticsearch", "elastic", "elk", "elk stack", "elastic stack"], [],
+             ["ES", "opensearch", "elastic cloud", "ELK", "elk stack", "腾讯云ES", "kibana",
+              "logstash", "filebeat", "elastic stack"]),
     Category(["mysql"], [], ["mariadb", "percona", "aurora mysql", "polardb", "tidb"]),
     Category(["redis"], [],
              ["valkey", "elasticache", "keydb", "dragonfly", "memorystore", "upstash"]),
@@ -431,6 +444,38 @@ CATEGORIES: list[Category] = [
              ["lambda", "aws lambda", "cloud functions", "azure functions", "cloudflare workers",
               "vercel functions", "函数计算", "云函数"]),
     Category(["docker"], [], ["podman", "dockerfile", "docker compose", "containerd"]),
+    # A vendor and its products: "no AWS" rules out S3 and Lambda, "not Samsung" a Galaxy.
+    Category(["aws", "amazon web services"], [],
+             ["ec2", "s3", "s3 glacier", "glacier", "aws lambda", "dynamodb", "amazon rds",
+              "aurora", "elasticache", "sqs", "sns", "cloudfront", "EKS", "ECS", "fargate",
+              "redshift", "kinesis", "lightsail", "elastic beanstalk", "route 53",
+              "cloudwatch", "amazon s3", "amazon ec2", "MSK", "aws"]),
+    Category(["azure", "microsoft azure"], [],
+             ["azure functions", "cosmos db", "AKS", "azure app service", "azure blob storage",
+              "azure sql", "azure devops", "azure"]),
+    Category(["gcp", "google cloud", "google cloud platform"], [],
+             ["bigquery", "cloud run", "GKE", "app engine", "firestore", "cloud functions",
+              "cloud storage", "cloud spanner", "cloud sql", "gcp"]),
+    Category(["java", "the jvm", "jvm"], [],
+             ["spring boot", "spring framework", "jakarta ee", "java ee", "quarkus", "micronaut",
+              "hibernate", "jvm", "openjdk", "tomcat", "jdk"]),
+    Category(["jenkins"], [], ["cloudbees", "jenkins x", "jenkinsfile", "jenkins"]),
+    Category(["oracle", "oracle database"], [],
+             ["oracle database", "oracle cloud", "OCI", "exadata", "pl/sql", "oracle"]),
+    Category(["samsung", "三星"], [], ["galaxy", "samsung", "one ui", "三星"]),
+    Category(["microsoft", "microsoft products"], [],
+             ["windows", "microsoft office", "microsoft teams", "outlook", "onedrive",
+              "sharepoint", "microsoft surface", "xbox", "microsoft 365", "office 365"]),
+    Category(["pod machines", "capsule machines", "pod coffee machines", "coffee pods", "pods",
+              "capsules", "k-cups", "胶囊咖啡机", "胶囊"], [],
+             ["nespresso", "vertuo", "keurig", "k-cup", "k-cups", "dolce gusto", "tassimo",
+              "senseo", "a modo mio", "coffee pods", "coffee capsules", "pod machine",
+              "capsule machine", "胶囊咖啡机", "胶囊咖啡"]),
+    Category(["suvs", "suv", "crossovers", "crossover suvs", "4x4s", "越野车"], [],
+             ["rav4", "cr-v", "bmw x3", "bmw x5", "audi q5", "audi q7", "tucson", "sportage",
+              "qashqai", "model y", "range rover", "land rover", "jeep", "wrangler",
+              "grand cherokee", "land cruiser", "kuga", "tiguan", "santa fe", "sorento",
+              "cx-5", "forester", "crossover", "4x4", "越野车", "途观", "汉兰达"]),
     Category(["jquery"], [], ["$.ajax", "zepto"]),
     Category(["nosql", "nosql databases", "document databases", "document stores",
               "document store", "非关系型数据库"], [],
@@ -466,6 +511,7 @@ class WordNet:
     # noun offset → the nouns derived from the same verb sense ("driving" → drive → a ride)
     derived: dict[str, list[str]] = field(default_factory=dict)
     folder: Path = Path(".")
+    glosses: dict[str, tuple[str, str]] = field(default_factory=dict)  # offset → lexfile, gloss
 
     @classmethod
     def load(cls, folder: Path) -> WordNet:
@@ -483,11 +529,13 @@ class WordNet:
         hyponyms: dict[str, list[str]] = {}
         hypernyms: dict[str, list[str]] = {}
         verbs: dict[str, list[str]] = {}
+        glosses: dict[str, tuple[str, str]] = {}
         for line in (folder / "data.noun").read_text(encoding="utf-8").splitlines():
             if line.startswith(" "):
                 continue
             parts = line.split(" | ")[0].split()
             offset, words = parts[0], int(parts[3], 16)
+            glosses[offset] = (parts[1], line.split(" | ", 1)[1].strip() if " | " in line else "")
             lemmas[offset] = [parts[4 + 2 * i] for i in range(words)]
             at = 4 + 2 * words
             pointers = int(parts[at])
@@ -509,7 +557,7 @@ class WordNet:
             for offset, vs in verbs.items()
             if vs
         }
-        return cls(senses, lemmas, hyponyms, hypernyms, tagged, derived, folder)
+        return cls(senses, lemmas, hyponyms, hypernyms, tagged, derived, folder, glosses)
 
     def members(self, seed: str) -> list[str]:
         lemma, sense = seed.rsplit(".", 1)
@@ -571,7 +619,8 @@ def build_hierarchy(wordnet: WordNet) -> dict[str, object]:
     lemmas = {
         lemma: [index[o] for o in senses[:SENSES_PER_LEMMA]]
         for lemma, senses in wordnet.senses.items()
-        if lemma.replace("_", "").replace("-", "").isalpha()
+        # "devil's_food_cake" too: a reply names it with the apostrophe.
+        if lemma.replace("_", "").replace("-", "").replace("'", "").isalpha()
     }
     parents = [[index[p] for p in wordnet.hypernyms.get(o, [])] for o in offsets]
     descendants = [0] * len(offsets)
@@ -590,7 +639,104 @@ def build_hierarchy(wordnet: WordNet) -> dict[str, object]:
         "general": general,
         "derived": _activity_things(wordnet, index, parents, descendants),
         "adjectives": _adjective_synonyms(wordnet.folder),
+        "glosses": _gloss_terms(wordnet, index),
     }
+
+
+# What a thing is made of or like, as its definition says: devil's food is "very dark chocolate
+# cake", velour "heavy fabric that resembles velvet", pesto "contains ... pine nuts", paella
+# "rice with shellfish and chicken". A user who rejected chocolate, velvet, nuts or shellfish
+# has rejected these too, though no hierarchy puts them below it. Only things offered in a reply
+# (food, artifacts, substances, activities, plants, animals) and only a lemma's most frequent
+# sense; the words of a definition that name what the thing is NOT ("no meat", "a substitute
+# for butter", "meatless") are left out.
+GLOSS_LEXFILES = frozenset({"04", "05", "06", "13", "20", "27"})
+GLOSS_NEGATORS = frozenset(
+    "no not without except excluding lacking free instead rather other than substitute "
+    "substitutes alternative imitation replacement replaces replacing unlike".split()
+)
+GLOSS_NEGATED_SPAN = 3
+PURPOSE_RE = re.compile(
+    r"\b(?:for|to|served|used|eaten|worn|drunk|sold|found|where|when|by|in\s+which|"
+    r"accompanied|designed|intended)\b"
+)
+GLOSS_NOISE = frozenset(
+    "something someone thing things kind kinds type types form forms part parts piece pieces "
+    "one ones sort way ways use usually especially often typically made make makes used "
+    "small large big little various several sometimes also usually originally called name "
+    "names trade term word words etc".split()
+)
+
+
+# Nouns of attributes (noun.attribute: colours, sizes, shapes) in a definition say how a thing
+# looks, not what it is made of: rust is "red or brown", which makes it no brown.
+ATTRIBUTE_LEXFILE = "07"
+
+
+def _gloss_terms(wordnet: WordNet, index: dict[str, int]) -> dict[str, str]:
+    first = {senses[0] for senses in wordnet.senses.values() if senses}
+    adjectives = {
+        line.split()[0]
+        for line in (wordnet.folder / "index.adj").read_text(encoding="utf-8").splitlines()
+        if not line.startswith(" ")
+    }
+    things = {
+        lemma for lemma, senses in wordnet.senses.items()
+        if senses and wordnet.glosses.get(senses[0], ("", ""))[0] != ATTRIBUTE_LEXFILE
+    }
+    out: dict[str, str] = {}
+    for offset in sorted(first):
+        lexfile, gloss = wordnet.glosses.get(offset, ("", ""))
+        if lexfile not in GLOSS_LEXFILES:
+            continue
+        own = {w.lower() for w in wordnet.lemmas.get(offset, [])}
+        terms = _definition_terms(gloss, things, adjectives, own)
+        if terms:
+            out[str(index[offset])] = "|".join(terms)
+    return out
+
+
+def _definition_terms(
+    gloss: str, nouns: set[str], adjectives: set[str], own: set[str]
+) -> list[str]:
+    """The nouns (and two-word noun lemmas) of a definition, without its quoted examples,
+    its parentheses and what it says the thing is not; an adjective that is no such noun is
+    kept marked "~" ("~spicy"), for options named by a modifier ("spicy food")."""
+    definition = re.sub(r"\([^)]*\)", " ", gloss.split('"')[0]).lower()
+    # What a thing is for or goes with is not what it is: an aquarium is "a tank ... for
+    # keeping live fish", pesto is "served with pasta". Each clause stops at such a word.
+    clauses = [PURPOSE_RE.split(c)[0] for c in definition.split(";")]
+    words = [w for c in clauses for w in re.findall(r"[a-z][a-z'-]*", c)]
+    terms: list[str] = []
+    negated_until = -1
+    for i, word in enumerate(words):
+        if word in GLOSS_NEGATORS:
+            negated_until = i + GLOSS_NEGATED_SPAN
+            if terms and i > 0 and terms[-1] == words[i - 1]:
+                terms.pop()  # "a milk substitute": the word before it is negated too
+            continue
+        if i <= negated_until or word.endswith(("less", "-free")):
+            continue
+        pairs = [f"{word}_{n}" for n in _singulars(words[i + 1])] if i + 1 < len(words) else []
+        for lemma in (*pairs, *_singulars(word)):
+            if (lemma in nouns and lemma not in own
+                    and lemma not in GLOSS_NOISE and len(lemma) >= 3 and lemma not in terms):
+                terms.append(lemma)
+                break
+        else:
+            if word in adjectives and word not in GLOSS_NOISE and len(word) >= 3:
+                terms.append("~" + word)
+    return [t.replace("_", " ") for t in terms]
+
+
+def _singulars(word: str) -> list[str]:
+    """The word and its singular candidates ("nuts" → nut, "dishes" → dish), as morphy tries."""
+    forms = [word]
+    for suffix, base in (("ies", "y"), ("ches", "ch"), ("shes", "sh"), ("ses", "s"),
+                         ("xes", "x"), ("s", "")):
+        if word.endswith(suffix) and len(word) - len(suffix) + len(base) >= 3:
+            forms.append(word[: -len(suffix)] + base)
+    return forms
 
 
 # A modifier and the words that say the same of a thing: "cheap" → inexpensive, low-cost,

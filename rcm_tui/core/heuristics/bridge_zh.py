@@ -46,14 +46,17 @@ def english_heads(word: str) -> tuple[str, ...]:
 # A verb or quantifier a Chinese option phrase may start with ("买酒", "安排出租车", "任何电子产品",
 # "住地下室"): the option is its object.
 _LEAD_RE = re.compile(
-    r"^(?:任何|所有|一切|再|去|买|安排|住|坐|吃|喝|用|叫|打|要|选|订|点|玩|看|报|带|送)+"
+    r"^(?:任何|所有|一切|再|去|买|安排|住|坐|吃|喝|用|叫|打|要|选|订|点|玩|看|报|带|送|学|练|参加)+"
 )
+# A quantifier says how much of the option, never which: 任何电子产品 is 电子产品 even where the
+# dictionary has no such word.
+_QUANTIFIER_RE = re.compile(r"^(?:任何|所有|一切|各种|什么)+")
 
 
 def zh_object(option: str) -> str:
     """The object of a Chinese option phrase: 安排出租车 → 出租车, 新娘对芒果 → 芒果; the option
     itself when it is a word of its own or what is left is no word."""
-    bare = option.strip().rstrip("的了")
+    bare = _QUANTIFIER_RE.sub("", option.strip().rstrip("的了")) or option.strip()
     if bare in _bridge():
         return bare  # a word of its own: 打车 is not 车
     # "新娘对芒果(过敏)": what the phrase is about comes after 对.

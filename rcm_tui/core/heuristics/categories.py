@@ -20,7 +20,9 @@ from .hierarchy import (
     all_senses,
     base_forms,
     broad_senses,
+    defined_spans,
     hyponym_spans,
+    kind_of,
     option_senses,
     same_as,
 )
@@ -164,7 +166,17 @@ def _modifier_forms(word: str) -> list[str]:
     bare = word.replace("-", "")
     stem = bare[:-1] + "i" if bare.endswith("y") else bare.removesuffix("e")
     synonyms = [s.replace("-", "") for s in same_as(word) if " " not in s]
-    return [bare, stem + "er", stem + "est", *synonyms]
+    return [bare, stem + "er", stem + "est", *_noun_of(bare), *synonyms]
+
+
+def _noun_of(adjective: str) -> list[str]:
+    """The noun an adjective in -y is made from, as a definition names it: furry → fur,
+    spicy → spice, sugary → sugar, nutty → nut."""
+    if not adjective.endswith("y") or len(adjective) < 5:
+        return []
+    stem = adjective[:-1]
+    undoubled = stem[:-1] if len(stem) > 3 and stem[-1] == stem[-2] else stem
+    return [f for f in {stem, undoubled, stem + "e"} if f != adjective]
 
 
 def _modified(before: str, modifiers: frozenset[str]) -> bool:
@@ -185,6 +197,7 @@ def guard_spans(option: str, text: str, *, wide: bool = False) -> list[tuple[int
     """
     if not wide:
         return _spans(option, text, wide=False)
+    option = _WHERE_NOISE_RE.sub("", option) or option
     spans = set(_spans(option, text, wide=True))
     obj = zh_object(option) if CJK_CHAR_RE.search(option) else _brand_of(option)
     if obj != option:
@@ -192,6 +205,12 @@ def guard_spans(option: str, text: str, *, wide: bool = False) -> list[tuple[int
     for name in english_names(option):
         spans.update(_spans(name, text, wide=True))
     return sorted(spans)
+
+
+# "no carpet anywhere", "no sugar ever": where or when the user refuses it, not what.
+_WHERE_NOISE_RE = re.compile(
+    r"\s+(?:anywhere|anyplace|everywhere|ever|any\s*more|in\s+(?:the|my|our)\s+house)\s*$", re.I
+)
 
 
 def name_spans(option: str, text: str) -> list[tuple[int, int]]:
@@ -216,8 +235,9 @@ def _means(option: str, word: str) -> bool:
 
 @functools.lru_cache(maxsize=8192)
 def _is_kind(option: str, word: str) -> bool:
-    """Is the Chinese word, by the English nouns it means, the option or a kind of it?"""
-    return any(_covers(option, noun) for noun in english_heads(word))
+    """Is the Chinese word, by the English nouns it means, the option or a kind of it? Not by
+    those nouns' definitions: a dictionary gloss then a definition is two guesses deep."""
+    return any(_names_head(option, noun) for noun in english_heads(word))
 
 
 # Heads that say only "something of": "Windows machines", "Apple products", "Google services"
@@ -237,6 +257,30 @@ def _brand_of(option: str) -> str:
     return match.group(1) if match else option
 
 
+def _defined_as(option: str, run: str, terms: tuple[str, ...]) -> bool:
+    """Does the definition of a reply's noun make it the option: made of it or like it
+    (paella for "shellfish", velour for "velvet"), or, for a modified option, a kind of its
+    head that the definition gives the modifier ("flat cake" for "flat foods")? Terms marked
+    "~" are adjectives, which only say a modifier."""
+    if any(_names_head(option, term) for term in terms if not term.startswith("~")):
+        return True
+    head_senses, modifiers = _modified_head(option)
+    return (
+        bool(head_senses)
+        and any(t.lstrip("~") in modifiers for t in terms)
+        and kind_of(run, head_senses)
+    )
+
+
+@functools.lru_cache(maxsize=16384)
+def _names_head(option: str, term: str) -> bool:
+    """Is the noun of a definition the option or a kind of it, as its head ("pine nut" for
+    nuts)? Not through definitions again: one step from the reply's word."""
+    return any(
+        end == len(term) for _start, end in _spans(option, term, wide=True, defined=False)
+    )
+
+
 @functools.lru_cache(maxsize=4096)
 def _covers(option: str, noun: str) -> bool:
     """Is the English noun the option, another name of it, a member or a kind of it? The
@@ -244,7 +288,9 @@ def _covers(option: str, noun: str) -> bool:
     return any(end == len(noun) for _start, end in _spans(option, noun, wide=True))
 
 
-def _spans(option: str, text: str, *, wide: bool) -> list[tuple[int, int]]:
+def _spans(
+    option: str, text: str, *, wide: bool, defined: bool = True
+) -> list[tuple[int, int]]:
     keys, prefixes, exact = _matcher(option)
     spans = {m.span() for pattern in exact for m in pattern.finditer(text)}
     senses = option_senses(option)
@@ -252,8 +298,11 @@ def _spans(option: str, text: str, *, wide: bool) -> list[tuple[int, int]]:
         senses |= activity_senses(option)
     near = broad_senses(option) if wide else frozenset()
     head_senses, modifiers = _modified_head(option) if wide else (frozenset(), frozenset())
-    if senses or near or head_senses:
+    by_definition = wide and defined and not CJK_CHAR_RE.search(option)
+    if senses or near or head_senses or by_definition:
         words = [(m.group().lower(), m.start(), m.end()) for m in _WORD_RE.finditer(text)]
+        if by_definition:
+            spans.update(defined_spans(words, functools.partial(_defined_as, option)))
         if senses or near:
             spans.update(hyponym_spans(senses, words, near))
         if head_senses:

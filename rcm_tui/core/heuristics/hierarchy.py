@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import gzip
 import json
+from collections.abc import Callable
 from importlib import resources
 
 from .text import CJK_CHAR_RE, STOPWORDS
@@ -30,6 +31,7 @@ def _hierarchy() -> tuple[dict[str, list[int]], list[list[int]], frozenset[int]]
     data = json.loads(gzip.decompress(packed))
     _derived.update({int(k): v for k, v in data.get("derived", {}).items()})
     _adjectives.update(data.get("adjectives", {}))
+    _glosses.update({int(k): tuple(v.split("|")) for k, v in data.get("glosses", {}).items()})
     return data["lemmas"], data["parents"], frozenset(data["general"])
 
 
@@ -38,6 +40,9 @@ def _hierarchy() -> tuple[dict[str, list[int]], list[list[int]], frozenset[int]]
 _derived: dict[int, list[int]] = {}
 # An adjective → the adjectives that say the same of a thing ("cheap" → inexpensive, low-cost).
 _adjectives: dict[str, list[str]] = {}
+# A thing's sense → the nouns its definition names, what it is made of or like: devil's food →
+# chocolate, cake; velour → fabric, velvet; paella → rice, shellfish, chicken.
+_glosses: dict[int, tuple[str, ...]] = {}
 
 
 def same_as(adjective: str) -> tuple[str, ...]:
@@ -150,5 +155,33 @@ def hyponym_spans(
             run = words[i : i + size]
             if kind_of(" ".join(w for w, _s, _e in run), senses, near):
                 spans.append((run[0][1], run[-1][2]))
+                break
+    return spans
+
+
+@functools.lru_cache(maxsize=65536)
+def defined_by(words: str) -> tuple[str, ...]:
+    """The nouns the definition of the most frequent sense of `words` names: "paella" → dish,
+    rice, shellfish, chicken. Empty for a word WordNet does not define as a thing."""
+    _hierarchy()
+    found = _senses(words)
+    return _glosses.get(found[0], ()) if found else ()
+
+
+def defined_spans(
+    words: list[tuple[str, int, int]], test: Callable[[str, tuple[str, ...]], bool]
+) -> list[tuple[int, int]]:
+    """Spans of the words (and runs of up to three words) whose definition passes `test`
+    (called with the run and the nouns its definition names); the longest run wins."""
+    spans: list[tuple[int, int]] = []
+    for i in range(len(words)):
+        if words[i][0] in STOPWORDS:
+            continue
+        for size in range(min(_MAX_WORDS, len(words) - i), 0, -1):
+            run = " ".join(w for w, _s, _e in words[i : i + size])
+            terms = defined_by(run)
+            if terms:
+                if test(run, terms):
+                    spans.append((words[i][1], words[i + size - 1][2]))
                 break
     return spans

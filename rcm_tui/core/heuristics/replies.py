@@ -56,6 +56,10 @@ _POSITIVE_BEFORE_RE = re.compile(
     # Everyday offers: "take a cab", "book a river cruise", "grab some satay", "order the
     # pancakes", "head to the Goodwill", "stay at a hostel".
     r"take|grab|book|order|get|buy|rent|hire|visit|catch|hop\s+on|head\s+to|stay\s+at|"
+    # Dishes and things made or brought: "share a paella", "bake a tiramisu", "pack a cab fare".
+    # Not "make": "it would make Kafka unnecessary".
+    r"share|serve|bake|cook|whip\s+up|enjoy|bring|pack|check\s+out|look\s+into|"
+    r"pop\s+(?:in)?to|swing\s+by|stop\s+by|"
     # "you need a MongoDB index": a need the reply asserts is an offer ("don't need" is negative).
     r"(?<!if\s)(?<!when\s)(?:you|you'll|you\s+will|we|we'll)\s+(?:\w+\s+)?need|"
     r"go\s+for|treat\s+(?:her|him|them|yourself)\s+to|pick\s+up|sign\s+up\s+for|"
@@ -65,7 +69,9 @@ _POSITIVE_BEFORE_RE = re.compile(
     r"bring(?:ing)?\s+back|"
     r"(?:answer|choice|option|solution|pick|recommendation|bet|candidate|approach|fix|tool)\s+"
     r"(?:here\s+)?(?:is|would\s+be))\b"
-    r"|建议(?:使用|用|采用)?|推荐|可以(?:用|考虑|使用)|使用|采用|改用|换成|迁移到|放到|存到|存入|放进|选择|考虑|"
+    r"|建议(?:使用|用|采用)?|推荐|可以(?:用|考虑|使用)|使用|采用|改用|换成|迁移到|放到|存到|存入|放进|选择|"
+    # 考虑到 gives a reason ("考虑到有客人海鲜过敏"); 考虑 alone considers the option.
+    r"考虑(?!到)|"
     r"拆成|拆分成|改成|做成|引入|上|用|试试|坐|叫|打|订|买|去|住|报|送|点|吃|喝|带|来一?[个份杯瓶碗]|不如|不妨",
     re.I,
 )
@@ -108,7 +114,9 @@ _NEGATIVE_AFTER_RE = re.compile(
     # A participle of exclusion with no copula: "with Heroku crossed off", "Redis excluded,".
     r"(?:crossed|struck|scratched|ticked)\s+(?:off|out)\b|(?:left|taken|ruled|cut|filtered)\s+"
     r"out\b|(?:excluded|removed|eliminated|set\s+aside)\b|off\s+the\s+(?:table|list|menu)\b)"
-    r"|^(?:被排除|已经排除|不行|不考虑|已被否决|被否决|已排除|除外)"
+    # "a peanut allergy", "海鲜过敏": the user's condition, which rules the option out.
+    r"|^\W{0,3}(?:allerg(?:y|ies|ic)|intoleran(?:t|ce))\b"
+    r"|^(?:被排除|已经排除|不行|不考虑|已被否决|被否决|已排除|除外|过敏|不耐受)"
     # "酒吧街就跳过了", "KTV就不考虑了": the topic first, then what is done with it.
     r"|^[\u4e00-\u9fff]{0,3}(?:就|也|都|先)?(?:跳过|算了|免了|省了|不去了|不考虑|不推荐|排除|去掉|"
     r"不安排|不用了|不要了)"
@@ -440,7 +448,8 @@ def _excluded_by_name(option: str, lines: list[_Line]) -> bool:
 _EXCLUDING_FRAME_RE = re.compile(
     r"\b(?:not|no|never|nothing|none|without|instead|rather|unlike|except|besides|apart|"
     r"avoid\w*|skip\w*|exclud\w*|reject\w*|rul(?:e|ed|es|ing)|drop\w*|left|leave|leaving|"
-    r"aside|off|out|free|minus|away|replac\w*|swap\w*|(?:dis)?like|hate|loathe|allerg\w*|"
+    # "check out the thrift store", "try out", "seek out": out that offers.
+    r"aside|off|(?<!check\s)(?<!checking\s)(?<!try\s)(?<!seek\s)(?<!pick\s)out|free|minus|away|replac\w*|swap\w*|(?:dis)?like|hate|loathe|allerg\w*|"
     # The user's words reported: "you said", "you'd prefer", "as you asked" (not "that said").
     r"(?:you|you'?ve|you'?d|you\s+have|you\s+had)\s+(?:\w+\s+)?(?:wish\w*|wanted|want|"
     r"prefer\w*|said|say|mentioned|asked|told|noted|explained)|"
@@ -451,7 +460,7 @@ _EXCLUDING_FRAME_RE = re.compile(
     r"(?:would|could|might)\s+have)\b|n't\b|~~|[❌✗✘🚫⛔]"
     # 不 and 没 but for the words they make positive (不错 "good", 不如/不妨 "better to").
     r"|不(?![错少过仅但久同断妨如])|没(?!错)|别|除了|除去|排除|否决|否掉|去掉|避|算了|跳过|"
-    r"代替|替代|换掉|讨厌|过敏|戒|你说|你提到|按你|按照你|根据你|既然|因为你",
+    r"代替|替代|换掉|换成|改成|讨厌|过敏|戒|你说|你提到|按你|按照你|根据你|既然|因为你",
     re.I,
 )
 
