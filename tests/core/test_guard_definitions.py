@@ -106,3 +106,13 @@ def test_a_member_the_lexicon_knows_is_flagged(reply: str, option: str) -> None:
 def test_members_named_to_exclude_them_are_not_flagged(reply: str, option: str) -> None:
     assert find_readvocacy(reply, [option], as_reply=True) == []
 
+
+
+def test_a_product_named_after_its_vendor_is_not_the_vendor() -> None:
+    # "AWS API Gateway is off the table" turns down one product: ECS (an AWS service, no API
+    # gateway) is not it; "AWS services" would be every one of them.
+    from rcm_tui.core.heuristics.categories import category_members
+
+    assert "ECS" not in category_members("AWS API Gateway")
+    assert "ECS" in category_members("AWS services")
+    assert "galaxy" in category_members("Samsung phones")

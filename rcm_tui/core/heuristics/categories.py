@@ -59,6 +59,14 @@ def _names_modifier(tokens: tuple[str, ...], name: tuple[str, ...]) -> bool:
     )
 
 
+def _is_product_name(option: str) -> bool:
+    """"AWS API Gateway", "Microsoft Teams": a name in title case is one product, not the
+    category its first word names; ECS is AWS but no API gateway. "Samsung phones" or
+    "AWS services" (a common noun after the name) are the category's members."""
+    words = strip_option_noise(option).split()
+    return len(words) >= 2 and all(w[:1].isascii() and w[:1].isupper() for w in words)
+
+
 def _conjuncts(option: str) -> list[list[tuple[str, ...]]]:
     """"taxis and buses" → two options; each is looked up on its own, under each of its
     forms."""
@@ -101,7 +109,7 @@ def category_members(option: str) -> tuple[str, ...]:
     members: list[str] = []
     for forms in _conjuncts(option):
         exact = [c for names, c in _lexicon() if any(f in names for f in forms)]
-        modified = [
+        modified = [] if _is_product_name(option) else [
             c for names, c in _lexicon() if any(_names_modifier(f, n) for f in forms for n in names)
         ]
         for category in exact or modified:
