@@ -22,7 +22,9 @@ length and the items that are new or changed, by index). Three kinds of list:
 - by turn (messages, calls, ...: items carry a `turn`): items older than `WINDOW_TURNS` turns
   are taken as unchanged unless the list itself was rearranged (checked by identity, which
   costs a pointer comparison per item); the pipeline changes only recent items, the oldest of
-  them when it prunes the text of calls `CALL_TEXT_TURNS` (30) turns old;
+  them when it prunes the text of calls `CALL_TEXT_TURNS` (30) turns old. The window's
+  snapshots are taken and compared as whole lists (comparisons in C), and its start moves on
+  from where the last save found it, rather than with a walk over the window per save;
 - every item (the requirements: any of them may change at any turn): each item's field values
   are compared with those of the last write, which costs a tuple per item, not an encoding;
 - plain values (answer lengths, consolidation turns): compared by value.
@@ -115,10 +117,15 @@ def _list_fields(model: type[BaseModel]) -> tuple[str, ...]:
 @dataclass
 class _ListState:
     items: list[Any]
-    # index -> snapshot, for the items inside the window at the last write
-    snapshots: dict[int, tuple[Any, ...]] = field(default_factory=dict)
-    # the first index in the snapshots (items before it are compared by identity only)
+    # the snapshots of items[watched:] at the last write (items before `watched` are compared
+    # by identity only)
+    snapshots: list[tuple[Any, ...]] = field(default_factory=list)
     watched: int = 0
+    turn: int = 0
+
+    def snapshot_at(self, index: int) -> tuple[Any, ...] | None:
+        at = index - self.watched
+        return self.snapshots[at] if 0 <= at < len(self.snapshots) else None
 
 
 def _tracked_list(session: Session, parent: str | None, key: str) -> list[Any]:
@@ -227,9 +234,20 @@ class SessionJournal:
             fsync_folder(self.path.parent)
 
 
-def _watched_from(items: list[Any], turn: int, kind: str) -> int:
+def _watched_from(items: list[Any], turn: int, kind: str, before: _ListState | None) -> int:
     """The first index whose item is compared field by field at each write."""
-    return _window_start(items, turn - WINDOW_TURNS) if kind == BY_TURN else 0
+    if kind != BY_TURN:
+        return 0
+    horizon = turn - WINDOW_TURNS
+    if before is None or turn < before.turn or len(items) < len(before.items):
+        return _window_start(items, horizon)
+    # From where the last write started: the window moves by what crossed the horizon since,
+    # not by a walk over every item of it. Stopping at the first recent item watches at least
+    # what the walk from the end would.
+    start = before.watched
+    while start < len(items) and getattr(items[start], "turn", horizon) < horizon:
+        start += 1
+    return start
 
 
 def _first_other_value(now: list[Any], before: list[Any]) -> int:
@@ -239,23 +257,48 @@ def _first_other_value(now: list[Any], before: list[Any]) -> int:
     return next(i for i in range(shared) if now[i] != before[i])
 
 
-def _state_of(items: list[Any], turn: int, kind: str) -> _ListState:
+def _snapshots(items: list[Any], kind: str) -> list[tuple[Any, ...]]:
+    if kind == EVERY_ITEM:
+        return [_value_snapshot(item) for item in items]
+    # One comprehension, no call per item: this runs over the window at every save.
+    return [
+        (tuple(item.__dict__.values()), item.__pydantic_extra__ and tuple(
+            item.__pydantic_extra__.items()))
+        for item in items
+    ]
+
+
+def _state_of(
+    items: list[Any], turn: int, kind: str, before: _ListState | None = None
+) -> _ListState:
     if kind == PLAIN:
         return _ListState(list(items))
-    start = _watched_from(items, turn, kind)
-    snapshot = _snapshot if kind == BY_TURN else _value_snapshot
-    return _ListState(
-        list(items), {i: snapshot(items[i]) for i in range(start, len(items))}, start
-    )
+    start = _watched_from(items, turn, kind, before)
+    return _ListState(list(items), _snapshots(items[start:], kind), start, turn)
+
+
+def _unchanged_but_appended(before: _ListState, state: _ListState) -> bool:
+    """The common case, checked with comparisons in C: the items the last write saw are the
+    same objects with the same field values; only new items follow them."""
+    shared = len(before.items)
+    if shared > len(state.items) or before.watched > state.watched:
+        return False
+    if state.items[:shared] != before.items[:shared]:  # by identity first, as list == does
+        return False
+    offset = state.watched - before.watched
+    return before.snapshots[offset:] == state.snapshots[: max(0, shared - state.watched)]
 
 
 def _list_changes(
     before: _ListState, items: list[Any], turn: int, kind: str
 ) -> tuple[dict[str, Any] | None, _ListState]:
-    state = _state_of(items, turn, kind)
+    state = _state_of(items, turn, kind, before)
     if kind == PLAIN:
         start = _first_other_value(items, before.items)
         at = {str(i): items[i] for i in range(start, len(items))}
+    elif _unchanged_but_appended(before, state):
+        at = {str(i): items[i].model_dump(mode="json")
+              for i in range(len(before.items), len(items))}
     else:
         start = _first_difference(items, before.items, state.watched)
         at = {
@@ -264,7 +307,8 @@ def _list_changes(
             if not (
                 index < len(before.items)
                 and items[index] is before.items[index]
-                and before.snapshots.get(index) == state.snapshots.get(index, _MISSING)
+                and (seen := before.snapshot_at(index)) is not None
+                and seen == state.snapshot_at(index)
             )
         }
     if not at and len(items) == len(before.items):
