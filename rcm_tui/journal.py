@@ -67,6 +67,7 @@ TRACKED: dict[tuple[str | None, str], str] = {
     (None, "calls"): BY_TURN,
     (None, "quality"): BY_TURN,
     (None, "status_blocks"): BY_TURN,
+    (None, "sent_ledgers"): BY_TURN,
     ("metrics", "llm_calls"): BY_TURN,
     ("metrics", "restated_requirements"): BY_TURN,
     (None, "requirements"): EVERY_ITEM,

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import prompts
+from .ledger_bound import bounded_requirements, id_ranges
 from .llm import ChatMessage
 from .models import Message, Session, StatusBlock
 
@@ -76,6 +77,8 @@ class Budget:
     # The backend's tokens per estimated token, learned from the usage it reports (the
     # estimate is tokenizer-free); the prompt budget is kept in estimated tokens.
     scale: float = 1.0
+    # Requirements a ledger block shows in full; the rest are named by id (ledger_bound.py).
+    ledger_requirements: int = 40
 
     @property
     def prompt(self) -> int:
@@ -104,7 +107,8 @@ def ledger_payload(session: Session) -> dict[str, Any]:
             for r in session.active_rejections()
         ],
         "requirements": [
-            {"id": r.id, "text": r.text, "status": r.status, "source_turn": r.source_turn}
+            {"id": r.id, "text": r.text, "status": r.status, "source_turn": r.source_turn,
+             "origin": r.origin}
             for r in session.requirements
             if r.status in ("pending", "confirmed", "addressed")
         ],
@@ -157,16 +161,22 @@ def status_from_ledger(payload: dict[str, Any], turn: int) -> StatusBlock:
     )
 
 
-def render_ledger(session: Session, *, status_requested: bool) -> str:
+def render_ledger(
+    session: Session, *, status_requested: bool, focus: str = "", limit: int = 0
+) -> str:
+    """The full ledger block; past `limit` requirements (0: no limit) the ones `focus` (the
+    newest message) is not about and that are long answered are named by id, not repeated."""
     data = ledger_payload(session)
+    shown, rest = bounded_requirements(data["requirements"], limit, focus)
     return prompts.ledger_block(
         solidified=data["solidified"],
         rejected=data["rejected"],
-        requirements=data["requirements"],
+        requirements=shown,
         facts=data["facts"],
         trajectory=data["trajectory"],
         open_questions=data["open_questions"],
         status_requested=status_requested,
+        more_requirements=(len(rest), id_ranges(rest)) if rest else None,
     )
 
 
@@ -253,6 +263,8 @@ def ledger_update(
     *,
     status_requested: bool,
     remind_rejected: bool = True,
+    focus: str = "",
+    limit: int = 0,
 ) -> str:
     """The ledger block for the "as sent" layout: the full ledger, or only what is at risk.
 
@@ -274,7 +286,9 @@ def ledger_update(
     if sent is None or sent[0] <= turn - refresh_turns or _retracted(session, sent[1]):
         if not (_has_items(data) or status_requested):
             return ""
-        return render_ledger(session, status_requested=status_requested)
+        return render_ledger(
+            session, status_requested=status_requested, focus=focus, limit=limit
+        )
     rejected = data["rejected"]
     shown = sent[1].splitlines()
     new_rejected = [
@@ -381,7 +395,10 @@ def assemble(
             session, pairs, checklist, user_text, turn, budget, chunk, system_prompt
         )
     if ledger_refresh_turns is None:
-        ledger = render_ledger(session, status_requested=status_requested)
+        ledger = render_ledger(
+            session, status_requested=status_requested, focus=user_text,
+            limit=budget.ledger_requirements,
+        )
         return _assemble_with(session, pairs, ledger, user_text, turn, budget, chunk, system_prompt)
 
     def as_sent_block(visible: list[tuple[Message, Message]]) -> str:
@@ -392,6 +409,8 @@ def assemble(
             ledger_refresh_turns,
             status_requested=status_requested,
             remind_rejected=remind_rejected,
+            focus=user_text,
+            limit=budget.ledger_requirements,
         )
 
     prompt = _assemble_with(

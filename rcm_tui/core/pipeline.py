@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import Settings
-from . import heuristics, prompts, small_model
+from . import call_text, heuristics, prompts, small_model
 from .analysis import Analysis
 from .context import (
     AssembledPrompt,
@@ -267,7 +267,7 @@ class Pipeline:
             purpose=request.purpose,
             attempt=attempt,
             model=provider.model,
-            prompt=_prompt_dump(shown_messages or request.messages),
+            prompt=call_text.dump_prompt(session, turn, shown_messages or request.messages),
             note=prefix_note,
         )
         started = time.perf_counter()
@@ -529,7 +529,7 @@ class Pipeline:
             purpose=request.purpose,
             attempt=attempt,
             model=self.generator.model,
-            prompt=_prompt_dump(messages[len(prompt.prefix) :]),
+            prompt=call_text.dump_prompt(session, turn, messages[len(prompt.prefix) :]),
             note=_prefix_note(prompt),
         )
         started = time.perf_counter()
@@ -591,7 +591,8 @@ class Pipeline:
         reply: str | None = None,
     ) -> Analysis | None:
         view = ledger_view(session)
-        tail = [ChatMessage("user", analysis_instruction(session, user_text))]
+        limit = self.settings.budget.ledger_requirements
+        tail = [ChatMessage("user", analysis_instruction(session, user_text, limit))]
         head = (
             prompt.prefix if reply is None else [*prompt.messages, ChatMessage("assistant", reply)]
         )
@@ -794,7 +795,8 @@ class Pipeline:
         heuristic = heuristic_scores(reply, ctx)
         if not self._llm_judge_enabled():
             return heuristic
-        instruction, pending_ids = judge_instruction(session)
+        limit = self.settings.budget.ledger_requirements
+        instruction, pending_ids = judge_instruction(session, limit)
         tail = [ChatMessage("assistant", reply), ChatMessage("user", instruction)]
         request = LLMRequest(
             [*prompt.messages, *tail],
@@ -1019,10 +1021,6 @@ def _turn_cost(session: Session, turn: int) -> TurnCost:
     return cost
 
 
-def _prompt_dump(messages: list[ChatMessage]) -> list[dict[str, str]]:
-    return [{"role": m.role, "content": m.content} for m in messages]
-
-
 def _prefix_note(prompt: AssembledPrompt) -> str:
     parts = ["prefix: system prompt"]
     if prompt.summarised_through:
@@ -1034,17 +1032,7 @@ def _prefix_note(prompt: AssembledPrompt) -> str:
 
 
 def _prune_call_text(session: Session) -> None:
-    horizon = session.turn - CALL_TEXT_TURNS
-    # Every call prunes what crossed the horizon since the last one, so the records behind the
-    # first one without text are pruned already: walk back only that far, not the whole log.
-    for record in reversed(session.calls):
-        if record.turn > horizon:
-            continue
-        if not (record.prompt or record.response):
-            break
-        record.prompt = []
-        record.response = ""
-        record.note = (record.note + " · text pruned (old turn)").strip(" ·")
+    call_text.prune(session, session.turn - CALL_TEXT_TURNS)
 
 
 def _sent_blocks(session: Session, prompt: AssembledPrompt) -> list[str]:
