@@ -90,24 +90,6 @@ def journal_path(document: Path) -> Path:
 # -- writing --------------------------------------------------------------------------------
 
 
-def _snapshot(item: Any) -> tuple[Any, ...]:
-    """The item's field values, by reference: the pipeline reassigns a field to change it (it
-    never grows a list inside an item of the lists tracked by turn in place), and comparing
-    references costs a pointer comparison per field where re-encoding cost a serialisation."""
-    values = tuple(item.__dict__.values())
-    extra = item.__pydantic_extra__
-    return (values, tuple(extra.items())) if extra else values
-
-
-def _value_snapshot(item: Any) -> tuple[Any, ...]:
-    """As _snapshot, with the list fields copied: the ledger grows some in place
-    (restated_turns). Every requirement is snapshotted at every save: field by name, not a
-    loop over all values."""
-    model: type[BaseModel] = type(item)
-    copied = tuple(tuple(getattr(item, name)) for name in _list_fields(model))
-    return (_snapshot(item), copied)
-
-
 @functools.cache
 def _list_fields(model: type[BaseModel]) -> tuple[str, ...]:
     return tuple(
@@ -259,9 +241,19 @@ def _first_other_value(now: list[Any], before: list[Any]) -> int:
 
 
 def _snapshots(items: list[Any], kind: str) -> list[tuple[Any, ...]]:
-    if kind == EVERY_ITEM:
-        return [_value_snapshot(item) for item in items]
-    # One comprehension, no call per item: this runs over the window at every save.
+    """Each item's field values, by reference: the pipeline reassigns a field to change it,
+    and comparing references costs a pointer comparison per field where re-encoding cost a
+    serialisation. One comprehension, no call per item: this runs at every save, over the
+    window, and over every requirement (whose list fields are copied: the ledger grows some
+    in place, restated_turns)."""
+    if kind == EVERY_ITEM and items:
+        grown = _list_fields(type(items[0]))
+        return [
+            (tuple(values.values()), item.__pydantic_extra__ and tuple(
+                item.__pydantic_extra__.items()), tuple([tuple(values[f]) for f in grown]))
+            for item in items
+            for values in (item.__dict__,)
+        ]
     return [
         (tuple(item.__dict__.values()), item.__pydantic_extra__ and tuple(
             item.__pydantic_extra__.items()))
