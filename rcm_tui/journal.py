@@ -20,9 +20,10 @@ What a line holds: `set` (top-level keys whose value changed, encoded whole; `me
 the lists tracked below) and `lists` (for the lists that grow with the session: the list's new
 length and the items that are new or changed, by index). Three kinds of list:
 - by turn (messages, calls, ...: items carry a `turn`): items older than `WINDOW_TURNS` turns
-  are taken as unchanged unless the list itself was rearranged (checked by identity, which
-  costs a pointer comparison per item); the pipeline changes only recent items, the oldest of
-  them when it prunes the text of calls `CALL_TEXT_TURNS` (30) turns old. The window's
+  are taken as unchanged unless the list itself was rearranged or an item replaced (checked by
+  identity, which costs a pointer comparison per item); the pipeline changes only recent items
+  in place, and replaces a call record when it prunes its text, `CALL_TEXT_TURNS` (30) turns
+  on. The window's
   snapshots are taken and compared as whole lists (comparisons in C), and its start moves on
   from where the last save found it, rather than with a walk over the window per save;
 - every item (the requirements: any of them may change at any turn): each item's field values
@@ -55,8 +56,9 @@ JOURNAL_SUFFIX = ".journal"
 JOURNAL_VERSION = 2
 READABLE_VERSIONS = frozenset({1, JOURNAL_VERSION})
 # Items whose turn is this recent are compared field by field on every save; older ones are
-# unchanged unless replaced. Must exceed the pipeline's CALL_TEXT_TURNS (a test checks).
-WINDOW_TURNS = 40
+# unchanged unless replaced (the pipeline replaces the call records whose text it prunes, 30
+# turns on). Background work (a consolidation) may finish a few turns after its own turn.
+WINDOW_TURNS = 12
 # Compact once the journal is as large as the document (but not for tiny sessions): the
 # amortised cost of rewriting the document then stays proportional to what was appended.
 MIN_COMPACT_BYTES = 1024 * 1024

@@ -92,7 +92,9 @@ def prune(session: Session, horizon: int) -> None:
     walk stops at the run of records pruned before, not at the start of the log."""
     released: set[str] = set()
     without = 0
-    for record in reversed(session.calls):
+    calls = session.calls
+    for index in range(len(calls) - 1, -1, -1):
+        record = calls[index]
         if not (record.prompt or record.response):
             without += 1
             if without >= PRUNED_RUN:
@@ -102,9 +104,10 @@ def prune(session: Session, horizon: int) -> None:
         if record.turn > horizon:
             continue
         released |= refs_of(record)
-        record.prompt = []
-        record.response = ""
-        record.note = (record.note + " · text pruned (old turn)").strip(" ·")
+        # A new record, not one changed in place: the journal looks for changes in place only
+        # among the items of the last turns (journal.WINDOW_TURNS), and a replaced item anywhere.
+        note = (record.note + " · text pruned (old turn)").strip(" ·")
+        calls[index] = record.model_copy(update={"prompt": [], "response": "", "note": note})
     release(session, released)
 
 
