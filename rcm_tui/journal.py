@@ -302,8 +302,14 @@ def _list_changes(
             if not (
                 index < len(before.items)
                 and items[index] is before.items[index]
-                and (seen := before.snapshot_at(index)) is not None
-                and seen == state.snapshot_at(index)
+                and (
+                    # before the window: unchanged unless replaced (a pruned call record)
+                    index < state.watched
+                    or (
+                        (seen := before.snapshot_at(index)) is not None
+                        and seen == state.snapshot_at(index)
+                    )
+                )
             )
         }
     if not at and len(items) == len(before.items):
