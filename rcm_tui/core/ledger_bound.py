@@ -22,6 +22,7 @@ bounded: they are few and proposing a rejected option again is the failure that 
 from __future__ import annotations
 
 import functools
+import heapq
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any
@@ -38,8 +39,9 @@ def _terms(text: str) -> frozenset[str]:
     return frozenset(content_terms(text))
 
 
-def _newest_first(items: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
-    return sorted(items, key=lambda r: r.get("source_turn", 0), reverse=True)
+def _newest_first(items: Iterable[dict[str, Any]], count: int) -> list[dict[str, Any]]:
+    # The `count` newest, without sorting the whole ledger: this runs a few times a turn.
+    return heapq.nlargest(count, items, key=lambda r: r.get("source_turn", 0))
 
 
 def _relevant(items: list[dict[str, Any]], focus: str) -> list[dict[str, Any]]:
@@ -61,9 +63,9 @@ def bounded_requirements(
     pinned = [r for r in requirements if r.get("origin") == "user"]
     chosen: dict[str, dict[str, Any]] = {r["id"]: r for r in pinned}
     ranked = [
-        *_newest_first(r for r in requirements if r["status"] == "pending"),
-        *_newest_first(_relevant(requirements, focus)),
-        *_newest_first(requirements),
+        *_newest_first((r for r in requirements if r["status"] == "pending"), limit),
+        *_newest_first(_relevant(requirements, focus), limit),
+        *_newest_first(requirements, limit + len(pinned)),
     ]
     for item in ranked:
         if len(chosen) >= max(limit, len(pinned)):
