@@ -128,8 +128,8 @@ CHECKLIST_HEADER = "Also keep in mind what I said before:"
 UPDATE_HEADER = "[Ledger of turn {turn} above still holds]"
 # Closes the requirements of a long ledger: those not repeated still hold.
 MORE_REQUIREMENTS = (
-    "- and {count} earlier requirements ({ids}), stated and answered before: not repeated "
-    "here, still in force"
+    "- and {count} earlier requirements ({ids}), stated before: not repeated here, still in "
+    "force"
 )
 # Lines of the ledger blocks no answer of the model's own has reason to contain: a reply with
 # one of them is parroting the prompt (small models do).
