@@ -36,6 +36,9 @@ class ContextSettings(Section):
     recent_turns: int = Field(6, ge=1, description="turns always kept verbatim")
     ledger_layout: Literal["auto", "every_turn", "as_sent"] = "auto"
     ledger_refresh_turns: int = Field(8, ge=1, description="full ledger at least this often")
+    ledger_requirements: int = Field(
+        40, ge=0, description="requirements a ledger block shows in full (0: all)"
+    )
 
 
 class NetworkProviderSettings(Section):

@@ -20,9 +20,12 @@ What a line holds: `set` (top-level keys whose value changed, encoded whole; `me
 the lists tracked below) and `lists` (for the lists that grow with the session: the list's new
 length and the items that are new or changed, by index). Three kinds of list:
 - by turn (messages, calls, ...: items carry a `turn`): items older than `WINDOW_TURNS` turns
-  are taken as unchanged unless the list itself was rearranged (checked by identity, which
-  costs a pointer comparison per item); the pipeline changes only recent items, the oldest of
-  them when it prunes the text of calls `CALL_TEXT_TURNS` (30) turns old;
+  are taken as unchanged unless the list itself was rearranged or an item replaced (checked by
+  identity, which costs a pointer comparison per item); the pipeline changes only recent items
+  in place, and replaces a call record when it prunes its text, `CALL_TEXT_TURNS` (30) turns
+  on. The window's
+  snapshots are taken and compared as whole lists (comparisons in C), and its start moves on
+  from where the last save found it, rather than with a walk over the window per save;
 - every item (the requirements: any of them may change at any turn): each item's field values
   are compared with those of the last write, which costs a tuple per item, not an encoding;
 - plain values (answer lengths, consolidation turns): compared by value.
@@ -53,8 +56,9 @@ JOURNAL_SUFFIX = ".journal"
 JOURNAL_VERSION = 2
 READABLE_VERSIONS = frozenset({1, JOURNAL_VERSION})
 # Items whose turn is this recent are compared field by field on every save; older ones are
-# unchanged unless replaced. Must exceed the pipeline's CALL_TEXT_TURNS (a test checks).
-WINDOW_TURNS = 40
+# unchanged unless replaced (the pipeline replaces the call records whose text it prunes, 30
+# turns on). Background work (a consolidation) may finish a few turns after its own turn.
+WINDOW_TURNS = 12
 # Compact once the journal is as large as the document (but not for tiny sessions): the
 # amortised cost of rewriting the document then stays proportional to what was appended.
 MIN_COMPACT_BYTES = 1024 * 1024
@@ -65,6 +69,7 @@ TRACKED: dict[tuple[str | None, str], str] = {
     (None, "calls"): BY_TURN,
     (None, "quality"): BY_TURN,
     (None, "status_blocks"): BY_TURN,
+    (None, "sent_ledgers"): BY_TURN,
     ("metrics", "llm_calls"): BY_TURN,
     ("metrics", "restated_requirements"): BY_TURN,
     (None, "requirements"): EVERY_ITEM,
@@ -87,24 +92,6 @@ def journal_path(document: Path) -> Path:
 # -- writing --------------------------------------------------------------------------------
 
 
-def _snapshot(item: Any) -> tuple[Any, ...]:
-    """The item's field values, by reference: the pipeline reassigns a field to change it (it
-    never grows a list inside an item of the lists tracked by turn in place), and comparing
-    references costs a pointer comparison per field where re-encoding cost a serialisation."""
-    values = tuple(item.__dict__.values())
-    extra = item.__pydantic_extra__
-    return (values, tuple(extra.items())) if extra else values
-
-
-def _value_snapshot(item: Any) -> tuple[Any, ...]:
-    """As _snapshot, with the list fields copied: the ledger grows some in place
-    (restated_turns). Every requirement is snapshotted at every save: field by name, not a
-    loop over all values."""
-    model: type[BaseModel] = type(item)
-    copied = tuple(tuple(getattr(item, name)) for name in _list_fields(model))
-    return (_snapshot(item), copied)
-
-
 @functools.cache
 def _list_fields(model: type[BaseModel]) -> tuple[str, ...]:
     return tuple(
@@ -115,10 +102,15 @@ def _list_fields(model: type[BaseModel]) -> tuple[str, ...]:
 @dataclass
 class _ListState:
     items: list[Any]
-    # index -> snapshot, for the items inside the window at the last write
-    snapshots: dict[int, tuple[Any, ...]] = field(default_factory=dict)
-    # the first index in the snapshots (items before it are compared by identity only)
+    # the snapshots of items[watched:] at the last write (items before `watched` are compared
+    # by identity only)
+    snapshots: list[tuple[Any, ...]] = field(default_factory=list)
     watched: int = 0
+    turn: int = 0
+
+    def snapshot_at(self, index: int) -> tuple[Any, ...] | None:
+        at = index - self.watched
+        return self.snapshots[at] if 0 <= at < len(self.snapshots) else None
 
 
 def _tracked_list(session: Session, parent: str | None, key: str) -> list[Any]:
@@ -227,9 +219,20 @@ class SessionJournal:
             fsync_folder(self.path.parent)
 
 
-def _watched_from(items: list[Any], turn: int, kind: str) -> int:
+def _watched_from(items: list[Any], turn: int, kind: str, before: _ListState | None) -> int:
     """The first index whose item is compared field by field at each write."""
-    return _window_start(items, turn - WINDOW_TURNS) if kind == BY_TURN else 0
+    if kind != BY_TURN:
+        return 0
+    horizon = turn - WINDOW_TURNS
+    if before is None or turn < before.turn or len(items) < len(before.items):
+        return _window_start(items, horizon)
+    # From where the last write started: the window moves by what crossed the horizon since,
+    # not by a walk over every item of it. Stopping at the first recent item watches at least
+    # what the walk from the end would.
+    start = before.watched
+    while start < len(items) and getattr(items[start], "turn", horizon) < horizon:
+        start += 1
+    return start
 
 
 def _first_other_value(now: list[Any], before: list[Any]) -> int:
@@ -239,23 +242,59 @@ def _first_other_value(now: list[Any], before: list[Any]) -> int:
     return next(i for i in range(shared) if now[i] != before[i])
 
 
-def _state_of(items: list[Any], turn: int, kind: str) -> _ListState:
+def _snapshots(items: list[Any], kind: str) -> list[tuple[Any, ...]]:
+    """Each item's field values, by reference: the pipeline reassigns a field to change it,
+    and comparing references costs a pointer comparison per field where re-encoding cost a
+    serialisation. One comprehension, no call per item: this runs at every save, over the
+    window, and over every requirement (whose list fields are copied: the ledger grows some
+    in place, restated_turns)."""
+    if kind == EVERY_ITEM and items:
+        model: type[BaseModel] = type(items[0])
+        grown = _list_fields(model)
+        return [
+            (tuple(values.values()), item.__pydantic_extra__ and tuple(
+                item.__pydantic_extra__.items()), tuple([tuple(values[f]) for f in grown]))
+            for item in items
+            for values in (item.__dict__,)
+        ]
+    return [
+        (tuple(item.__dict__.values()), item.__pydantic_extra__ and tuple(
+            item.__pydantic_extra__.items()))
+        for item in items
+    ]
+
+
+def _state_of(
+    items: list[Any], turn: int, kind: str, before: _ListState | None = None
+) -> _ListState:
     if kind == PLAIN:
         return _ListState(list(items))
-    start = _watched_from(items, turn, kind)
-    snapshot = _snapshot if kind == BY_TURN else _value_snapshot
-    return _ListState(
-        list(items), {i: snapshot(items[i]) for i in range(start, len(items))}, start
-    )
+    start = _watched_from(items, turn, kind, before)
+    return _ListState(list(items), _snapshots(items[start:], kind), start, turn)
+
+
+def _unchanged_but_appended(before: _ListState, state: _ListState) -> bool:
+    """The common case, checked with comparisons in C: the items the last write saw are the
+    same objects with the same field values; only new items follow them."""
+    shared = len(before.items)
+    if shared > len(state.items) or before.watched > state.watched:
+        return False
+    if state.items[:shared] != before.items[:shared]:  # by identity first, as list == does
+        return False
+    offset = state.watched - before.watched
+    return before.snapshots[offset:] == state.snapshots[: max(0, shared - state.watched)]
 
 
 def _list_changes(
     before: _ListState, items: list[Any], turn: int, kind: str
 ) -> tuple[dict[str, Any] | None, _ListState]:
-    state = _state_of(items, turn, kind)
+    state = _state_of(items, turn, kind, before)
     if kind == PLAIN:
         start = _first_other_value(items, before.items)
         at = {str(i): items[i] for i in range(start, len(items))}
+    elif _unchanged_but_appended(before, state):
+        at = {str(i): items[i].model_dump(mode="json")
+              for i in range(len(before.items), len(items))}
     else:
         start = _first_difference(items, before.items, state.watched)
         at = {
@@ -264,7 +303,14 @@ def _list_changes(
             if not (
                 index < len(before.items)
                 and items[index] is before.items[index]
-                and before.snapshots.get(index) == state.snapshots.get(index, _MISSING)
+                and (
+                    # before the window: unchanged unless replaced (a pruned call record)
+                    index < state.watched
+                    or (
+                        (seen := before.snapshot_at(index)) is not None
+                        and seen == state.snapshot_at(index)
+                    )
+                )
             )
         }
     if not at and len(items) == len(before.items):

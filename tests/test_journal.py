@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from rcm_tui import journal
+from rcm_tui.core import call_text
 from rcm_tui.core.models import CallRecord, Message, Session
 from rcm_tui.core.turn import calls
 from rcm_tui.eval.long_session import build_session, reply_turn, user_turn
@@ -160,10 +161,20 @@ def test_search_finds_text_that_is_only_in_the_journal(store: SessionStore) -> N
     assert store.list()[0].turns == 4
 
 
-def test_pruned_call_text_is_journaled() -> None:
-    # The pipeline empties the text of calls CALL_TEXT_TURNS old; the journal must still be
-    # looking at items that old, or the pruning would be lost from the journal.
-    assert journal.WINDOW_TURNS > calls.CALL_TEXT_TURNS
+def test_pruned_call_text_is_journaled(store: SessionStore) -> None:
+    # The pipeline empties the text of calls CALL_TEXT_TURNS old, further back than the
+    # journal's window: it replaces the record, which the journal sees anywhere in the list.
+    assert journal.WINDOW_TURNS < calls.CALL_TEXT_TURNS
+    session = build_session(40)
+    for record in session.calls:
+        record.response = f"reply {record.turn}"
+    store.save(session)
+    add_turn(session, 41)
+    call_text.prune(session, 41 - calls.CALL_TEXT_TURNS)
+    store.save(session)
+    loaded = SessionStore(store.root).load(session.id)
+    assert [bool(c.response) for c in loaded.calls] == [bool(c.response) for c in session.calls]
+    assert encode_document(loaded) == encode_document(session)
 
 
 def test_an_old_call_pruned_in_place_reaches_the_disk(store: SessionStore) -> None:

@@ -48,6 +48,7 @@ def fork_session(session: Session, turn: int) -> Session:
         topics=[t for t in source.topics if t.turn <= turn],
         dialog_state=source.dialog_state,
         calls=[c for c in source.calls if c.turn <= turn],
+        sent_ledgers=[s for s in source.sent_ledgers if s.turn <= turn],
         reliability=source.reliability,
         cancelled_replies=[c for c in source.cancelled_replies if c.turn <= turn],
         parent=ParentRef(id=session.id, turn=turn),

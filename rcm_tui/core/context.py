@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 
 from . import prompts
 from .ledger import ledger_snapshot
+from .ledger_bound import bounded_requirements, id_ranges
 from .ledger_snapshot import LedgerSnapshot, RejectedItem
 from .llm import ChatMessage
 from .models import Message, Session, StatusBlock
@@ -77,6 +78,8 @@ class Budget:
     # The backend's tokens per estimated token, learned from the usage it reports (the
     # estimate is tokenizer-free); the prompt budget is kept in estimated tokens.
     scale: float = 1.0
+    # Requirements a ledger block shows in full; the rest are named by id (ledger_bound.py).
+    ledger_requirements: int = 40
 
     @property
     def prompt(self) -> int:
@@ -210,6 +213,22 @@ def with_ledger(ledger: str, text: str) -> str:
     return f"{ledger}\n\n{text}" if ledger else text
 
 
+def render_ledger(
+    ledger: LedgerSnapshot, *, status_requested: bool, focus: str = "", limit: int = 0
+) -> str:
+    """The full ledger block; past `limit` requirements (0: no limit) the ones `focus` (the
+    newest message) is not about and that are long answered are named by id, not repeated
+    (ledger_bound.py)."""
+    shown, rest = bounded_requirements(ledger.live_requirements, limit, focus)
+    if not rest:
+        return prompts.ledger_block(ledger, status_requested=status_requested)
+    return prompts.ledger_block(
+        replace(ledger, requirements=tuple(shown)),
+        status_requested=status_requested,
+        more_requirements=(len(rest), id_ranges(rest)),
+    )
+
+
 def ledger_update(
     session: Session,
     ledger: LedgerSnapshot,
@@ -219,6 +238,8 @@ def ledger_update(
     *,
     status_requested: bool,
     remind_rejected: bool = True,
+    focus: str = "",
+    limit: int = 0,
 ) -> str:
     """The ledger block for the "as sent" layout: the full ledger, or only what is at risk.
 
@@ -239,7 +260,7 @@ def ledger_update(
     if sent is None or sent[0] <= turn - refresh_turns or _retracted(session, sent[1]):
         if not (ledger.has_items() or status_requested):
             return ""
-        return prompts.ledger_block(ledger, status_requested=status_requested)
+        return render_ledger(ledger, status_requested=status_requested, focus=focus, limit=limit)
     rejected = ledger.rejected
     shown = sent[1].splitlines()
     new_rejected = [
@@ -344,7 +365,10 @@ def assemble(
         )
     snapshot = ledger or ledger_snapshot(session)
     if ledger_refresh_turns is None:
-        block = prompts.ledger_block(snapshot, status_requested=status_requested)
+        block = render_ledger(
+            snapshot, status_requested=status_requested, focus=user_text,
+            limit=budget.ledger_requirements,
+        )
         return _assemble_with(session, pairs, block, user_text, turn, budget, chunk, system_prompt)
 
     def as_sent_block(visible: list[tuple[Message, Message]]) -> str:
@@ -356,6 +380,8 @@ def assemble(
             ledger_refresh_turns,
             status_requested=status_requested,
             remind_rejected=remind_rejected,
+            focus=user_text,
+            limit=budget.ledger_requirements,
         )
 
     prompt = _assemble_with(

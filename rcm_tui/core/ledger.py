@@ -384,7 +384,8 @@ def ledger_snapshot(session: Session) -> LedgerSnapshot:
             reopenable.append(entry.option)
     return LedgerSnapshot(
         requirements=tuple(
-            RequirementItem(r.id, r.text, r.status, r.source_turn) for r in session.requirements
+            RequirementItem(r.id, r.text, r.status, r.source_turn, r.origin)
+            for r in session.requirements
         ),
         rejected=tuple(
             RejectedItem(r.option, r.reason, r.turn, r.origin)

@@ -18,6 +18,8 @@ class RequirementItem:
     text: str
     status: RequirementStatus = "pending"
     source_turn: int = 0
+    # "user" when set by hand in the panel: a long ledger's block always shows those.
+    origin: str = "heuristic"
 
 
 @dataclass(frozen=True)

@@ -199,6 +199,15 @@ class CallRecord(Document):
     note: str = ""
 
 
+class SentLedger(Document):
+    """A ledger block as sent to the model, kept once: the call records that sent it name it
+    by `id` (see call_text.py). `text` is emptied once no record keeps its prompt."""
+
+    id: str
+    text: str
+    turn: int
+
+
 class TurnCost(Document):
     turn: int
     calls: int = 0
@@ -323,6 +332,8 @@ class Session(Document):
     one_call_at_a_time: SerialCalls | None = None
     # Every change the user made to the ledger by hand, in order.
     ledger_edits: list[LedgerEdit] = Field(default_factory=list)
+    # The ledger blocks the call records of the last turns sent, each once (call_text.py).
+    sent_ledgers: list[SentLedger] = Field(default_factory=list)
 
     # -- derived views, never stored twice ------------------------------------------------
     @property

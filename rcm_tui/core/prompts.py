@@ -129,6 +129,11 @@ LEDGER_HEADER = "[Conversation ledger — authoritative]"
 # The small-model profile's ledger: plain words after the user's message (see small_model.py).
 CHECKLIST_HEADER = "Also keep in mind what I said before:"
 UPDATE_HEADER = "[Ledger of turn {turn} above still holds]"
+# Closes the requirements of a long ledger: those not repeated still hold.
+MORE_REQUIREMENTS = (
+    "- and {count} earlier requirements ({ids}), stated before: not repeated here, still in "
+    "force"
+)
 # Lines of the ledger blocks no answer of the model's own has reason to contain: a reply with
 # one of them is parroting the prompt (small models do).
 LEDGER_MARKERS = (
@@ -137,8 +142,15 @@ LEDGER_MARKERS = (
 )
 
 
-def ledger_block(ledger: LedgerSnapshot, *, status_requested: bool) -> str:
-    """The per-turn block placed right before the newest user message, highest priority first."""
+def ledger_block(
+    ledger: LedgerSnapshot,
+    *,
+    status_requested: bool,
+    more_requirements: tuple[int, str] | None = None,
+) -> str:
+    """The per-turn block placed right before the newest user message, highest priority first.
+    `more_requirements`: (how many, their ids) of the requirements a long ledger does not
+    repeat (see ledger_bound.py)."""
     lines = [LEDGER_HEADER]
     if ledger.solidified:
         lines += ["SOLIDIFIED (decided; keep to it):", ledger.solidified.strip()]
@@ -149,6 +161,8 @@ def ledger_block(ledger: LedgerSnapshot, *, status_requested: bool) -> str:
     if requirements:
         lines.append("Requirements to respect:")
         lines += [requirement_item(r.id, r.text) for r in requirements]
+    if more_requirements:
+        lines.append(MORE_REQUIREMENTS.format(count=more_requirements[0], ids=more_requirements[1]))
     if ledger.trajectory:
         lines.append(f"Current direction: {ledger.trajectory}")
     # A fact a requirement already states is said once: every line is re-read each turn.

@@ -80,7 +80,8 @@ class LLMAnalysis:
 
 async def _llm_analyse(engine: Engine, turn: Turn, reply: str | None) -> Analysis | None:
     session, prompt = turn.session, turn.prompt
-    tail = [ChatMessage("user", analysis_instruction(turn.ledger, turn.user_text))]
+    limit = engine.settings.budget.ledger_requirements
+    tail = [ChatMessage("user", analysis_instruction(turn.ledger, turn.user_text, limit))]
     head = prompt.prefix if reply is None else [*prompt.messages, ChatMessage("assistant", reply)]
     request = LLMRequest(
         [*head, *tail],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+from .. import call_text
 from ..call_context import CallContext, calling
 from ..context import AssembledPrompt, messages_tokens
 from ..events import CallFinished
@@ -58,7 +59,7 @@ async def call(
         purpose=request.purpose,
         attempt=attempt,
         model=provider.model,
-        prompt=prompt_dump(shown_messages or request.messages),
+        prompt=call_text.dump_prompt(session, number, shown_messages or request.messages),
         note=prefix_note,
     )
     started = time.perf_counter()
@@ -88,10 +89,6 @@ def turn_cost(session: Session, turn: int) -> TurnCost:
     return cost
 
 
-def prompt_dump(messages: list[ChatMessage]) -> list[dict[str, str]]:
-    return [{"role": m.role, "content": m.content} for m in messages]
-
-
 def prefix_note(prompt: AssembledPrompt) -> str:
     parts = ["prefix: system prompt"]
     if prompt.summarised_through:
@@ -103,14 +100,4 @@ def prefix_note(prompt: AssembledPrompt) -> str:
 
 
 def _prune_call_text(session: Session) -> None:
-    horizon = session.turn - CALL_TEXT_TURNS
-    # Every call prunes what crossed the horizon since the last one, so the records behind the
-    # first one without text are pruned already: walk back only that far, not the whole log.
-    for record in reversed(session.calls):
-        if record.turn > horizon:
-            continue
-        if not (record.prompt or record.response):
-            break
-        record.prompt = []
-        record.response = ""
-        record.note = (record.note + " · text pruned (old turn)").strip(" ·")
+    call_text.prune(session, session.turn - CALL_TEXT_TURNS)

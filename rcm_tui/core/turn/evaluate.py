@@ -142,7 +142,8 @@ async def _score(engine: Engine, turn: Turn, reply: str, attempt: int) -> Scores
     heuristic = heuristic_scores(reply, ctx)
     if not engine.llm_judge_enabled():
         return heuristic
-    instruction, pending_ids = judge_instruction(ledger_snapshot(turn.session))
+    limit = engine.settings.budget.ledger_requirements
+    instruction, pending_ids = judge_instruction(ledger_snapshot(turn.session), limit)
     tail = [ChatMessage("assistant", reply), ChatMessage("user", instruction)]
     request = LLMRequest(
         [*turn.prompt.messages, *tail],

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from .. import call_text
 from ..call_context import calling
 from ..context import AssembledPrompt, messages_tokens
 from ..echo import strip_copied_ledger
@@ -12,7 +13,7 @@ from ..events import ReplyDelta, ReplyStarted, Stage, StageChanged
 from ..llm import LLMRequest, ProviderError, TextDelta, Usage
 from ..models import CallRecord, Session
 from .budget import calibrate, fit_window
-from .calls import prefix_note, prompt_dump, record_call, turn_cost
+from .calls import prefix_note, record_call, turn_cost
 from .engine import Engine
 from .state import Draft, Turn
 
@@ -50,7 +51,9 @@ async def stream_draft(
             purpose=request.purpose,
             attempt=attempt,
             model=engine.generator.model,
-            prompt=prompt_dump(request.messages[len(turn.prompt.prefix) :]),
+            prompt=call_text.dump_prompt(
+                turn.session, turn.number, request.messages[len(turn.prompt.prefix) :]
+            ),
             note=prefix_note(turn.prompt),
         )
     )

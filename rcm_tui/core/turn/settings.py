@@ -37,6 +37,7 @@ class PipelineSettings:
             _CONFIG.context.budget_tokens,
             _CONFIG.context.reply_reserve_tokens,
             _CONFIG.context.recent_turns,
+            ledger_requirements=_CONFIG.context.ledger_requirements,
         )
     )
     bloat_moderate: float = _CONFIG.bloat_moderate

@@ -13,6 +13,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from ...core.call_text import as_sent
 from ...core.models import CallRecord, Session
 from ...core.text_safety import visible_controls, visible_line
 
@@ -28,7 +29,7 @@ def call_status(call: CallRecord) -> Text:
     return Text("ok", "green")
 
 
-def call_detail(call: CallRecord) -> Text:
+def call_detail(call: CallRecord, session: Session) -> Text:
     out = Text()
     model = visible_line(call.model) or "model?"
     out.append(f"{call.purpose} · attempt {call.attempt} · {model}\n", "bold")
@@ -46,7 +47,7 @@ def call_detail(call: CallRecord) -> Text:
     out.append("\n\n── prompt (tail) ──\n", "bold")
     if not call.prompt:
         out.append("(not kept)\n", "dim")
-    for message in call.prompt:
+    for message in as_sent(session, call):
         content = message.get("content", "")
         if len(content) > PROMPT_CHARS:
             content = content[:PROMPT_CHARS] + f"… ({len(content) - PROMPT_CHARS} more chars)"
@@ -148,7 +149,7 @@ class InspectorScreen(Screen[None]):
             text.update(Text("No LLM calls recorded for this turn.", "dim"))
             return
         index = min(max(table.cursor_row, 0), len(calls) - 1)
-        text.update(call_detail(calls[index]))
+        text.update(call_detail(calls[index], self.session))
 
     def action_turn(self, step: int) -> None:
         turns = self.turns()
