@@ -23,6 +23,7 @@ from .heuristics import (
     same_option,
     text_similarity,
 )
+from .ledger_index import index_of
 from .ledger_snapshot import LedgerSnapshot, RejectedItem, RequirementItem
 from .models import (
     Origin,
@@ -195,7 +196,9 @@ def mark_addressed(session: Session, req_ids: list[str], turn: int) -> list[str]
 
 def _similar_requirement(session: Session, text: str) -> Requirement | None:
     best: tuple[float, Requirement] | None = None
-    for req in session.requirements:
+    reqs = session.requirements
+    positions = index_of(reqs).candidates(text)
+    for req in reqs if positions is None else (reqs[p] for p in positions):
         score = requirement_similarity(text, req.text)
         if score >= MERGE_THRESHOLD and (best is None or score > best[0]):
             best = (score, req)
