@@ -23,8 +23,8 @@ from .heuristics import (
     same_option,
     text_similarity,
 )
-from .ledger_index import index_of
-from .ledger_snapshot import LedgerSnapshot, RejectedItem, RequirementItem
+from .ledger_index import index_of, requirement_items
+from .ledger_snapshot import LedgerSnapshot, RejectedItem
 from .models import (
     Origin,
     RejectedOption,
@@ -386,10 +386,7 @@ def ledger_snapshot(session: Session) -> LedgerSnapshot:
         if not any(same_option(entry.option, o) for o in reopenable):
             reopenable.append(entry.option)
     return LedgerSnapshot(
-        requirements=tuple(
-            RequirementItem(r.id, r.text, r.status, r.source_turn, r.origin)
-            for r in session.requirements
-        ),
+        requirements=requirement_items(session.requirements),
         rejected=tuple(
             RejectedItem(r.option, r.reason, r.turn, r.origin)
             for r in session.active_rejections()

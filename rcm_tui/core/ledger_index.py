@@ -26,6 +26,7 @@ from collections.abc import Iterable
 
 from .heuristics.quantities import quantity_keys
 from .heuristics.text import content_tokens
+from .ledger_snapshot import RequirementItem
 from .models import Requirement
 
 # The merge threshold's consequence for the overlap: Dice >= 0.6 means a shared count of at
@@ -144,3 +145,30 @@ def index_of(requirements: list[Requirement]) -> RequirementIndex:
     for text in texts[len(index.texts) :]:
         index.add(text)
     return index
+
+
+# -- the snapshot's requirement items ----------------------------------------------------------
+
+_ItemKey = tuple[str, str, str, int, str]
+_items_cache: dict[_ItemKey, RequirementItem] = {}
+_last_items: tuple[list[_ItemKey], tuple[RequirementItem, ...]] = ([], ())
+_CACHED_ITEMS = 20_000
+
+
+def requirement_items(requirements: list[Requirement]) -> tuple[RequirementItem, ...]:
+    """The snapshot's view of the requirements. A snapshot is taken several times a turn and a
+    frozen item costs ~4 µs to build (4 ms a snapshot at 1,000 requirements): an unchanged
+    requirement keeps its item, and an unchanged ledger its very tuple (which lets the
+    bounded block be reused too)."""
+    global _last_items
+    keys = [(r.id, r.text, r.status, r.source_turn, r.origin) for r in requirements]
+    if keys == _last_items[0]:
+        return _last_items[1]
+    if len(_items_cache) > _CACHED_ITEMS:
+        _items_cache.clear()
+    items = tuple(
+        _items_cache.get(key) or _items_cache.setdefault(key, RequirementItem(*key))
+        for key in keys
+    )
+    _last_items = (keys, items)
+    return items
