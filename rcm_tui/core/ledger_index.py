@@ -27,7 +27,7 @@ from collections.abc import Iterable
 from .heuristics.quantities import quantity_keys
 from .heuristics.text import content_tokens
 from .ledger_snapshot import RequirementItem
-from .models import Requirement
+from .models import Requirement, RequirementStatus
 
 # The merge threshold's consequence for the overlap: Dice >= 0.6 means a shared count of at
 # least 3/7 of either side's tokens.
@@ -149,7 +149,7 @@ def index_of(requirements: list[Requirement]) -> RequirementIndex:
 
 # -- the snapshot's requirement items ----------------------------------------------------------
 
-_ItemKey = tuple[str, str, str, int, str]
+_ItemKey = tuple[str, str, RequirementStatus, int, str]
 _items_cache: dict[_ItemKey, RequirementItem] = {}
 _last_items: tuple[list[_ItemKey], tuple[RequirementItem, ...]] = ([], ())
 _CACHED_ITEMS = 20_000
@@ -161,7 +161,7 @@ def requirement_items(requirements: list[Requirement]) -> tuple[RequirementItem,
     requirement keeps its item, and an unchanged ledger its very tuple (which lets the
     bounded block be reused too)."""
     global _last_items
-    keys = [(r.id, r.text, r.status, r.source_turn, r.origin) for r in requirements]
+    keys: list[_ItemKey] = [(r.id, r.text, r.status, r.source_turn, r.origin) for r in requirements]
     if keys == _last_items[0]:
         return _last_items[1]
     if len(_items_cache) > _CACHED_ITEMS:
