@@ -36,3 +36,16 @@ def test_the_bounded_block_follows_the_ledger() -> None:
     assert session.requirements[0].text in second and session.requirements[0].text not in first
     session.requirements[0].text = "We need the checkout part to keep 7 days of receipts"
     assert "7 days of receipts" in block()
+
+
+def test_a_snapshot_follows_replaced_requirements_and_other_sessions() -> None:
+    session, other = build_session(50), build_session(60)
+    ledger_snapshot(session)
+    session.requirements[3] = Requirement(id="R4", text="Replaced in place", source_turn=4)
+    assert ledger_snapshot(session).requirements[3].text == "Replaced in place"
+    assert len(ledger_snapshot(other).requirements) == 60
+    other.requirements[0].status = "confirmed"
+    assert ledger_snapshot(session).requirements[0].status == "addressed"
+    assert ledger_snapshot(other).requirements[0].status == "confirmed"
+    del session.requirements[10:]
+    assert [r.id for r in ledger_snapshot(session).requirements] == [f"R{n}" for n in range(1, 11)]

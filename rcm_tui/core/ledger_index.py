@@ -22,12 +22,15 @@ index follows the ledger by comparing the requirement texts it indexed with the 
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from .heuristics.quantities import quantity_keys
 from .heuristics.text import content_tokens
 from .ledger_snapshot import RequirementItem
 from .models import Requirement, RequirementStatus
+from .requirement_writes import Position, position, written_since
 
 # The merge threshold's consequence for the overlap: Dice >= 0.6 means a shared count of at
 # least 3/7 of either side's tokens.
@@ -151,24 +154,54 @@ def index_of(requirements: list[Requirement]) -> RequirementIndex:
 
 _ItemKey = tuple[str, str, RequirementStatus, int, str]
 _items_cache: dict[_ItemKey, RequirementItem] = {}
-_last_items: tuple[list[_ItemKey], tuple[RequirementItem, ...]] = ([], ())
 _CACHED_ITEMS = 20_000
+
+
+@dataclass
+class _Items:
+    """The items last built: for which requirement objects, and the write log's position."""
+
+    requirements: list[Requirement]
+    items: tuple[RequirementItem, ...]
+    writes: Position
+
+
+_last_items = _Items([], (), position())
+
+
+def _item(req: Requirement) -> RequirementItem:
+    key: _ItemKey = (req.id, req.text, req.status, req.source_turn, req.origin)
+    return _items_cache.get(key) or _items_cache.setdefault(key, RequirementItem(*key))
 
 
 def requirement_items(requirements: list[Requirement]) -> tuple[RequirementItem, ...]:
     """The snapshot's view of the requirements. A snapshot is taken several times a turn and a
-    frozen item costs ~4 µs to build (4 ms a snapshot at 1,000 requirements): an unchanged
-    requirement keeps its item, and an unchanged ledger its very tuple (which lets the
-    bounded block be reused too)."""
+    frozen item costs ~4 µs to build (4 ms a snapshot at 1,000 requirements): the items of the
+    last snapshot are kept, and only the requirements written to since (the write log of
+    `requirement_writes`) or added are read again; an unchanged ledger keeps its very tuple
+    (which lets the bounded block be reused too)."""
     global _last_items
-    keys: list[_ItemKey] = [(r.id, r.text, r.status, r.source_turn, r.origin) for r in requirements]
-    if keys == _last_items[0]:
-        return _last_items[1]
-    if len(_items_cache) > _CACHED_ITEMS:
-        _items_cache.clear()
-    items = tuple(
-        _items_cache.get(key) or _items_cache.setdefault(key, RequirementItem(*key))
-        for key in keys
-    )
-    _last_items = (keys, items)
+    writes = position()  # first: a write while the items are read is seen next time
+    last = _last_items
+    shared = len(last.requirements)
+    written = written_since(last.writes)
+    if written is None or shared > len(requirements) or not all(
+        map(operator.is_, requirements[:shared], last.requirements)
+    ):
+        if len(_items_cache) > _CACHED_ITEMS:
+            _items_cache.clear()
+        items = tuple(map(_item, requirements))
+    elif not written and shared == len(requirements):
+        items = last.items
+    else:
+        rebuilt = list(last.items)
+        if written:
+            where = dict(zip(map(id, last.requirements), range(shared), strict=True))
+            for req in written:
+                index = where.get(id(req))
+                if index is not None and last.requirements[index] is req:
+                    rebuilt[index] = _item(req)
+        rebuilt += map(_item, requirements[shared:])
+        items = last.items if rebuilt == list(last.items) else tuple(rebuilt)
+    _last_items = _Items(list(requirements), items, writes)
     return items
