@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import functools
 import json
+import operator
 import os
 import stat
 import weakref
@@ -50,6 +51,7 @@ from typing import Any, get_origin
 from pydantic import BaseModel
 
 from .core.models import Session
+from .core.requirement_writes import Position, position, written_since
 from .safe_files import fsync_folder, open_for_append, write_all
 
 JOURNAL_SUFFIX = ".journal"
@@ -107,6 +109,10 @@ class _ListState:
     snapshots: list[tuple[Any, ...]] = field(default_factory=list)
     watched: int = 0
     turn: int = 0
+    # every item: where the requirement write log stood before the snapshots were taken, and
+    # the values of the items' list fields (which change in place, unlogged)
+    writes: Position | None = None
+    grown: tuple[list[tuple[Any, ...]], ...] = ()
 
     def snapshot_at(self, index: int) -> tuple[Any, ...] | None:
         at = index - self.watched
@@ -264,11 +270,25 @@ def _snapshots(items: list[Any], kind: str) -> list[tuple[Any, ...]]:
     ]
 
 
+def _grown_columns(items: list[Any]) -> tuple[list[tuple[Any, ...]], ...]:
+    """The list fields' values, one column per field, built in C (map over the items)."""
+    if not items:
+        return ()
+    model: type[BaseModel] = type(items[0])
+    return tuple(
+        list(map(tuple, map(operator.attrgetter(name), items))) for name in _list_fields(model)
+    )
+
+
 def _state_of(
     items: list[Any], turn: int, kind: str, before: _ListState | None = None
 ) -> _ListState:
     if kind == PLAIN:
         return _ListState(list(items))
+    if kind == EVERY_ITEM:
+        writes = position()  # first: a write while the snapshots are taken is seen next time
+        return _ListState(list(items), _snapshots(items, kind), 0, turn, writes,
+                          _grown_columns(items))
     start = _watched_from(items, turn, kind, before)
     return _ListState(list(items), _snapshots(items[start:], kind), start, turn)
 
@@ -285,9 +305,45 @@ def _unchanged_but_appended(before: _ListState, state: _ListState) -> bool:
     return before.snapshots[offset:] == state.snapshots[: max(0, shared - state.watched)]
 
 
+def _written_changes(
+    before: _ListState, items: list[Any], turn: int
+) -> tuple[dict[str, Any] | None, _ListState] | None:
+    """Every item's changes from the write log: the items written to since the last save are
+    compared, the others are not; None when the log cannot tell (then all are compared): the
+    list was rearranged or an item replaced, a list field changed in place, a new epoch."""
+    writes = position()
+    shared = len(before.items)
+    written = written_since(before.writes) if before.writes is not None else None
+    if written is None or shared > len(items) or not all(
+        map(operator.is_, items[:shared], before.items)
+    ):
+        return None
+    grown = _grown_columns(items)
+    if any(now[:shared] != then for now, then in zip(grown, before.grown, strict=False)):
+        return None
+    where = dict(zip(map(id, items[:shared]), range(shared), strict=True))
+    touched = sorted({where[id(item)] for item in written if id(item) in where})
+    snapshots = list(before.snapshots)
+    at: dict[str, Any] = {}
+    for index, seen in zip(touched, _snapshots([items[i] for i in touched], EVERY_ITEM),
+                           strict=True):
+        if seen != snapshots[index]:
+            snapshots[index] = seen
+            at[str(index)] = items[index].model_dump(mode="json")
+    snapshots += _snapshots(items[shared:], EVERY_ITEM)
+    for index in range(shared, len(items)):
+        at[str(index)] = items[index].model_dump(mode="json")
+    state = _ListState(list(items), snapshots, 0, turn, writes, grown)
+    if not at and len(items) == shared:
+        return None, state
+    return {"len": len(items), "at": at}, state
+
+
 def _list_changes(
     before: _ListState, items: list[Any], turn: int, kind: str
 ) -> tuple[dict[str, Any] | None, _ListState]:
+    if kind == EVERY_ITEM and (quick := _written_changes(before, items, turn)) is not None:
+        return quick
     state = _state_of(items, turn, kind, before)
     if kind == PLAIN:
         start = _first_other_value(items, before.items)

@@ -23,7 +23,8 @@ from .heuristics import (
     same_option,
     text_similarity,
 )
-from .ledger_snapshot import LedgerSnapshot, RejectedItem, RequirementItem
+from .ledger_index import index_of, requirement_items
+from .ledger_snapshot import LedgerSnapshot, RejectedItem
 from .models import (
     Origin,
     RejectedOption,
@@ -195,7 +196,9 @@ def mark_addressed(session: Session, req_ids: list[str], turn: int) -> list[str]
 
 def _similar_requirement(session: Session, text: str) -> Requirement | None:
     best: tuple[float, Requirement] | None = None
-    for req in session.requirements:
+    reqs = session.requirements
+    positions = index_of(reqs).candidates(text)
+    for req in reqs if positions is None else (reqs[p] for p in positions):
         score = requirement_similarity(text, req.text)
         if score >= MERGE_THRESHOLD and (best is None or score > best[0]):
             best = (score, req)
@@ -383,10 +386,7 @@ def ledger_snapshot(session: Session) -> LedgerSnapshot:
         if not any(same_option(entry.option, o) for o in reopenable):
             reopenable.append(entry.option)
     return LedgerSnapshot(
-        requirements=tuple(
-            RequirementItem(r.id, r.text, r.status, r.source_turn, r.origin)
-            for r in session.requirements
-        ),
+        requirements=requirement_items(session.requirements),
         rejected=tuple(
             RejectedItem(r.option, r.reason, r.turn, r.origin)
             for r in session.active_rejections()

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import heapq
+import operator
 from collections import Counter
 from collections.abc import Iterable
 
@@ -54,12 +55,31 @@ def _relevant(items: list[RequirementItem], focus: str) -> list[RequirementItem]
     return [r for r in items if _terms(r.text) & rare]
 
 
+Bounded = tuple[list[RequirementItem], list[RequirementItem]]
+# The last few choices: the block is chosen several times a turn (prompt, instructions, the
+# judge) over the same ledger, whose items are the same objects while unchanged.
+_chosen: list[tuple[tuple[int, str], list[RequirementItem], Bounded]] = []
+_CACHED_CHOICES = 8
+
+
 def bounded_requirements(
     requirements: list[RequirementItem], limit: int, focus: str = ""
-) -> tuple[list[RequirementItem], list[RequirementItem]]:
+) -> Bounded:
     """(shown in full, in ledger order; the rest). Everything is shown up to `limit`."""
     if limit <= 0 or len(requirements) <= limit:
         return requirements, []
+    for key, items, result in _chosen:
+        if key == (limit, focus) and len(items) == len(requirements) and all(
+            map(operator.is_, items, requirements)
+        ):
+            return list(result[0]), list(result[1])
+    result = _choose(requirements, limit, focus)
+    _chosen.insert(0, ((limit, focus), list(requirements), result))
+    del _chosen[_CACHED_CHOICES:]
+    return list(result[0]), list(result[1])
+
+
+def _choose(requirements: list[RequirementItem], limit: int, focus: str) -> Bounded:
     pinned = [r for r in requirements if r.origin == "user"]
     chosen: dict[str, RequirementItem] = {r.id: r for r in pinned}
     ranked = [

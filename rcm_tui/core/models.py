@@ -14,6 +14,8 @@ from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from .requirement_writes import note_write
+
 SCHEMA_VERSION = 1
 
 Role = Literal["user", "assistant"]
@@ -86,6 +88,10 @@ class Requirement(Document):
     # Set on a requirement the user merged into another (its status is then "dropped"): the
     # analysers send whatever matches it to that one and never bring it back.
     merged_into: str | None = None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        super().__setattr__(name, value)
+        note_write(self)  # the journal saves what was written, not a comparison of them all
 
 
 class RejectedOption(Document):

@@ -234,6 +234,8 @@ RESUME_PROBE = textwrap.dedent(
 
     App.on_ready = on_ready
     App.run = run
+    # The TUI ends its process at once on quit (os._exit): here the probe reports first.
+    cli._exit_at_once = lambda code: code
     code = cli.main(sys.argv[2:])
     frame, rss, cpu = shown[0]
     print(json.dumps({"code": code, "ms": (frame - started) * 1000, "rss_mb": rss,

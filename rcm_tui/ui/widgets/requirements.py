@@ -4,8 +4,10 @@ The table is a view of `session.requirements`; changes go up as messages."""
 
 from __future__ import annotations
 
+import functools
 from typing import ClassVar
 
+from rich._wrap import divide_line
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.message import Message
@@ -26,6 +28,14 @@ STATUS_STYLE = {
 WIDE_FIXED = 4 + 9 + 4 + 4 + 5 * 2
 NARROW_FIXED = 3 + 9 + 3 * 2
 NARROW_BELOW = 44
+
+
+@functools.lru_cache(maxsize=4096)
+def wrapped_lines(text: str, width: int) -> int:
+    """Lines a one-line text takes folded at `width` (what Text.wrap gives, without building
+    the lines): the table is filled several times while the app starts, and wrapping every
+    text of a 1,000-requirement ledger each time took a second."""
+    return len(divide_line(text, width, fold=True)) + 1
 
 
 class RequirementsTable(DataTable[Text]):
@@ -62,6 +72,8 @@ class RequirementsTable(DataTable[Text]):
         self._text_width = 0
         # The requirement marked by a first `m`, to keep when a second `m` merges another.
         self._merge_into: str | None = None
+        # What the rows show now: an unchanged ledger is not laid out again.
+        self._filled: tuple[object, ...] = ()
 
     def on_mount(self) -> None:
         self._build_columns()
@@ -101,18 +113,23 @@ class RequirementsTable(DataTable[Text]):
             return
         session = self.session
         requirements = session.requirements if session is not None else []
-        cursor = self.cursor_row
-        self.clear()
         # The columns were built for the width of the last resize; the size may have changed
         # since (a relayout before on_resize), so fill what the columns are, not what the
         # width says.
         shown = len(self.columns)
-        console = self.app.console
+        filled = (shown, self._text_width, *(
+            (r.id, r.text, r.status, r.merged_into, r.source_turn, r.confidence)
+            for r in requirements))
+        if filled == self._filled and self.row_count == len(requirements):
+            return
+        self._filled = filled
+        cursor = self.cursor_row
+        self.clear()
         for req in requirements:
             cells = self._cells(req)
             # The row's height from wrapping its text alone: letting the table find it renders
             # every cell of every row, seconds for a ledger of a few hundred requirements.
-            height = max(1, len(cells[1].wrap(console, self._text_width)))
+            height = max(1, wrapped_lines(cells[1].plain, self._text_width))
             self.add_row(*cells[:shown], key=req.id, height=height)
         if requirements:
             self.move_cursor(row=min(cursor, len(requirements) - 1), animate=False)
@@ -122,10 +139,7 @@ class RequirementsTable(DataTable[Text]):
         session = self.session
         requirements = session.requirements if session is not None else []
         width = max(1, self._text_width)
-        return 1 + sum(
-            max(1, len(Text(r.text, overflow="fold").wrap(self.app.console, width)))
-            for r in requirements
-        )
+        return 1 + sum(max(1, wrapped_lines(visible_line(r.text), width)) for r in requirements)
 
     def _cells(self, req: Requirement) -> tuple[Text, ...]:
         dropped = req.status == "dropped"

@@ -1,0 +1,207 @@
+"""Which requirements a new statement can merge with, without comparing it with all of them.
+
+Merging a finding compared its text with every requirement in the ledger: at 1,000
+requirements that was most of a turn's bookkeeping. `requirement_similarity` reaches the merge
+threshold (0.6) only in a few shapes, and each shape implies that the two texts share terms
+this index can look up:
+
+- neither carries a number that the other lacks (same numbers, or one side has none): the
+  Dice overlap of their content tokens is >= 0.6, so they share at least 3/7 of the new
+  text's tokens and (by pigeonhole) one of its rarest; or one side's tokens all lie in the
+  other's, found through the new text's rarest token or the old one's designated token;
+- their numbers differ: the words without the numbers overlap >= 0.8 and one side's words lie
+  in the other's — the new text's rarest word, or the old one's designated word;
+- one is in Chinese and the other not: they share a quantity key ("7天" / "7 days");
+- a text without content tokens matches only itself, so those are always candidates.
+
+The candidates are then scored with `requirement_similarity` in ledger order, so the merge is
+the one a full scan finds (`tests/test_ledger_index.py` checks it on randomised ledgers). The
+index follows the ledger by comparing the requirement texts it indexed with the current ones
+(a list comparison, no scoring), so any edit — a merge, a rewind, the user's own — is seen.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .heuristics.quantities import quantity_keys
+from .heuristics.text import content_tokens
+from .ledger_snapshot import RequirementItem
+from .models import Requirement, RequirementStatus
+from .requirement_writes import Position, position, written_since
+
+# The merge threshold's consequence for the overlap: Dice >= 0.6 means a shared count of at
+# least 3/7 of either side's tokens.
+_DICE_SHARE = 3 / 7
+
+
+def _numbers(tokens: frozenset[str]) -> frozenset[str]:
+    return frozenset(t for t in tokens if t[0].isdigit())
+
+
+class _Postings:
+    """token -> positions of the requirements holding it."""
+
+    def __init__(self) -> None:
+        self.by_token: dict[object, set[int]] = {}
+
+    def add(self, keys: Iterable[object], position: int) -> None:
+        for key in keys:
+            self.by_token.setdefault(key, set()).add(position)
+
+    def get(self, key: object) -> set[int]:
+        return self.by_token.get(key, _EMPTY)
+
+    def sharing(self, tokens: frozenset[str], at_least: int) -> set[int]:
+        """Every position sharing >= at_least of `tokens`, and others: one of the
+        len(tokens) - at_least + 1 rarest tokens is in each of them (pigeonhole)."""
+        rarest = sorted(tokens, key=lambda t: len(self.get(t)))[: len(tokens) - at_least + 1]
+        found: set[int] = set()
+        for token in rarest:
+            found |= self.get(token)
+        return found
+
+
+_EMPTY: set[int] = set()
+
+
+class RequirementIndex:
+    """The requirements of one ledger by content token, numbers, designated term and
+    quantity; `candidates(text)` holds every requirement a full scan could merge `text` with."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+        self._all = _Postings()  # every content token of every requirement
+        self._plain = _Postings()  # the tokens of requirements without numbers
+        self._numbered_words = _Postings()  # the words of requirements with numbers
+        self._by_numbers: dict[frozenset[str], set[int]] = {}
+        self._designated = _Postings()  # one fixed term per requirement, its rarest
+        self._quantities = _Postings()
+        self._tokenless: set[int] = set()
+
+    def add(self, text: str) -> None:
+        position = len(self.texts)
+        self.texts.append(text)
+        tokens = content_tokens(text)
+        if not tokens:
+            self._tokenless.add(position)
+            return
+        numbers = _numbers(tokens)
+        words = tokens - numbers
+        self._all.add(tokens, position)
+        if numbers:
+            self._numbered_words.add(words, position)
+            self._by_numbers.setdefault(numbers, set()).add(position)
+        else:
+            self._plain.add(tokens, position)
+        # Chosen once: a requirement whose terms all lie in a new text is found through it.
+        pool = words or numbers
+        self._designated.add([min(pool, key=lambda t: (len(self._all.get(t)), t))], position)
+        self._quantities.add(quantity_keys(text), position)
+
+    def candidates(self, text: str) -> list[int] | None:
+        """Positions (ascending) that may reach the merge threshold with `text`; None when
+        `text` has no content tokens (then only a full comparison tells)."""
+        tokens = content_tokens(text)
+        if not tokens:
+            return None
+        numbers = _numbers(tokens)
+        words = tokens - numbers
+        found = set(self._tokenless)
+        for token in tokens:
+            found |= self._designated.get(token)
+        for key in quantity_keys(text):
+            found |= self._quantities.get(key)
+        at_least = max(1, int(len(tokens) * _DICE_SHARE))
+        if numbers:
+            found |= self._by_numbers.get(numbers, _EMPTY)
+            if words and at_least <= len(words):
+                # A requirement without numbers shares them among the words.
+                found |= self._plain.sharing(words, at_least)
+            if words:
+                # Other numbers: the words must lie one side in the other (the other way
+                # round is the designated term above).
+                found |= self._numbered_words.sharing(words, len(words))
+        else:
+            found |= self._all.sharing(tokens, at_least)
+        return sorted(found)
+
+
+_cache: list[tuple[list[Requirement], RequirementIndex]] = []
+_CACHED_LEDGERS = 4
+
+
+def index_of(requirements: list[Requirement]) -> RequirementIndex:
+    """The index of this list of requirements, brought up to date with their texts."""
+    entry = next((e for e in _cache if e[0] is requirements), None)
+    texts = [r.text for r in requirements]
+    if entry is not None and texts[: len(entry[1].texts)] == entry[1].texts:
+        index = entry[1]
+    else:
+        index = RequirementIndex()
+        if entry is not None:
+            _cache.remove(entry)
+        _cache.insert(0, (requirements, index))
+        del _cache[_CACHED_LEDGERS:]
+    for text in texts[len(index.texts) :]:
+        index.add(text)
+    return index
+
+
+# -- the snapshot's requirement items ----------------------------------------------------------
+
+_ItemKey = tuple[str, str, RequirementStatus, int, str]
+_items_cache: dict[_ItemKey, RequirementItem] = {}
+_CACHED_ITEMS = 20_000
+
+
+@dataclass
+class _Items:
+    """The items last built: for which requirement objects, and the write log's position."""
+
+    requirements: list[Requirement]
+    items: tuple[RequirementItem, ...]
+    writes: Position
+
+
+_last_items = _Items([], (), position())
+
+
+def _item(req: Requirement) -> RequirementItem:
+    key: _ItemKey = (req.id, req.text, req.status, req.source_turn, req.origin)
+    return _items_cache.get(key) or _items_cache.setdefault(key, RequirementItem(*key))
+
+
+def requirement_items(requirements: list[Requirement]) -> tuple[RequirementItem, ...]:
+    """The snapshot's view of the requirements. A snapshot is taken several times a turn and a
+    frozen item costs ~4 µs to build (4 ms a snapshot at 1,000 requirements): the items of the
+    last snapshot are kept, and only the requirements written to since (the write log of
+    `requirement_writes`) or added are read again; an unchanged ledger keeps its very tuple
+    (which lets the bounded block be reused too)."""
+    global _last_items
+    writes = position()  # first: a write while the items are read is seen next time
+    last = _last_items
+    shared = len(last.requirements)
+    written = written_since(last.writes)
+    if written is None or shared > len(requirements) or not all(
+        map(operator.is_, requirements[:shared], last.requirements)
+    ):
+        if len(_items_cache) > _CACHED_ITEMS:
+            _items_cache.clear()
+        items = tuple(map(_item, requirements))
+    elif not written and shared == len(requirements):
+        items = last.items
+    else:
+        rebuilt = list(last.items)
+        if written:
+            where = dict(zip(map(id, last.requirements), range(shared), strict=True))
+            for req in written:
+                index = where.get(id(req))
+                if index is not None and last.requirements[index] is req:
+                    rebuilt[index] = _item(req)
+        rebuilt += map(_item, requirements[shared:])
+        items = last.items if rebuilt == list(last.items) else tuple(rebuilt)
+    _last_items = _Items(list(requirements), items, writes)
+    return items
