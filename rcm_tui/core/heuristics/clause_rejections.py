@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import re
 
-from .constructions import (
-    find_constructions,
-    not_a_zh_topic,
-    zh_option_core,
-)
+from .constructions import find_constructions
+from .constructions_zh import not_a_zh_topic, zh_option_core
 from .cues import (
     IMPERATIVE_REJECT_RE,
     OPT,

@@ -9,7 +9,7 @@ from ..analysis import Analysis, RejectionFinding, RequirementFinding
 from ..ledger_snapshot import LedgerSnapshot
 from ..models import DialogState
 from .clause_scan import Findings
-from .constructions import is_category
+from .construction_parts import is_category
 from .options import option_matches, same_option
 from .pronouns import pronoun_rejection
 from .proposals import proposal_verdicts

@@ -15,10 +15,8 @@ from .clause_rejections import (
     clause_hits,
     reason_after,
 )
-from .constructions import (
-    chinese_sentence_constructions,
-    negative_experience,
-)
+from .construction_parts import negative_experience
+from .constructions_zh import chinese_sentence_constructions
 from .cues import (
     BUILD_VERB_RE,
     FACT_RE,
