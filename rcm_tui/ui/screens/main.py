@@ -44,27 +44,15 @@ from ...commands import (
     unescape,
     unknown_command_message,
 )
-from ...core.events import (
-    CallFinished,
-    LedgerChanged,
-    Notice,
-    PipelineEvent,
-    QualityScored,
-    ReplyDelta,
-    ReplyShown,
-    ReplyStarted,
-    StageChanged,
-    TurnFailed,
-    TurnFinished,
-)
-from ..widgets.chat import ChatLog, as_lines, reply_meta
+from ..widgets.chat import ChatLog, as_lines
 from ..widgets.composer import Composer
 from ..widgets.decisions import DecisionsPanel
 from ..widgets.panels import SidePanels
 from ..widgets.requirements import RequirementsTable
-from ..widgets.status import SessionHeader, StageLine, duration
+from ..widgets.status import SessionHeader, StageLine
 from .base import follow_app_cursor_blink
 from .inspector import InspectorScreen
+from .turn_view import CommandFinished, PipelineUpdate, TurnEnded, show_event, show_turn_end
 
 if TYPE_CHECKING:
     from ...controller import Controller
@@ -78,42 +66,6 @@ log = logging.getLogger("rcm_tui.ui")
 FOOTER_PALETTE_CELLS = 14
 # Below this size the three panels become tabs so each stays readable.
 TABBED_BELOW = (110, 34)
-
-
-class PipelineUpdate(Message):
-    """A pipeline event forwarded by the controller."""
-
-    def __init__(self, event: PipelineEvent) -> None:
-        super().__init__()
-        self.event = event
-
-
-class TurnEnded(Message):
-    """A turn worker finished: with an outcome, cancelled, or with an unexpected error."""
-
-    def __init__(
-        self,
-        outcome: TurnOutcome | None,
-        *,
-        turn: int,
-        cancelled: bool = False,
-        error: str | None = None,
-    ) -> None:
-        super().__init__()
-        self.outcome = outcome
-        self.turn = turn
-        self.cancelled = cancelled
-        self.error = error
-
-
-class CommandFinished(Message):
-    def __init__(
-        self, action: Action, result: CommandResult | None, cancelled: bool = False
-    ) -> None:
-        super().__init__()
-        self.action = action
-        self.result = result
-        self.cancelled = cancelled
 
 
 class MainScreen(Screen[None]):
@@ -144,7 +96,7 @@ class MainScreen(Screen[None]):
         # Set when the app is quitting: late events and outcomes are no longer drawn.
         self.closing = False
         self._turn_worker: Worker[None] | None = None
-        self._errors_shown: set[int] = set()
+        self.errors_shown: set[int] = set()
 
     # -- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -275,7 +227,7 @@ class MainScreen(Screen[None]):
     async def show_session(self, recap: str | None = None) -> None:
         """Render the controller's session from scratch (start, open, new)."""
         session = self.controller.session
-        self._errors_shown.clear()
+        self.errors_shown.clear()
         await self.chat.show_session(session)
         if recap:
             await self.chat.add_note(
@@ -286,7 +238,7 @@ class MainScreen(Screen[None]):
             await self.chat.add_notice(note, "warning")
         pending = session.pending_user_turn
         if pending is not None:
-            kept = self._cancelled_reply(pending.turn)
+            kept = self.cancelled_reply(pending.turn)
             if kept is not None:
                 await self.chat.keep_cancelled(pending.turn, kept.content, kept.model)
             await self.chat.add_error(
@@ -294,7 +246,7 @@ class MainScreen(Screen[None]):
                 "This message has no answer yet: the turn was interrupted or failed.",
                 self.key_for("retry"),
             )
-            self._errors_shown.add(pending.turn)
+            self.errors_shown.add(pending.turn)
         self.composer.set_history([m.content for m in session.messages if m.role == "user"])
         self.stage.detail = ""
         self.stage.running = False
@@ -302,11 +254,11 @@ class MainScreen(Screen[None]):
         # A new or opened session starts with the cursor where the user types.
         self.composer.focus()
 
-    def _cancelled_reply(self, turn: int) -> CancelledReply | None:
+    def cancelled_reply(self, turn: int) -> CancelledReply | None:
         kept = [c for c in self.controller.session.cancelled_replies if c.turn == turn]
         return kept[-1] if kept else None
 
-    def _writer(self) -> str:
+    def writer(self) -> str:
         """The model writing this turn's reply (captions name it)."""
         return self.controller.providers().generator.model
 
@@ -551,101 +503,29 @@ class MainScreen(Screen[None]):
     # -- pipeline events ------------------------------------------------------------------
     @on(PipelineUpdate)
     async def _pipeline_update(self, message: PipelineUpdate) -> None:
-        if self.closing:
-            return
-        event = message.event
-        if isinstance(event, ReplyDelta):
-            await self.chat.write_draft(event.text)
-        elif isinstance(event, StageChanged):
-            self.stage.update_stage(event.turn, event.stage, event.label)
-        elif isinstance(event, ReplyStarted):
-            await self.chat.start_draft(event.turn, event.attempt, self._writer())
-            which = "draft" if event.attempt == 1 else f"attempt {event.attempt}"
-            self.stage.detail = f"streaming {which}"
-        elif isinstance(event, ReplyShown):
-            await self.chat.settle_draft(
-                event.turn, event.text, reply_meta(event.turn, None, event.attempt, self._writer())
-            )
-            self.stage.detail = f"showing attempt {event.attempt}"
-        elif isinstance(event, QualityScored):
-            record = event.record
-            self.chat.set_reply_meta(
-                record.turn, reply_meta(record.turn, record, model=self._writer())
-            )
-            self.stage.detail = f"showing attempt {record.shown_attempt} of {record.attempts}"
-            self.refresh_views()
-        elif isinstance(event, TurnFailed):
-            await self.chat.drop_draft()
-            await self._show_error(event.turn, event.message)
-        elif isinstance(event, Notice):
-            await self.chat.add_notice(event.text, event.level)
-        elif isinstance(event, LedgerChanged | CallFinished | TurnFinished):
-            self.refresh_views()
+        if not self.closing:
+            await show_event(self, message.event)
 
-    async def _show_error(self, turn: int, reason: str) -> None:
-        if turn in self._errors_shown:
+    async def show_error(self, turn: int, reason: str) -> None:
+        if turn in self.errors_shown:
             return
-        self._errors_shown.add(turn)
+        self.errors_shown.add(turn)
         await self.chat.add_error(turn, reason, self.key_for("retry"))
 
     @on(TurnEnded)
     async def _turn_ended(self, message: TurnEnded) -> None:
         self.busy = False
         self._turn_worker = None
-        if self.closing:
-            return
-        outcome = message.outcome
-        stage = self.stage
-        stage.running = False
-        if message.cancelled:
-            kept = self._cancelled_reply(message.turn)
-            if kept is not None:
-                await self.chat.keep_cancelled(message.turn, kept.content, kept.model)
-            else:
-                await self.chat.drop_draft()
-            stage.detail = f"turn {message.turn} cancelled"
-            await self.chat.add_notice(
-                f"Turn {message.turn} cancelled"
-                + (" (what it had written is kept above)" if kept is not None else "")
-                + f". Your message is saved; press {self.key_for('retry')} to run it again.",
-                "warning",
-            )
-            self._errors_shown.discard(message.turn)
-        elif message.error is not None or (outcome is not None and not outcome.ok):
-            await self.chat.drop_draft()
-            reason = message.error or (outcome.error if outcome else None) or "the turn failed"
-            stage.detail = f"turn {message.turn} failed"
-            await self._show_error(message.turn, reason)
-        elif outcome is not None:
-            self._errors_shown.discard(outcome.turn)
-            cost = next(
-                (c for c in self.controller.session.metrics.llm_calls if c.turn == outcome.turn),
-                None,
-            )
-            took = f" in {duration(cost.seconds)}" if cost and cost.seconds else ""
-            record = outcome.quality
-            shown = (
-                f" · attempt {record.shown_attempt} of {record.attempts} shown"
-                if record and record.attempts > 1
-                else ""
-            )
-            stage.detail = f"turn {outcome.turn} done{took}{shown}"
-        self.refresh_views()
+        if not self.closing:
+            await show_turn_end(self, message)
 
     # -- panels ---------------------------------------------------------------------------
     @on(RequirementsTable.StatusChosen)
     def _requirement_status(self, message: RequirementsTable.StatusChosen) -> None:
         message.stop()
-        try:
-            req = self.controller.set_requirement_status(message.requirement_id, message.status)
-        except (KeyError, ValueError) as exc:
-            self.notify(str(exc), severity="error")
-            return
-        except Exception as exc:
-            self.notify(f"could not save: {exc}", severity="error")
-            return
-        self.notify(f"{req.id} is now {req.status}.")
-        self.refresh_views()
+        from .ledger_edit import set_requirement_status
+
+        set_requirement_status(self, message.requirement_id, message.status)
 
     @on(RequirementsTable.EditRequested)
     @on(DecisionsPanel.RejectedRequested)
@@ -658,26 +538,9 @@ class MainScreen(Screen[None]):
     @on(DecisionsPanel.EditRequested)
     def _edit_solidified(self, message: DecisionsPanel.EditRequested) -> None:
         message.stop()
-        if self.busy:
-            self.notify("A turn is running; edit SOLIDIFIED when it is done.", severity="warning")
-            return
-        block = self.controller.session.solidified
-        text = block.text if block else "CONCLUSION: \nREJECTED:\n- \nOPEN QUESTIONS:\n- "
+        from .ledger_edit import edit_solidified
 
-        def save(edited: str | None) -> None:
-            if edited is None:
-                return
-            try:
-                self.controller.edit_solidified(edited)
-            except Exception as exc:
-                self.notify(f"could not save: {exc}", severity="error")
-                return
-            self.notify("SOLIDIFIED updated.")
-            self.refresh_views()
-
-        from .dialogs import EditDialog
-
-        self.app.push_screen(EditDialog("Edit the SOLIDIFIED block", text), save)
+        edit_solidified(self)
 
     def forward(self, event: Any) -> None:
         """The controller's on_event callback (same event loop; runs inside the worker)."""
