@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual import events, on
@@ -29,13 +28,11 @@ from ...actions import (
     BY_COMMAND,
     BY_NAME,
     FOOTER,
-    FOOTER_DROP,
     Action,
     footer_order,
     is_exclusive,
 )
 from ...commands import (
-    CommandResult,
     command_args,
     command_name,
     is_command,
@@ -44,6 +41,7 @@ from ...commands import (
     unescape,
     unknown_command_message,
 )
+from ..footer import fitted
 from ..widgets.chat import ChatLog, as_lines
 from ..widgets.composer import Composer
 from ..widgets.decisions import DecisionsPanel
@@ -52,7 +50,15 @@ from ..widgets.requirements import RequirementsTable
 from ..widgets.status import SessionHeader, StageLine
 from .base import follow_app_cursor_blink
 from .inspector import InspectorScreen
-from .turn_view import CommandFinished, PipelineUpdate, TurnEnded, show_event, show_turn_end
+from .turn_view import (
+    CommandFinished,
+    PipelineUpdate,
+    TurnEnded,
+    run_command,
+    show_command_end,
+    show_event,
+    show_turn_end,
+)
 
 if TYPE_CHECKING:
     from ...controller import Controller
@@ -184,25 +190,9 @@ class MainScreen(Screen[None]):
 
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
-        """Bindings for the footer: when they do not all fit, the least used leave it (they
-        stay bound, and in the help and the palette) instead of being cut mid-word."""
-        bindings = super().active_bindings
+        """Bindings for the footer, fitted to its width (ui/footer.py)."""
         room = self.size.width - FOOTER_PALETTE_CELLS
-
-        def cells() -> int:
-            return sum(
-                len(self.app.get_key_display(b.binding)) + len(b.binding.description) + 2
-                for b in bindings.values()
-                if b.binding.show
-            )
-
-        for name in FOOTER_DROP:
-            if cells() <= room:
-                break
-            for key, active in list(bindings.items()):
-                if active.binding.id == name:
-                    bindings[key] = active._replace(binding=replace(active.binding, show=False))
-        return bindings
+        return fitted(super().active_bindings, room, self.app.get_key_display)
 
     def watch_panels_visible(self, visible: bool) -> None:
         self.set_class(not visible, "-panels-hidden")
@@ -439,11 +429,11 @@ class MainScreen(Screen[None]):
             self.busy = True
             self.stage.begin(self.controller.session.turn)
             self._turn_worker = self.run_worker(
-                self._run_command(action, args), group="turn", exclusive=True,
+                run_command(self, action, args), group="turn", exclusive=True,
                 exit_on_error=False,
             )
         else:
-            self.run_worker(self._run_command(action, args), group="command", exit_on_error=False)
+            self.run_worker(run_command(self, action, args), group="command", exit_on_error=False)
 
     def _refused_while_busy(self, action: Action, args: str = "") -> bool:
         if self.busy and is_exclusive(action, args):
@@ -455,50 +445,10 @@ class MainScreen(Screen[None]):
             return True
         return False
 
-    async def _run_command(self, action: Action, args: str) -> None:
-        try:
-            result = await run(self.controller, action, args)
-        except asyncio.CancelledError:
-            self.post_message(CommandFinished(action, None, cancelled=True))
-            raise
-        except Exception as exc:  # e.g. the session file could not be written
-            result = CommandResult(f"/{action.command} failed: {exc}", ok=False)
-        self.post_message(CommandFinished(action, result))
-
     @on(CommandFinished)
     async def _command_finished(self, message: CommandFinished) -> None:
-        if self.closing:
-            return
-        name = message.action.command
-        if message.action.name == "solidify":
-            self.busy = False
-            self.stage.running = False
-        result = message.result
-        if message.cancelled or result is None:
-            await self.chat.add_notice(f"/{name} cancelled.", "warning")
-            self.refresh_views()
-            return
-        if not result.ok:
-            # One line, not a boxed note: a mistyped command is not an event of the session.
-            # Errors raised by a command already name it ("/fork: no turn 9"): not twice.
-            said = result.text if result.text.startswith(f"/{name}:") else \
-                f"/{name}: {result.text}"
-            await self.chat.add_notice(said, "warning")
-        elif result.action not in ("copy", "forked"):
-            await self.chat.add_note(result.text, f"/{name}")
-        await self._follow_up(result)
-        self.refresh_views()
-
-    async def _follow_up(self, result: CommandResult) -> None:
-        """What a command's result asks of the chat beyond showing its text."""
-        if result.action == "forked":
-            await self.show_session()
-            self.notify(result.text, timeout=6)
-        elif result.action == "copy" and result.payload is not None:
-            self.app.copy_to_clipboard(result.payload)
-            self.notify(f"{result.text} (via the terminal's clipboard support)", timeout=4)
-        elif result.action == "confirm_export" and result.path is not None:
-            self.rcm_app.confirm_export(result.path)
+        if not self.closing:
+            await show_command_end(self, message)
 
     # -- pipeline events ------------------------------------------------------------------
     @on(PipelineUpdate)

@@ -1,14 +1,15 @@
-"""A turn's progress on the main screen: the messages its workers post, and what each pipeline
-event and the end of a turn change in the chat and the stage line."""
+"""A turn's or a command's progress on the main screen: the messages their workers post, and
+what each pipeline event and the end of a turn or a command change in the chat."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING
 
 from textual.message import Message
 
 from ...actions import Action
-from ...commands import CommandResult
+from ...commands import CommandResult, run
 from ...core.events import (
     CallFinished,
     LedgerChanged,
@@ -136,3 +137,49 @@ async def show_turn_end(screen: MainScreen, message: TurnEnded) -> None:
         )
         stage.detail = f"turn {outcome.turn} done{took}{shown}"
     screen.refresh_views()
+
+
+async def run_command(screen: MainScreen, action: Action, args: str) -> None:
+    """A command's handler (rcm_tui/commands.py), run in a worker; its end is posted."""
+    try:
+        result = await run(screen.controller, action, args)
+    except asyncio.CancelledError:
+        screen.post_message(CommandFinished(action, None, cancelled=True))
+        raise
+    except Exception as exc:  # e.g. the session file could not be written
+        result = CommandResult(f"/{action.command} failed: {exc}", ok=False)
+    screen.post_message(CommandFinished(action, result))
+
+
+async def show_command_end(screen: MainScreen, message: CommandFinished) -> None:
+    """A command's result in the chat: its text, a notice if it failed, what it asks of the chat."""
+    name = message.action.command
+    if message.action.name == "solidify":
+        screen.busy = False
+        screen.stage.running = False
+    result = message.result
+    if message.cancelled or result is None:
+        await screen.chat.add_notice(f"/{name} cancelled.", "warning")
+        screen.refresh_views()
+        return
+    if not result.ok:
+        # One line, not a boxed note: a mistyped command is not an event of the session.
+        # Errors raised by a command already name it ("/fork: no turn 9"): not twice.
+        said = result.text if result.text.startswith(f"/{name}:") else f"/{name}: {result.text}"
+        await screen.chat.add_notice(said, "warning")
+    elif result.action not in ("copy", "forked"):
+        await screen.chat.add_note(result.text, f"/{name}")
+    await _follow_up(screen, result)
+    screen.refresh_views()
+
+
+async def _follow_up(screen: MainScreen, result: CommandResult) -> None:
+    """What a command's result asks of the chat beyond showing its text."""
+    if result.action == "forked":
+        await screen.show_session()
+        screen.notify(result.text, timeout=6)
+    elif result.action == "copy" and result.payload is not None:
+        screen.app.copy_to_clipboard(result.payload)
+        screen.notify(f"{result.text} (via the terminal's clipboard support)", timeout=4)
+    elif result.action == "confirm_export" and result.path is not None:
+        screen.rcm_app.confirm_export(result.path)
