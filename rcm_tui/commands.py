@@ -10,12 +10,16 @@ import shlex
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from .actions import BY_COMMAND, Action, listed_keys
 from .config import data_dir, effective_values
 from .controller import Controller
 from .core.llm import ProviderError
+
+if TYPE_CHECKING:
+    # The pipeline loads on the first turn, not on the way to the first frame.
+    from .core.turn import TurnOutcome
 
 # What the front end does beyond showing the text: replay stops at "exit"; the TUI copies,
 # asks before overwriting an export, and shows the branch a fork opened.
@@ -324,21 +328,30 @@ async def _exit(_c: Controller, _args: str) -> CommandResult:
 
 
 async def _retry(c: Controller, _args: str) -> CommandResult:
-    outcome = await c.retry()
-    if outcome is None:
-        return CommandResult("Nothing to retry: the last message has an answer.", ok=False)
-    if not outcome.ok:
-        return CommandResult(outcome.error or "retry failed", ok=False)
-    return CommandResult("Retried the last message.")
+    return _rerun(
+        await c.retry(),
+        "retry",
+        "Nothing to retry: the last message has an answer.",
+        "Retried the last message.",
+    )
 
 
 async def _regenerate(c: Controller, _args: str) -> CommandResult:
-    outcome = await c.regenerate()
+    return _rerun(
+        await c.regenerate(),
+        "regenerate",
+        "Nothing to regenerate: no answered reply yet.",
+        "Regenerated the reply of turn {turn}.",
+    )
+
+
+def _rerun(outcome: TurnOutcome | None, verb: str, nothing: str, done: str) -> CommandResult:
+    """What a turn run again says: nothing to run, its error, or `done` (for its {turn})."""
     if outcome is None:
-        return CommandResult("Nothing to regenerate: no answered reply yet.", ok=False)
+        return CommandResult(nothing, ok=False)
     if not outcome.ok:
-        return CommandResult(outcome.error or "regenerate failed", ok=False)
-    return CommandResult(f"Regenerated the reply of turn {outcome.turn}.")
+        return CommandResult(outcome.error or f"{verb} failed", ok=False)
+    return CommandResult(done.format(turn=outcome.turn))
 
 
 async def _edit(c: Controller, args: str) -> CommandResult:

@@ -13,18 +13,14 @@ import logging
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, TypeVar, cast, get_args
 
 from .config import LoadedSettings, Settings
-from .core.context import Budget, title_from
+from .core.context import title_from
 from .core.events import (
     Notice,
     PipelineEvent,
-    ReplyDelta,
-    ReplyShown,
-    ReplyStarted,
     StageChanged,
 )
 from .core.llm import LLMProvider, ProviderError
@@ -38,60 +34,25 @@ from .core.models import (
     Session,
     utc_now,
 )
+from .partial_reply import PartialReply
 from .providers.registry import Choice, ModelSpec, build_provider, choose_provider, model_name
 from .providers.switching import switched_settings, unavailable_reason
+from .run_settings import ProviderPair, explain_choice, pipeline_settings
 from .store import SessionLock, SessionStore, StoreError
 
 if TYPE_CHECKING:
     # The pipeline and the ledger (and the heuristics they compile, ~0.1 s) load on first use,
     # not on the way to the TUI's first frame.
     from .core.profile import ProfileChoice
-    from .core.turn import Pipeline, PipelineSettings, TurnOutcome
+    from .core.turn import Pipeline, TurnOutcome
 
 log = logging.getLogger("rcm_tui.controller")
 T = TypeVar("T")
 TITLE_WORDS = 8
 
 
-def pipeline_settings(settings: Settings, reliability: bool = True) -> PipelineSettings:
-    from .core.turn import PipelineSettings
-
-    ctx = settings.context
-    return PipelineSettings(
-        reliability=reliability,
-        llm_analysis=settings.llm_analysis,
-        llm_judge=settings.llm_judge,
-        quality_threshold=settings.quality_threshold,
-        max_refinement_attempts=settings.max_refinement_attempts,
-        consolidation_interval=settings.consolidation_interval,
-        status_interval=settings.status_interval,
-        budget=Budget(ctx.budget_tokens, ctx.reply_reserve_tokens, ctx.recent_turns,
-                      ledger_requirements=ctx.ledger_requirements),
-        bloat_moderate=settings.bloat_moderate,
-        profile=settings.profile,
-        small_model_params=settings.small_model_params,
-        ledger_layout=ctx.ledger_layout,
-        ledger_refresh_turns=ctx.ledger_refresh_turns,
-    )
-
-
 def session_title(text: str) -> str:
     return title_from(text, TITLE_WORDS) or "New session"
-
-
-def _explained(choice: Choice, loaded: LoadedSettings) -> Choice:
-    """Say where an explicit provider choice came from (flag, environment or file)."""
-    if loaded.settings.provider == "auto":
-        return choice
-    source = loaded.source_of("provider")
-    where = {"file": f"set in {loaded.path}", "default": "the default"}.get(source, source)
-    return Choice(choice.name, f"chosen by {where}" if source != "file" else where)
-
-
-@dataclass
-class ProviderPair:
-    generator: LLMProvider
-    analyst: LLMProvider
 
 
 class Controller:
@@ -110,7 +71,7 @@ class Controller:
         self.store = store
         self.reliability = reliability
         self.on_event = on_event
-        self.choice: Choice = _explained(choose_provider(self.settings), loaded)
+        self.choice: Choice = explain_choice(choose_provider(self.settings), loaded)
         # The settings as started, with the provider they chose: a --base-url stays with it.
         self._started = self.settings.model_copy(update={"provider": self.choice.name})
         # A model named on the command line wins over a resumed session's last model, until
@@ -123,8 +84,7 @@ class Controller:
         self._providers = providers
         self._lock: SessionLock | None = None
         self._pipeline: Pipeline | None = None
-        # (turn, attempt or 0 once shown whole, text parts) of the reply being streamed.
-        self._partial: tuple[int, int, list[str]] | None = None
+        self._partial = PartialReply()
         # The in-process model's background load (see preload), awaited by the first turn.
         self._loading: asyncio.Future[None] | None = None
         self.session = session or self._new_session()
@@ -226,27 +186,17 @@ class Controller:
         return self._pipeline
 
     def _emit(self, event: PipelineEvent) -> None:
-        # The reply streamed so far, kept if the turn is cancelled mid-stream; once an attempt
-        # was shown whole, that one (a later refinement's stream does not replace it).
-        shown = self._partial is not None and self._partial[1] == 0
-        if isinstance(event, ReplyStarted) and not shown:
-            self._partial = (event.turn, event.attempt, [])
-        elif isinstance(event, ReplyDelta) and self._partial is not None and not shown:
-            self._partial[2].append(event.text)
-        elif isinstance(event, ReplyShown):
-            self._partial = (event.turn, 0, [event.text])
+        self._partial.track(event)
         if self.on_event is not None:
             self.on_event(event)
 
     def _keep_partial_reply(self, turn: int) -> None:
-        partial, self._partial = self._partial, None
-        if partial is None or partial[0] != turn:
-            return
-        text = "".join(partial[2]).strip()
-        if text:
+        kept = self._partial.take(turn)
+        if kept is not None:
+            text, attempt = kept
             writer = self._providers.generator if self._providers is not None else None
             self.session.cancelled_replies.append(CancelledReply(
-                turn=turn, content=text, attempt=partial[1] or 1,
+                turn=turn, content=text, attempt=attempt,
                 provider=writer.name if writer else None, model=writer.model if writer else None,
             ))
 
@@ -365,9 +315,7 @@ class Controller:
         if self.session.messages:
             self.save()
         if old is not None:
-            for provider in {id(p): p for p in (old.generator, old.analyst)}.values():
-                with contextlib.suppress(Exception):
-                    await provider.aclose()
+            await old.aclose()
         return self.provider_label
 
     def fork(self, turn: int | None = None) -> Session:
@@ -461,7 +409,7 @@ class Controller:
             # report.
             with contextlib.suppress(Exception):
                 await asyncio.shield(self._loading)
-        self._partial = None
+        self._partial.clear()
         try:
             return await pipeline.run_turn(self.session, text)
         except asyncio.CancelledError:
@@ -544,10 +492,5 @@ class Controller:
         elif self._pipeline is not None:
             await self._pipeline.cancel_background()
         if self._providers is not None:
-            for provider in {id(p): p for p in (self._providers.generator,
-                                                self._providers.analyst)}.values():
-                try:
-                    await provider.aclose()
-                except Exception:  # closing must never hide the real outcome
-                    log.debug("closing provider failed", exc_info=True)
+            await self._providers.aclose()
         self.release()

@@ -14,11 +14,11 @@ Layout of the folder (0700):
     .<id>.json.tmp-<pid>-<rand>     a save in progress, or the leftover of a crash
 """
 
+
 from __future__ import annotations
 
 import builtins
 import contextlib
-import errno
 import fcntl
 import json
 import logging
@@ -26,33 +26,42 @@ import os
 import re
 import stat
 import time
-import weakref
 from collections.abc import Iterator
-from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pydantic_core import PydanticSerializationError
-
 from . import config, journal, safe_files
-from .core.models import DocumentError, Session, session_from_data, utc_now
-from .core.text_safety import visible_line
+from .core.models import Session, utc_now
+from .session_files import (
+    MAX_FILE_BYTES,
+    Signature,
+    Unusable,
+    check_kind,
+    encode_document,
+    parse_json,
+    printable,
+    read_bounded,
+    signature,
+    validate,
+)
+from .session_index import (
+    SessionEntry,
+    broken_record,
+    entry_from_record,
+    record_for,
+    record_is_sane,
+    record_signature,
+    sort_key,
+)
+from .session_lock import HELD_LOCKS, SessionLock, lock_holder, pid_alive
+from .store_errors import BrokenSession, SessionLocked, SessionNotFound, StoreError
 
 log = logging.getLogger(__name__)
 
 INDEX_NAME = "index.json"
 INDEX_VERSION = 1
-# Sessions with every LLM call recorded reach a few tens of MB after a very long conversation;
-# anything much larger is not ours, and reading it would stall the app.
-MAX_FILE_BYTES = 64 * 1024 * 1024
-# A small file can still expand ~25x in memory when it is nothing but tiny JSON values
-# ("[[],[],...]"). Real sessions hold a few hundred thousand values at most.
-MAX_JSON_VALUES = 2_000_000
-# Real documents nest about six levels; unknown keys from newer writers get generous room.
-MAX_NESTING = 64
-# Titles are shown in one table row; the index should not carry a pasted novel.
-MAX_LISTED_TITLE = 200
+
+# Titles are shown in one table row; a pasted novel is cut.
 MAX_TITLE = 200
 # A temp file older than this is a leftover even if its writer's pid was reused since.
 STALE_TEMP_SECONDS = 3600
@@ -64,233 +73,6 @@ _TEMP_RE = re.compile(r"^\.(?P<name>.+)\.tmp-(?P<pid>\d+)-[0-9a-f]+$")
 _RESERVED_IDS = frozenset({INDEX_NAME.removesuffix(".json")})
 
 
-# -- errors ---------------------------------------------------------------------------------
-
-
-class StoreError(Exception):
-    """A session store failure; str() is the one line shown to the user."""
-
-
-class SessionNotFound(StoreError):
-    def __init__(self, session_id: str) -> None:
-        self.session_id = session_id
-        super().__init__(
-            f"no session with id '{printable(session_id)}' (rcm-tui sessions list shows them)"
-        )
-
-
-class BrokenSession(StoreError):
-    def __init__(self, session_id: str, reason: str, *, action: str = "") -> None:
-        self.session_id = session_id
-        self.reason = reason
-        prefix = f"{action}: " if action else ""
-        super().__init__(f"{prefix}session '{printable(session_id)}' is broken: {reason}")
-
-
-class SessionLocked(StoreError):
-    def __init__(self, session_id: str, pid: int | None) -> None:
-        self.session_id = session_id
-        self.pid = pid
-        holder = f"pid {pid}" if pid else "pid unknown"
-        super().__init__(
-            f"session {session_id} is open in another rcm-tui ({holder}); "
-            "close it there first, or open a different session"
-        )
-
-
-def printable(text: str, limit: int = 80) -> str:
-    """Text from a file or the command line, safe to put in a one-line terminal message."""
-    cleaned = visible_line(text)
-    return cleaned if len(cleaned) <= limit else cleaned[: limit - 1] + "…"
-
-
-# -- listing entries ------------------------------------------------------------------------
-
-
-@dataclass
-class SessionEntry:
-    id: str
-    title: str
-    updated_at: datetime | None
-    created_at: datetime | None
-    turns: int
-    average_quality: float | None
-    path: Path
-    broken: str | None
-    size: int
-    # A branch: (parent id, the last turn it shares with the parent).
-    parent: tuple[str, int] | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "title": self.title,
-            "updated_at": _iso(self.updated_at),
-            "created_at": _iso(self.created_at),
-            "turns": self.turns,
-            "average_quality": self.average_quality,
-            "path": str(self.path),
-            "broken": self.broken,
-            "parent": {"id": self.parent[0], "turn": self.parent[1]} if self.parent else None,
-        }
-
-
-def _iso(value: datetime | None) -> str | None:
-    return value.isoformat() if value else None
-
-
-def _aware(value: datetime) -> datetime:
-    # Hand-edited or foreign documents may carry naive times; sorting must not mix the kinds.
-    return value if value.tzinfo else value.replace(tzinfo=UTC)
-
-
-def _parse_time(value: Any) -> datetime | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        return _aware(datetime.fromisoformat(value))
-    except ValueError:
-        return None
-
-
-# -- encoding and hostile-safe reading ------------------------------------------------------
-
-
-def encode_document(session: Session) -> bytes:
-    """The bytes of a session file (also what `export --format json` prints)."""
-    try:
-        # pydantic-core's encoder: the same bytes as json.dumps(indent=2) in a fifth of the
-        # time (the stdlib drops its C encoder when indenting); a 200-turn file saves in ms.
-        return (session.model_dump_json(indent=2) + "\n").encode("utf-8")
-    except PydanticSerializationError:
-        pass
-    data = session.dump()
-    try:
-        text = json.dumps(data, ensure_ascii=False, indent=2)
-        return (text + "\n").encode("utf-8")
-    except UnicodeEncodeError:
-        # A lone surrogate (from a broken paste) cannot be UTF-8; \u escapes keep it loadable
-        # instead of losing the whole turn.
-        return (json.dumps(data, ensure_ascii=True, indent=2) + "\n").encode("ascii")
-
-
-class _Unusable(Exception):
-    """Internal: why a file cannot be used; becomes BrokenSession or a broken entry."""
-
-
-_Signature = tuple[int, int, int]  # (mtime_ns, size, inode)
-
-
-def _signature(st: os.stat_result) -> _Signature:
-    return (st.st_mtime_ns, st.st_size, st.st_ino)
-
-
-def _megabytes(size: int) -> str:
-    return f"{size / (1024 * 1024):.0f} MB"
-
-
-def _check_kind(st: os.stat_result) -> None:
-    """Raise _Unusable for anything but a regular file of sane size (lstat result)."""
-    if stat.S_ISLNK(st.st_mode):
-        raise _Unusable("symbolic link (not followed)")
-    if stat.S_ISDIR(st.st_mode):
-        raise _Unusable("a directory, not a file")
-    if not stat.S_ISREG(st.st_mode):
-        raise _Unusable("not a regular file")
-    if st.st_size > MAX_FILE_BYTES:
-        raise _Unusable(f"file too large ({_megabytes(st.st_size)})")
-
-
-def _read_bounded(path: Path) -> tuple[bytes, os.stat_result]:
-    """Read a regular file without following symlinks, blocking on FIFOs or reading unbounded."""
-    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
-    try:
-        fd = os.open(path, flags)
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            raise _Unusable("symbolic link (not followed)") from None
-        if isinstance(exc, FileNotFoundError):
-            raise
-        raise _Unusable(f"cannot read: {(exc.strerror or str(exc)).lower()}") from None
-    with os.fdopen(fd, "rb") as handle:
-        st = os.fstat(fd)
-        _check_kind(st)
-        try:
-            raw = handle.read(MAX_FILE_BYTES + 1)
-        except OSError as exc:
-            raise _Unusable(f"cannot read: {(exc.strerror or str(exc)).lower()}") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise _Unusable(f"file too large (over {_megabytes(MAX_FILE_BYTES)})")
-    return raw, st
-
-
-def _parse_json(raw: bytes) -> Any:
-    if not raw.strip():
-        raise _Unusable("empty file")
-    values = raw.count(b'"') // 2 + raw.count(b"[") + raw.count(b"{")
-    if values > MAX_JSON_VALUES:
-        raise _Unusable(f"too many JSON values (about {values:,})")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise _Unusable(f"not UTF-8 text (bad byte at offset {exc.start})") from None
-    try:
-        return json.loads(text)
-    except RecursionError:
-        raise _Unusable("nested too deeply") from None
-    except json.JSONDecodeError as exc:
-        raise _Unusable(
-            f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
-        ) from None
-    except ValueError as exc:  # e.g. an integer literal beyond Python's digit limit
-        raise _Unusable(f"invalid JSON: {str(exc).splitlines()[0]}") from None
-
-
-def _unusable_shape(data: Any, limit: int = MAX_NESTING) -> str | None:
-    """Why parsed JSON could be loaded but never saved again, or None. In one iterative pass
-    (so that measuring a hostile document cannot itself hit the recursion limit) that pushes
-    only containers: a 1,000-turn document took ~60 ms in two passes, ~15 ms in this one.
-
-    - json.loads accepts a few hundred levels that pydantic then refuses to serialise;
-    - a key with a lone surrogate (a JSON escape like "\\ud800"): pydantic keeps it but cannot
-      serialise it. Values are fine: they are escaped."""
-    stack: list[tuple[Any, int]] = [(data, 0)]
-    while stack:
-        node, depth = stack.pop()
-        if depth > limit or (depth == limit and node):  # its items are one level deeper
-            return "nested too deeply"
-        if type(node) is dict:
-            for key in node:
-                if not key.isascii():
-                    try:
-                        key.encode("utf-8")
-                    except UnicodeEncodeError:
-                        return "a key holds a lone surrogate (not valid Unicode text)"
-            children: Any = node.values()
-        else:
-            children = node
-        for child in children:
-            if type(child) is dict or type(child) is list:
-                stack.append((child, depth + 1))
-    return None
-
-
-def _validate(session_id: str, data: Any) -> Session:
-    # Such a session could be opened but never saved again, so it is refused up front.
-    reason = _unusable_shape(data)
-    if reason is not None:
-        raise _Unusable(reason)
-    try:
-        session = session_from_data(data)
-    except DocumentError as exc:
-        raise _Unusable(str(exc)) from None
-    except RecursionError:
-        raise _Unusable("nested too deeply") from None
-    if session.id != session_id:
-        raise _Unusable(f"file name does not match the id inside ('{printable(session.id)}')")
-    return session
-
-
 def _read_session(session_id: str, path: Path) -> tuple[Session, os.stat_result]:
     session, st, _ = _read_session_and_journal(session_id, path)
     return session, st
@@ -299,168 +81,9 @@ def _read_session(session_id: str, path: Path) -> tuple[Session, os.stat_result]
 def _read_session_and_journal(
     session_id: str, path: Path
 ) -> tuple[Session, os.stat_result, journal.Replayed]:
-    raw, st = _read_bounded(path)
-    changes = journal.replay_checked(_parse_json(raw), journal.read_journal(path, MAX_FILE_BYTES))
-    return _validate(session_id, changes.data), st, changes
-
-
-# -- the index ------------------------------------------------------------------------------
-
-
-def _record_for(session: Session, st: os.stat_result) -> dict[str, Any]:
-    mtime_ns, size, ino = _signature(st)
-    return {
-        "title": session.title[:MAX_LISTED_TITLE],
-        "updated_at": _aware(session.updated_at).isoformat(),
-        "created_at": _aware(session.created_at).isoformat(),
-        "turns": session.turn,
-        "average_quality": session.average_quality(),
-        "mtime_ns": mtime_ns,
-        "size": size,
-        "ino": ino,
-        "broken": None,
-        "parent": [session.parent.id, session.parent.turn] if session.parent else None,
-    }
-
-
-def _broken_record(reason: str, st: os.stat_result) -> dict[str, Any]:
-    mtime_ns, size, ino = _signature(st)
-    return {
-        "title": "",
-        "updated_at": None,
-        "created_at": None,
-        "turns": 0,
-        "average_quality": None,
-        "mtime_ns": mtime_ns,
-        "size": size,
-        "ino": ino,
-        "broken": reason,
-        "parent": None,
-    }
-
-
-_RECORD_TYPES: dict[str, tuple[type, ...]] = {
-    "title": (str,),
-    "updated_at": (str, type(None)),
-    "created_at": (str, type(None)),
-    "turns": (int,),
-    "average_quality": (float, int, type(None)),
-    "mtime_ns": (int,),
-    "size": (int,),
-    "ino": (int,),
-    "broken": (str, type(None)),
-    "parent": (list, type(None)),
-}
-
-
-def _record_is_sane(record: Any) -> bool:
-    # The index is just another file in the folder: a record of the wrong shape is re-derived
-    # from the session file rather than trusted.
-    # Every key must be there: a record from a version that did not know one is re-derived.
-    return isinstance(record, dict) and all(
-        key in record
-        and isinstance(record.get(key), types) and not isinstance(record.get(key), bool)
-        for key, types in _RECORD_TYPES.items()
-    )
-
-
-def _record_signature(record: dict[str, Any]) -> _Signature:
-    return (record["mtime_ns"], record["size"], record["ino"])
-
-
-def _entry_from_record(session_id: str, record: dict[str, Any], path: Path) -> SessionEntry:
-    quality = record["average_quality"]
-    return SessionEntry(
-        id=session_id,
-        title=record["title"],
-        updated_at=_parse_time(record["updated_at"]),
-        created_at=_parse_time(record["created_at"]),
-        turns=record["turns"],
-        average_quality=float(quality) if quality is not None else None,
-        path=path,
-        broken=record["broken"],
-        size=record["size"],
-        parent=_parent_from_record(record.get("parent")),
-    )
-
-
-def _parent_from_record(value: Any) -> tuple[str, int] | None:
-    # Optional (older index records lack it) and only as trusted as the rest of the index.
-    if (isinstance(value, list) and len(value) == 2 and isinstance(value[0], str)
-            and isinstance(value[1], int) and not isinstance(value[1], bool)):
-        return (value[0], value[1])
-    return None
-
-
-def _sort_key(session_id: str, record: dict[str, Any]) -> tuple[float, str]:
-    updated = _parse_time(record["updated_at"])
-    # Broken files have no trustworthy time of their own; their mtime places them sensibly.
-    when = updated.timestamp() if updated else record["mtime_ns"] / 1e9
-    return (when, session_id)
-
-
-# -- locking --------------------------------------------------------------------------------
-
-# Lock files this process holds, so that its own rename/delete are not refused by its own lock.
-# Weak, so that a lock object nobody references any more can still be released by __del__.
-_HELD_LOCKS: weakref.WeakValueDictionary[Path, SessionLock] = weakref.WeakValueDictionary()
-
-
-class SessionLock:
-    """An exclusive flock on "<id>.lock"; released explicitly, on exit, or when the process dies."""
-
-    def __init__(self, session_id: str, path: Path, fd: int) -> None:
-        self.session_id = session_id
-        self.path = path
-        self._fd: int | None = fd
-
-    @property
-    def held(self) -> bool:
-        return self._fd is not None
-
-    def release(self) -> None:
-        fd, self._fd = self._fd, None
-        if fd is None:
-            return
-        if _HELD_LOCKS.get(self.path) is self:
-            del _HELD_LOCKS[self.path]
-        with contextlib.suppress(OSError):
-            fcntl.flock(fd, fcntl.LOCK_UN)
-        os.close(fd)
-
-    def __enter__(self) -> SessionLock:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.release()
-
-    def __del__(self) -> None:
-        # A forgotten lock must not outlive its owner object and block the session forever.
-        with contextlib.suppress(Exception):
-            self.release()
-
-
-def _lock_holder(fd: int) -> int | None:
-    try:
-        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
-    except OSError:
-        return None
-    return int(text) if text.isdigit() else None
-
-
-def _pid_alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-# -- the store ------------------------------------------------------------------------------
+    raw, st = read_bounded(path)
+    changes = journal.replay_checked(parse_json(raw), journal.read_journal(path, MAX_FILE_BYTES))
+    return validate(session_id, changes.data), st, changes
 
 
 class SessionStore:
@@ -473,8 +96,8 @@ class SessionStore:
         except OSError as exc:
             raise StoreError(f"cannot use sessions folder {self.root}: {exc.strerror}") from None
         # Files this instance wrote or validated, by signature: saving over them needs no re-read.
-        self._verified: dict[str, _Signature] = {}
-        self._search_cache: dict[str, tuple[tuple[_Signature, int], str]] = {}
+        self._verified: dict[str, Signature] = {}
+        self._search_cache: dict[str, tuple[tuple[Signature, int], str]] = {}
         # Sessions this instance wrote, with what it wrote: the next save appends the changes.
         self._journals: dict[str, journal.SessionJournal] = {}
 
@@ -498,15 +121,15 @@ class SessionStore:
     def load(self, session_id: str) -> Session:
         path = self.path_for(session_id)
         try:
-            _check_kind(os.lstat(path))
+            check_kind(os.lstat(path))
             session, st, changes = _read_session_and_journal(session_id, path)
         except FileNotFoundError:
             raise SessionNotFound(session_id) from None
-        except _Unusable as exc:
+        except Unusable as exc:
             raise BrokenSession(session_id, str(exc)) from None
         except OSError as exc:
             raise StoreError(f"cannot read session {session_id}: {exc.strerror}") from None
-        self._verified[session_id] = _signature(st)
+        self._verified[session_id] = signature(st)
         if changes.size and changes.clean and changes.base is not None:
             # Left by a crash: the next save appends to it instead of rewriting the document.
             self._journals[session_id] = journal.SessionJournal(
@@ -534,9 +157,9 @@ class SessionStore:
             raise StoreError(
                 f"cannot save session {session.id} to {path}: {exc.strerror or exc}"
             ) from None
-        self._verified[session.id] = _signature(st)
+        self._verified[session.id] = signature(st)
         self._start_journal(session, path, st)
-        self._update_index({session.id: _record_for(session, st)})
+        self._update_index({session.id: record_for(session, st)})
 
     def flush(self, session: Session) -> None:
         """Fold the journal into the document (when the session is closed): tools that read
@@ -567,7 +190,7 @@ class SessionStore:
             # the record (time, quality) catches up at the next turn or when the file is
             # rewritten.
             held.listed = listed
-            self._update_index({session.id: _record_for(session, st)})
+            self._update_index({session.id: record_for(session, st)})
         return True
 
     def _start_journal(self, session: Session, path: Path, st: os.stat_result) -> None:
@@ -583,16 +206,16 @@ class SessionStore:
             return
         except OSError as exc:
             raise StoreError(f"cannot save session {session_id}: {exc.strerror}") from None
-        if self._verified.get(session_id) == _signature(st):
+        if self._verified.get(session_id) == signature(st):
             return
         try:
-            _check_kind(st)
+            check_kind(st)
             _, st = _read_session(session_id, path)
         except FileNotFoundError:
             return
-        except _Unusable as exc:
+        except Unusable as exc:
             raise BrokenSession(session_id, str(exc), action="refusing to overwrite") from None
-        self._verified[session_id] = _signature(st)
+        self._verified[session_id] = signature(st)
 
     def _write_atomically(
         self, path: Path, payload: bytes, *, durable: bool = True
@@ -623,7 +246,7 @@ class SessionStore:
             except OSError:
                 continue
             age = now - st.st_mtime
-            abandoned = age > MIN_TEMP_AGE_SECONDS and not _pid_alive(int(match["pid"]))
+            abandoned = age > MIN_TEMP_AGE_SECONDS and not pid_alive(int(match["pid"]))
             if stat.S_ISREG(st.st_mode) and (abandoned or age > STALE_TEMP_SECONDS):
                 with contextlib.suppress(OSError):
                     os.unlink(entry.path)
@@ -635,15 +258,15 @@ class SessionStore:
         changed = False
         for session_id, path, st in self._scan():
             record = index.get(session_id)
-            if record is None or _record_signature(record) != _signature(st):
+            if record is None or record_signature(record) != signature(st):
                 record = self._inspect(session_id, path, st)
                 changed = True
             if record is not None:
                 current[session_id] = record
         if changed or current.keys() != index.keys():
             self._write_index(current)
-        ordered = sorted(current, key=lambda sid: _sort_key(sid, current[sid]), reverse=True)
-        return [_entry_from_record(sid, current[sid], self.root / f"{sid}.json") for sid in ordered]
+        ordered = sorted(current, key=lambda sid: sort_key(sid, current[sid]), reverse=True)
+        return [entry_from_record(sid, current[sid], self.root / f"{sid}.json") for sid in ordered]
 
     def _scan(self) -> Iterator[tuple[str, Path, os.stat_result]]:
         try:
@@ -664,31 +287,31 @@ class SessionStore:
     def _inspect(self, session_id: str, path: Path, st: os.stat_result) -> dict[str, Any] | None:
         """The index record for one file; None if it vanished while we looked."""
         if not _ID_RE.fullmatch(session_id):
-            return _broken_record("file name is not a valid session id", st)
+            return broken_record("file name is not a valid session id", st)
         try:
-            _check_kind(st)
+            check_kind(st)
             session, st = _read_session(session_id, path)
-        except _Unusable as exc:
+        except Unusable as exc:
             log.info("broken session file", extra={"file": path.name, "reason": str(exc)})
-            return _broken_record(str(exc), st)
+            return broken_record(str(exc), st)
         except FileNotFoundError:
             return None
         except OSError as exc:
-            return _broken_record(f"cannot read: {(exc.strerror or str(exc)).lower()}", st)
-        return _record_for(session, st)
+            return broken_record(f"cannot read: {(exc.strerror or str(exc)).lower()}", st)
+        return record_for(session, st)
 
     def _read_index(self) -> dict[str, dict[str, Any]]:
         try:
-            raw, _ = _read_bounded(self.index_path)
-            data = _parse_json(raw)
-        except (OSError, _Unusable):
+            raw, _ = read_bounded(self.index_path)
+            data = parse_json(raw)
+        except (OSError, Unusable):
             return {}
         if not isinstance(data, dict) or data.get("version") != INDEX_VERSION:
             return {}
         sessions = data.get("sessions")
         if not isinstance(sessions, dict):
             return {}
-        return {sid: rec for sid, rec in sessions.items() if _record_is_sane(rec)}
+        return {sid: rec for sid, rec in sessions.items() if record_is_sane(rec)}
 
     def _write_index(self, records: dict[str, dict[str, Any]]) -> None:
         # ASCII escapes: titles may hold lone surrogates, which UTF-8 cannot encode.
@@ -733,10 +356,10 @@ class SessionStore:
             signature = self._search_signature(entry.path)
             if cached and cached[0] == signature:
                 return cached[1]
-            raw, _ = _read_bounded(entry.path)
+            raw, _ = read_bounded(entry.path)
             changes = journal.read_journal(entry.path, MAX_FILE_BYTES)
-            data = journal.replay(_parse_json(raw), changes)
-        except (OSError, _Unusable):
+            data = journal.replay(parse_json(raw), changes)
+        except (OSError, Unusable):
             return entry.title.casefold()
         parts = [str(data.get("title", ""))] if isinstance(data, dict) else []
         messages = data.get("messages") if isinstance(data, dict) else None
@@ -748,13 +371,13 @@ class SessionStore:
         return text
 
     @staticmethod
-    def _search_signature(path: Path) -> tuple[_Signature, int]:
+    def _search_signature(path: Path) -> tuple[Signature, int]:
         """The document's signature and the size of its journal (appended to between saves)."""
         try:
             journal_size = os.lstat(journal.journal_path(path)).st_size
         except OSError:
             journal_size = -1
-        return _signature(os.lstat(path)), journal_size
+        return signature(os.lstat(path)), journal_size
 
     # -- changes the user asks for --------------------------------------------------------
     def delete(self, session_id: str) -> None:
@@ -795,7 +418,7 @@ class SessionStore:
     @contextlib.contextmanager
     def _exclusive(self, session_id: str) -> Iterator[None]:
         """Refuse to change a session another process holds open; its next save would undo us."""
-        if self._lock_path(session_id) in _HELD_LOCKS:
+        if self._lock_path(session_id) in HELD_LOCKS:
             yield  # held by this process: the caller owns the session
             return
         with self.lock(session_id):
@@ -838,7 +461,7 @@ class SessionStore:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            holder = _lock_holder(fd)
+            holder = lock_holder(fd)
             os.close(fd)
             raise SessionLocked(session_id, holder) from None
         except OSError as exc:
@@ -856,5 +479,5 @@ class SessionStore:
             raise StoreError(f"cannot lock session {session_id}: cannot write {path}: "
                              f"{exc.strerror or exc}") from None
         held = SessionLock(session_id, path, fd)
-        _HELD_LOCKS[path] = held
+        HELD_LOCKS[path] = held
         return held

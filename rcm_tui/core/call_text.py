@@ -21,9 +21,9 @@ import hashlib
 from collections.abc import Iterable, Iterator
 
 from . import prompts
-from .context import with_ledger
 from .llm import ChatMessage
 from .models import CallRecord, SentLedger, Session
+from .prompt_ledger import with_ledger
 
 LEDGER_KEY = "ledger"
 # What ends a full ledger block (prompts.ledger_block), then the blank line before the message.

@@ -34,11 +34,11 @@ from pathlib import Path
 from typing import Any
 
 from ..config import LoadedSettings, Settings
-from ..controller import ProviderPair
 from ..core import prompts
 from ..core.llm import ChatMessage, LLMRequest, ProviderError, complete
 from ..core.text_safety import visible_controls, visible_line
 from ..providers.registry import build_provider, choose_provider
+from ..run_settings import ProviderPair
 from ..store import SessionStore
 from .bench_engine import measure_engine_overhead, measure_listing, measure_save_load, percentile
 from .bench_modes import (

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from ..config import Settings
-from ..controller import pipeline_settings
 from ..core.llm import LLMProvider, LLMRequest, StreamEvent
 from ..core.models import Message, Session
 from ..core.turn import Pipeline
 from ..providers.offline import scripted_reply
+from ..run_settings import pipeline_settings
 from ..store import SessionStore, encode_document
 from .bench_modes import CONVERSATION, BenchError, conversation, latency_provider, ms
 

@@ -11,12 +11,8 @@ model for the rest of the conversation, which costs more than a missed one the L
 
 from .message import analyse_message, rejects_option
 from .options import normalise_option, option_matches, same_option
-from .replies import (
-    find_readvocacy,
-    find_readvocacy_evidence,
-    is_full_answer_attempt,
-    premature_markers,
-)
+from .premature import is_full_answer_attempt, premature_markers
+from .replies import find_readvocacy, find_readvocacy_evidence
 from .text import more_specific, requirement_similarity, restates, text_similarity
 
 __all__ = [

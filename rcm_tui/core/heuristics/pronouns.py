@@ -5,16 +5,11 @@ from __future__ import annotations
 import re
 
 from ..ledger_snapshot import LedgerSnapshot
+from .clause_rejections import ALTERNATIVE_RE, REASON_LEAD_RE
 from .cues import ACK_WORDS, BUILD_VERB_RE, OUTPUT_VERB_RE, SYSTEM_VERB_RE
+from .option_phrases import BAD_OPTION_STARTS, NAME_MARK_RE
 from .options import same_option
-from .rejections import (
-    ALTERNATIVE_RE,
-    BAD_OPTION_STARTS,
-    NAME_MARK_RE,
-    REASON_LEAD_RE,
-    REASON_START_RE,
-    RejectionHit,
-)
+from .rejections import REASON_START_RE, RejectionHit
 from .replies import proposes_option
 from .sentences import (
     DISCOURSE_RE,

@@ -1,20 +1,19 @@
-"""What a reply does: re-advocacy of a rejected option, premature full answers."""
+"""What a reply does: re-advocacy of a rejected option (the page read by `reply_lines.py`;
+premature full answers are `premature.py`'s)."""
 
 from __future__ import annotations
 
 import functools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from .categories import guard_spans, name_spans
 from .options import option_matches, same_option
+from .reply_lines import BOLD_RE, ReplyLine, reply_lines, reply_sentences, speech_spans
 from .sentences import (
-    BULLET_RE,
     CODE_BLOCK_RE,
     CODE_COMMENT_RE,
     FENCED_CODE_RE,
-    SENTENCE_SPLIT_RE,
 )
 from .text import CJK_CHAR_RE, REPLY_HEAD, REPLY_TAIL, bounded_text
 
@@ -257,7 +256,7 @@ def find_readvocacy_evidence(
     forward, among every noun it names.
     """
     reply = bounded_text(reply, REPLY_HEAD, REPLY_TAIL)
-    lines = _reply_lines(FENCED_CODE_RE.sub("\n", reply))
+    lines = reply_lines(FENCED_CODE_RE.sub("\n", reply))
     proposed: dict[str, str] = {}
     for option in rejected_options:
         if not option.strip() or any(same_option(option, p) for p in proposed):
@@ -277,136 +276,28 @@ def _code_uses(code: str, option: str) -> bool:
     return False
 
 
-# Lines that present items: bullets, numbered items, headings and table rows. A reply lists
-# what it offers; an item that names a rejected option offers it unless it says otherwise.
-_ITEM_RE = re.compile(r"^\s*(?:[-*•·+]|\d{1,2}[.)、]|#{1,6})\s+|^\s*\|")
-# Words that mark an item as what was left out ("| Redis | rejected |", "已排除：Elasticsearch"),
-# and, with the softer ones, a lead-in of a list of such items ("What to avoid:").
-_STRONG_EXCLUSION = (
-    r"\b(?:reject(?:ed|s)?|rul(?:ed|es|ing)\s+out|excluded?|dropped|off\s+the\s+table|"
-    r"not\s+(?:recommended|considered|an\s+option|chosen|selected)|left\s+out|no[- ]go|"
-    r"discarded|vetoed|scrapped|abandoned|out\s+of\s+scope)\b|"
-    r"~~|[❌✗✘🚫⛔]|排除|不推荐|不考虑|否决|去掉|放弃|弃用|淘汰|不采用"
-)
-_EXCLUDED_ITEM_RE = re.compile(_STRONG_EXCLUSION, re.I)
-# A table cell that is a verdict against its row ("| Kafka | no | too heavy |"); not the first
-# cell, which names the row.
-_NEGATIVE_CELL_RE = re.compile(
-    r"\**(?:no|nope|out|not\s+\w+|n/a|✗|×|x|否|不|不行|不适合)\**\.?(?:\s*[(—–-].*)?", re.I
-)
-_EXCLUSION_HEADER_RE = re.compile(
-    _STRONG_EXCLUSION + r"|\b(?:avoid(?:ed)?|skip(?:ped)?|set\s+aside|"
-    r"(?:won'?t|will\s+not|do\s+not|don'?t)\s+(?:propose|recommend|suggest))\b|避开|避免|不选",
-    re.I,
-)
-_HEADER_WORDS = 12
-_STRUCK_RE = re.compile(r"~~.+?~~")
-_BOLD_RE = re.compile(r"\*\*.+?\*\*|__.+?__")
-# A quotation of what someone said ("You said \"I hate taxis\""): a mention, not an offer. A
-# quoted name alone ("the \"Redis\" option") is not speech, so short quotes do not count.
-_QUOTE_RE = re.compile(r'"[^"\n]{2,300}"|“[^”\n]{2,300}”|「[^」\n]{2,300}」|『[^』\n]{2,300}』')
-_SPEECH_MIN_WORDS, _SPEECH_MIN_CJK = 3, 4
-
-
-def _speech_spans(sentence: str) -> list[tuple[int, int]]:
-    spans = []
-    for m in _QUOTE_RE.finditer(sentence):
-        body = m.group()[1:-1]
-        if len(body.split()) >= _SPEECH_MIN_WORDS or len(CJK_CHAR_RE.findall(body)) >= (
-            _SPEECH_MIN_CJK
-        ):
-            spans.append(m.span())
-    return spans
-
-
-@dataclass
-class _Line:
-    text: str
-    item: bool  # a list item, heading or table row
-    excluded: bool  # says, or sits under a header that says, it was left out
-
-
-def _reply_lines(prose: str) -> list[_Line]:
-    """Every line with its place in the reply's structure."""
-    lines: list[_Line] = []
-    heads: list[bool] = []
-    header_excludes = False
-    for raw in prose.splitlines():
-        if not raw.strip():
-            continue
-        item = bool(_ITEM_RE.match(raw))
-        text = _ITEM_RE.sub("", raw).replace("|", " ; ") if item else raw
-        if not item or raw.lstrip().startswith("#"):
-            header_excludes = _excludes_below(raw)
-        excluded = (
-            bool(_EXCLUDED_ITEM_RE.search(raw))
-            or (item and header_excludes)
-            or any(_NEGATIVE_CELL_RE.fullmatch(cell.strip()) for cell in raw.split("|")[2:])
-        )
-        lines.append(_Line(_STRUCK_RE.sub(" ", text), item, excluded))
-        heads.append(bool(_HEADING_RE.match(raw)))
-    _exclude_rejected_sections(lines, heads)
-    return lines
-
-
-# A heading, or a line that is all bold: the title of the section below it.
-_HEADING_RE = re.compile(r"^\s*(?:#{1,6}\s+\S|\*\*[^*]+\*\*:?\s*$|__[^_]+__:?\s*$)")
-_SECTION_LINES = 8
-
-
-def _exclude_rejected_sections(lines: list[_Line], heads: list[bool]) -> None:
-    """A heading whose short section says it was rejected ("### Option 2: Travis CI" over
-    "- **Rejected**: pricing") names an option left out, not one offered: as in a decision
-    record, which lists every option considered and its verdict."""
-    starts = [i for i, head in enumerate(heads) if head]
-    for n, start in enumerate(starts):
-        end = starts[n + 1] if n + 1 < len(starts) else len(lines)
-        body = lines[start + 1 : end]
-        if len(body) <= _SECTION_LINES and any(_EXCLUDED_ITEM_RE.search(b.text) for b in body):
-            lines[start].excluded = True
-
-
-def _excludes_below(line: str) -> bool:
-    """A short lead-in or heading that introduces what was left out ("Ruled out:")."""
-    body = line.strip().strip("#*_ ").strip()
-    short = len(body.split()) <= _HEADER_WORDS and len(CJK_CHAR_RE.findall(body)) <= 2 * (
-        _HEADER_WORDS
-    )
-    lead_in = body.endswith((":", "：")) or line.lstrip().startswith("#")
-    return short and lead_in and bool(_EXCLUSION_HEADER_RE.search(body))
-
-
-def _reply_sentences(text: str) -> list[str]:
-    """The sentences of a reply's line as the model wrote them.
-
-    Not the ledger's splitter: that one reads a user's message, so it drops bold-only lines
-    and strips emphasis as formatting. In a reply the formatting is what offers: "**Redis**"
-    on its own line, "a **charcoal** sofa".
-    """
-    body = BULLET_RE.sub("", text)
-    return [s.strip() for s in SENTENCE_SPLIT_RE.split(body) if s and s.strip()]
-
-
 def proposes_option(reply: str, option: str) -> bool:
     """Does the reply propose the option? Only a cue or an offering position counts here: the
     caller looks for the one option a reply puts forward, among every noun it names."""
-    return _proposal(reply, option, _reply_lines(FENCED_CODE_RE.sub("\n", reply))) is not None
+    return _proposal(reply, option, reply_lines(FENCED_CODE_RE.sub("\n", reply))) is not None
 
 
 def _proposal(
-    reply: str, option: str, lines: list[_Line], *, as_reply: bool = False
+    reply: str, option: str, lines: list[ReplyLine], *, as_reply: bool = False
 ) -> str | None:
     """The words of the reply that propose the option, or None. `as_reply`: the option is
     looked for wide, and one named in an offering sentence with no excluding frame counts."""
     if any(_code_uses(block, option) for block in CODE_BLOCK_RE.findall(reply)):
         return option
-    spans = name_spans if as_reply and _excluded_by_name(option, lines) else (
-        functools.partial(guard_spans, wide=as_reply)
+    spans = (
+        name_spans
+        if as_reply and _excluded_by_name(option, lines)
+        else (functools.partial(guard_spans, wide=as_reply))
     )
     for line in lines:
         if not spans(option, line.text):
             continue
-        sentences = _reply_sentences(line.text)
+        sentences = reply_sentences(line.text)
         for index, sentence in enumerate(sentences):
             if spans(option, sentence):
                 following = sentences[index + 1] if index + 1 < len(sentences) else ""
@@ -416,7 +307,7 @@ def _proposal(
     return None
 
 
-def _excluded_by_name(option: str, lines: list[_Line]) -> bool:
+def _excluded_by_name(option: str, lines: list[ReplyLine]) -> bool:
     """Does the reply name the option to exclude it ("since you'd rather skip hotels", "不住酒店
     的话")? Then it has applied the user's rule, and what it offers in the option's place (a
     guesthouse, 民宿) is what it judged outside the option: only the option's own names, said
@@ -426,7 +317,7 @@ def _excluded_by_name(option: str, lines: list[_Line]) -> bool:
             continue
         if line.excluded:
             return True
-        for sentence in _reply_sentences(line.text):
+        for sentence in reply_sentences(line.text):
             found = name_spans(option, sentence)
             offset = 0
             for clause in _READV_CLAUSE_SPLIT_RE.split(sentence) if found else ():
@@ -508,7 +399,7 @@ def _excluding_frame(sentence: str, following: str) -> bool:
 def _sentence_proposal(
     sentence: str,
     option: str,
-    line: _Line,
+    line: ReplyLine,
     following: str,
     as_reply: bool,
     spans: Callable[[str, str], list[tuple[int, int]]],
@@ -517,8 +408,8 @@ def _sentence_proposal(
         return option
     plain = as_reply and not line.excluded and _offer_sentence(sentence, following)
     ack = _ACK_LATER_RE.search(sentence)
-    quoted = _speech_spans(sentence)
-    bold = [m.span() for m in _BOLD_RE.finditer(sentence)]
+    quoted = speech_spans(sentence)
+    bold = [m.span() for m in BOLD_RE.finditer(sentence)]
     clauses = _READV_CLAUSE_SPLIT_RE.split(sentence)
     offset = 0
     for clause in clauses:
@@ -536,69 +427,3 @@ def _sentence_proposal(
             if verdict or (verdict is None and (plain or (offered and not line.excluded))):
                 return clause[start:end]
     return None
-
-
-# Turns at the start of a conversation where a complete solution is premature on its own: the
-# facts it needs have usually not been given yet.
-EARLY_TURNS = 2
-_SUBSTANTIAL_CODE_LINES = 15
-_SUBSTANTIAL_CODE_CHARS = 600
-_PLAN_MIN_STEPS = 5
-
-_FULL_SOLUTION_RE = re.compile(
-    r"\b(?:here(?:'s|\s+is)\s+(?:the|a|your)\s+(?:complete|full|final|finished|entire|whole|"
-    r"working|production[- ]ready)\s+(?:\w+\s+)?(?:implementation|code|solution|version|program|"
-    r"script|module|app(?:lication)?|plan|design|answer)|(?:complete|full|final|entire|"
-    r"production[- ]ready)\s+(?:implementation|solution|source\s+code|code\s+listing)|"
-    r"final\s+answer|putting\s+it\s+all\s+together|the\s+full\s+code|ready\s+to\s+(?:deploy|ship)"
-    r"\s+as[- ]is)\b"
-    r"|完整(?:的)?(?:代码|实现|方案|解决方案|程序)|最终(?:的)?(?:方案|答案|版本|代码)",
-    re.I,
-)
-_STEP_RE = re.compile(
-    r"(?:^|(?<=\s))(?:step\s+)?(?P<n>\d{1,2})[.)]\s+(?P<body>.+?)(?=(?:\s(?:step\s+)?\d{1,2}[.)]\s)|$)"
-    r"|第(?P<zh>[一二三四五六七八九十\d]+)步",
-    re.I | re.M,
-)
-
-
-def _solution_markers(reply: str) -> list[str]:
-    markers: list[str] = []
-    blocks = CODE_BLOCK_RE.findall(reply)
-    sizes = [(len([ln for ln in b.splitlines() if ln.strip()]), len(b)) for b in blocks]
-    big = [
-        lines
-        for lines, chars in sizes
-        if lines >= _SUBSTANTIAL_CODE_LINES or chars >= _SUBSTANTIAL_CODE_CHARS
-    ]
-    if big:
-        markers.append(f"complete code block ({max(big)} lines)")
-    elif sum(lines for lines, _ in sizes) >= 2 * _SUBSTANTIAL_CODE_LINES:
-        markers.append(f"code blocks totalling {sum(lines for lines, _ in sizes)} lines")
-    phrase = _FULL_SOLUTION_RE.search(reply)
-    if phrase:
-        markers.append(f'full-solution phrase "{phrase.group().strip()}"')
-    prose = CODE_BLOCK_RE.sub(" ", reply)
-    steps = [m for m in _STEP_RE.finditer(prose)]
-    statements = [m for m in steps if m.group("zh") or not m.group("body").rstrip().endswith("?")]
-    if len(statements) >= _PLAN_MIN_STEPS:
-        markers.append(f"numbered plan ({len(statements)} steps)")
-    return markers
-
-
-def is_full_answer_attempt(reply: str) -> bool:
-    """Does the reply present a complete solution (long code, 'complete implementation', a
-    5+-step plan)? Used for the first-full-answer-attempt metric."""
-    return bool(_solution_markers(reply))
-
-
-def premature_markers(reply: str, open_requirement_count: int, turn: int) -> list[str]:
-    """The full-solution markers of a reply that is premature, else [].
-
-    A full solution is premature while requirements are still open, or in the first
-    EARLY_TURNS turns, when the facts it depends on have usually not been given yet.
-    """
-    markers = _solution_markers(reply)
-    if not markers or (open_requirement_count <= 0 and turn > EARLY_TURNS):
-        return []
-    return markers

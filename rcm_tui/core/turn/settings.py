@@ -24,7 +24,7 @@ class PipelineSettings:
     profile: str = _CONFIG.profile
     small_model_params: int = _CONFIG.small_model_params
     # "as_sent": history keeps each user message with the ledger block it was sent with and
-    # the newest gets only what changed (see context.ledger_update); "auto" uses it on
+    # the newest gets only what changed (see prompt_ledger.ledger_update); "auto" uses it on
     # backends that serve one call at a time, where re-reading a prompt costs wall-clock.
     ledger_layout: str = _CONFIG.context.ledger_layout
     ledger_refresh_turns: int = _CONFIG.context.ledger_refresh_turns

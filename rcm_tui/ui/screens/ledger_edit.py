@@ -227,3 +227,41 @@ def _pick_rejected(main: MainScreen) -> None:
         main.app.push_screen(RejectedOptionDialog(entry), save)
 
     main.app.push_screen(RejectedOptionsScreen(rejected), chosen)
+
+
+def set_requirement_status(main: MainScreen, req_id: str, status: str) -> None:
+    """A status chosen in the requirements panel (done, dropped, ...), saved and shown."""
+    try:
+        req = main.controller.set_requirement_status(req_id, status)
+    except (KeyError, ValueError) as exc:
+        main.notify(str(exc), severity="error")
+        return
+    except Exception as exc:
+        main.notify(f"could not save: {exc}", severity="error")
+        return
+    main.notify(f"{req.id} is now {req.status}.")
+    main.refresh_views()
+
+
+def edit_solidified(main: MainScreen) -> None:
+    """The SOLIDIFIED block edited by hand in a dialog (not while a turn runs)."""
+    if main.busy:
+        main.notify("A turn is running; edit SOLIDIFIED when it is done.", severity="warning")
+        return
+    block = main.controller.session.solidified
+    text = block.text if block else "CONCLUSION: \nREJECTED:\n- \nOPEN QUESTIONS:\n- "
+
+    def save(edited: str | None) -> None:
+        if edited is None:
+            return
+        try:
+            main.controller.edit_solidified(edited)
+        except Exception as exc:
+            main.notify(f"could not save: {exc}", severity="error")
+            return
+        main.notify("SOLIDIFIED updated.")
+        main.refresh_views()
+
+    from .dialogs import EditDialog
+
+    main.app.push_screen(EditDialog("Edit the SOLIDIFIED block", text), save)

@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from textual import events, on
@@ -29,13 +28,11 @@ from ...actions import (
     BY_COMMAND,
     BY_NAME,
     FOOTER,
-    FOOTER_DROP,
     Action,
     footer_order,
     is_exclusive,
 )
 from ...commands import (
-    CommandResult,
     command_args,
     command_name,
     is_command,
@@ -44,27 +41,24 @@ from ...commands import (
     unescape,
     unknown_command_message,
 )
-from ...core.events import (
-    CallFinished,
-    LedgerChanged,
-    Notice,
-    PipelineEvent,
-    QualityScored,
-    ReplyDelta,
-    ReplyShown,
-    ReplyStarted,
-    StageChanged,
-    TurnFailed,
-    TurnFinished,
-)
-from ..widgets.chat import ChatLog, as_lines, reply_meta
+from ..footer import fitted
+from ..widgets.chat import ChatLog, as_lines
 from ..widgets.composer import Composer
 from ..widgets.decisions import DecisionsPanel
 from ..widgets.panels import SidePanels
 from ..widgets.requirements import RequirementsTable
-from ..widgets.status import SessionHeader, StageLine, duration
+from ..widgets.status import SessionHeader, StageLine
 from .base import follow_app_cursor_blink
 from .inspector import InspectorScreen
+from .turn_view import (
+    CommandFinished,
+    PipelineUpdate,
+    TurnEnded,
+    run_command,
+    show_command_end,
+    show_event,
+    show_turn_end,
+)
 
 if TYPE_CHECKING:
     from ...controller import Controller
@@ -78,42 +72,6 @@ log = logging.getLogger("rcm_tui.ui")
 FOOTER_PALETTE_CELLS = 14
 # Below this size the three panels become tabs so each stays readable.
 TABBED_BELOW = (110, 34)
-
-
-class PipelineUpdate(Message):
-    """A pipeline event forwarded by the controller."""
-
-    def __init__(self, event: PipelineEvent) -> None:
-        super().__init__()
-        self.event = event
-
-
-class TurnEnded(Message):
-    """A turn worker finished: with an outcome, cancelled, or with an unexpected error."""
-
-    def __init__(
-        self,
-        outcome: TurnOutcome | None,
-        *,
-        turn: int,
-        cancelled: bool = False,
-        error: str | None = None,
-    ) -> None:
-        super().__init__()
-        self.outcome = outcome
-        self.turn = turn
-        self.cancelled = cancelled
-        self.error = error
-
-
-class CommandFinished(Message):
-    def __init__(
-        self, action: Action, result: CommandResult | None, cancelled: bool = False
-    ) -> None:
-        super().__init__()
-        self.action = action
-        self.result = result
-        self.cancelled = cancelled
 
 
 class MainScreen(Screen[None]):
@@ -144,7 +102,7 @@ class MainScreen(Screen[None]):
         # Set when the app is quitting: late events and outcomes are no longer drawn.
         self.closing = False
         self._turn_worker: Worker[None] | None = None
-        self._errors_shown: set[int] = set()
+        self.errors_shown: set[int] = set()
 
     # -- layout ---------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -232,25 +190,9 @@ class MainScreen(Screen[None]):
 
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
-        """Bindings for the footer: when they do not all fit, the least used leave it (they
-        stay bound, and in the help and the palette) instead of being cut mid-word."""
-        bindings = super().active_bindings
+        """Bindings for the footer, fitted to its width (ui/footer.py)."""
         room = self.size.width - FOOTER_PALETTE_CELLS
-
-        def cells() -> int:
-            return sum(
-                len(self.app.get_key_display(b.binding)) + len(b.binding.description) + 2
-                for b in bindings.values()
-                if b.binding.show
-            )
-
-        for name in FOOTER_DROP:
-            if cells() <= room:
-                break
-            for key, active in list(bindings.items()):
-                if active.binding.id == name:
-                    bindings[key] = active._replace(binding=replace(active.binding, show=False))
-        return bindings
+        return fitted(super().active_bindings, room, self.app.get_key_display)
 
     def watch_panels_visible(self, visible: bool) -> None:
         self.set_class(not visible, "-panels-hidden")
@@ -275,7 +217,7 @@ class MainScreen(Screen[None]):
     async def show_session(self, recap: str | None = None) -> None:
         """Render the controller's session from scratch (start, open, new)."""
         session = self.controller.session
-        self._errors_shown.clear()
+        self.errors_shown.clear()
         await self.chat.show_session(session)
         if recap:
             await self.chat.add_note(
@@ -286,7 +228,7 @@ class MainScreen(Screen[None]):
             await self.chat.add_notice(note, "warning")
         pending = session.pending_user_turn
         if pending is not None:
-            kept = self._cancelled_reply(pending.turn)
+            kept = self.cancelled_reply(pending.turn)
             if kept is not None:
                 await self.chat.keep_cancelled(pending.turn, kept.content, kept.model)
             await self.chat.add_error(
@@ -294,7 +236,7 @@ class MainScreen(Screen[None]):
                 "This message has no answer yet: the turn was interrupted or failed.",
                 self.key_for("retry"),
             )
-            self._errors_shown.add(pending.turn)
+            self.errors_shown.add(pending.turn)
         self.composer.set_history([m.content for m in session.messages if m.role == "user"])
         self.stage.detail = ""
         self.stage.running = False
@@ -302,11 +244,11 @@ class MainScreen(Screen[None]):
         # A new or opened session starts with the cursor where the user types.
         self.composer.focus()
 
-    def _cancelled_reply(self, turn: int) -> CancelledReply | None:
+    def cancelled_reply(self, turn: int) -> CancelledReply | None:
         kept = [c for c in self.controller.session.cancelled_replies if c.turn == turn]
         return kept[-1] if kept else None
 
-    def _writer(self) -> str:
+    def writer(self) -> str:
         """The model writing this turn's reply (captions name it)."""
         return self.controller.providers().generator.model
 
@@ -487,11 +429,11 @@ class MainScreen(Screen[None]):
             self.busy = True
             self.stage.begin(self.controller.session.turn)
             self._turn_worker = self.run_worker(
-                self._run_command(action, args), group="turn", exclusive=True,
+                run_command(self, action, args), group="turn", exclusive=True,
                 exit_on_error=False,
             )
         else:
-            self.run_worker(self._run_command(action, args), group="command", exit_on_error=False)
+            self.run_worker(run_command(self, action, args), group="command", exit_on_error=False)
 
     def _refused_while_busy(self, action: Action, args: str = "") -> bool:
         if self.busy and is_exclusive(action, args):
@@ -503,149 +445,37 @@ class MainScreen(Screen[None]):
             return True
         return False
 
-    async def _run_command(self, action: Action, args: str) -> None:
-        try:
-            result = await run(self.controller, action, args)
-        except asyncio.CancelledError:
-            self.post_message(CommandFinished(action, None, cancelled=True))
-            raise
-        except Exception as exc:  # e.g. the session file could not be written
-            result = CommandResult(f"/{action.command} failed: {exc}", ok=False)
-        self.post_message(CommandFinished(action, result))
-
     @on(CommandFinished)
     async def _command_finished(self, message: CommandFinished) -> None:
-        if self.closing:
-            return
-        name = message.action.command
-        if message.action.name == "solidify":
-            self.busy = False
-            self.stage.running = False
-        result = message.result
-        if message.cancelled or result is None:
-            await self.chat.add_notice(f"/{name} cancelled.", "warning")
-            self.refresh_views()
-            return
-        if not result.ok:
-            # One line, not a boxed note: a mistyped command is not an event of the session.
-            # Errors raised by a command already name it ("/fork: no turn 9"): not twice.
-            said = result.text if result.text.startswith(f"/{name}:") else \
-                f"/{name}: {result.text}"
-            await self.chat.add_notice(said, "warning")
-        elif result.action not in ("copy", "forked"):
-            await self.chat.add_note(result.text, f"/{name}")
-        await self._follow_up(result)
-        self.refresh_views()
-
-    async def _follow_up(self, result: CommandResult) -> None:
-        """What a command's result asks of the chat beyond showing its text."""
-        if result.action == "forked":
-            await self.show_session()
-            self.notify(result.text, timeout=6)
-        elif result.action == "copy" and result.payload is not None:
-            self.app.copy_to_clipboard(result.payload)
-            self.notify(f"{result.text} (via the terminal's clipboard support)", timeout=4)
-        elif result.action == "confirm_export" and result.path is not None:
-            self.rcm_app.confirm_export(result.path)
+        if not self.closing:
+            await show_command_end(self, message)
 
     # -- pipeline events ------------------------------------------------------------------
     @on(PipelineUpdate)
     async def _pipeline_update(self, message: PipelineUpdate) -> None:
-        if self.closing:
-            return
-        event = message.event
-        if isinstance(event, ReplyDelta):
-            await self.chat.write_draft(event.text)
-        elif isinstance(event, StageChanged):
-            self.stage.update_stage(event.turn, event.stage, event.label)
-        elif isinstance(event, ReplyStarted):
-            await self.chat.start_draft(event.turn, event.attempt, self._writer())
-            which = "draft" if event.attempt == 1 else f"attempt {event.attempt}"
-            self.stage.detail = f"streaming {which}"
-        elif isinstance(event, ReplyShown):
-            await self.chat.settle_draft(
-                event.turn, event.text, reply_meta(event.turn, None, event.attempt, self._writer())
-            )
-            self.stage.detail = f"showing attempt {event.attempt}"
-        elif isinstance(event, QualityScored):
-            record = event.record
-            self.chat.set_reply_meta(
-                record.turn, reply_meta(record.turn, record, model=self._writer())
-            )
-            self.stage.detail = f"showing attempt {record.shown_attempt} of {record.attempts}"
-            self.refresh_views()
-        elif isinstance(event, TurnFailed):
-            await self.chat.drop_draft()
-            await self._show_error(event.turn, event.message)
-        elif isinstance(event, Notice):
-            await self.chat.add_notice(event.text, event.level)
-        elif isinstance(event, LedgerChanged | CallFinished | TurnFinished):
-            self.refresh_views()
+        if not self.closing:
+            await show_event(self, message.event)
 
-    async def _show_error(self, turn: int, reason: str) -> None:
-        if turn in self._errors_shown:
+    async def show_error(self, turn: int, reason: str) -> None:
+        if turn in self.errors_shown:
             return
-        self._errors_shown.add(turn)
+        self.errors_shown.add(turn)
         await self.chat.add_error(turn, reason, self.key_for("retry"))
 
     @on(TurnEnded)
     async def _turn_ended(self, message: TurnEnded) -> None:
         self.busy = False
         self._turn_worker = None
-        if self.closing:
-            return
-        outcome = message.outcome
-        stage = self.stage
-        stage.running = False
-        if message.cancelled:
-            kept = self._cancelled_reply(message.turn)
-            if kept is not None:
-                await self.chat.keep_cancelled(message.turn, kept.content, kept.model)
-            else:
-                await self.chat.drop_draft()
-            stage.detail = f"turn {message.turn} cancelled"
-            await self.chat.add_notice(
-                f"Turn {message.turn} cancelled"
-                + (" (what it had written is kept above)" if kept is not None else "")
-                + f". Your message is saved; press {self.key_for('retry')} to run it again.",
-                "warning",
-            )
-            self._errors_shown.discard(message.turn)
-        elif message.error is not None or (outcome is not None and not outcome.ok):
-            await self.chat.drop_draft()
-            reason = message.error or (outcome.error if outcome else None) or "the turn failed"
-            stage.detail = f"turn {message.turn} failed"
-            await self._show_error(message.turn, reason)
-        elif outcome is not None:
-            self._errors_shown.discard(outcome.turn)
-            cost = next(
-                (c for c in self.controller.session.metrics.llm_calls if c.turn == outcome.turn),
-                None,
-            )
-            took = f" in {duration(cost.seconds)}" if cost and cost.seconds else ""
-            record = outcome.quality
-            shown = (
-                f" · attempt {record.shown_attempt} of {record.attempts} shown"
-                if record and record.attempts > 1
-                else ""
-            )
-            stage.detail = f"turn {outcome.turn} done{took}{shown}"
-        self.refresh_views()
+        if not self.closing:
+            await show_turn_end(self, message)
 
     # -- panels ---------------------------------------------------------------------------
     @on(RequirementsTable.StatusChosen)
     def _requirement_status(self, message: RequirementsTable.StatusChosen) -> None:
         message.stop()
-        try:
-            req = self.controller.set_requirement_status(message.requirement_id, message.status)
-        except (KeyError, ValueError) as exc:
-            self.notify(str(exc), severity="error")
-            return
-        except Exception as exc:
-            self.notify(f"could not save: {exc}", severity="error")
-            return
-        self.notify(f"{req.id} is now {req.status}.")
-        self.refresh_views()
+        from .ledger_edit import set_requirement_status
+
+        set_requirement_status(self, message.requirement_id, message.status)
 
     @on(RequirementsTable.EditRequested)
     @on(DecisionsPanel.RejectedRequested)
@@ -658,26 +488,9 @@ class MainScreen(Screen[None]):
     @on(DecisionsPanel.EditRequested)
     def _edit_solidified(self, message: DecisionsPanel.EditRequested) -> None:
         message.stop()
-        if self.busy:
-            self.notify("A turn is running; edit SOLIDIFIED when it is done.", severity="warning")
-            return
-        block = self.controller.session.solidified
-        text = block.text if block else "CONCLUSION: \nREJECTED:\n- \nOPEN QUESTIONS:\n- "
+        from .ledger_edit import edit_solidified
 
-        def save(edited: str | None) -> None:
-            if edited is None:
-                return
-            try:
-                self.controller.edit_solidified(edited)
-            except Exception as exc:
-                self.notify(f"could not save: {exc}", severity="error")
-                return
-            self.notify("SOLIDIFIED updated.")
-            self.refresh_views()
-
-        from .dialogs import EditDialog
-
-        self.app.push_screen(EditDialog("Edit the SOLIDIFIED block", text), save)
+        edit_solidified(self)
 
     def forward(self, event: Any) -> None:
         """The controller's on_event callback (same event loop; runs inside the worker)."""

@@ -9,14 +9,13 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
 from textual.message import Message
-from textual.reactive import reactive
 from textual.widgets import Static
 
 from ...core.conclusion import current_conclusion
 from ...core.models import Session
 from ...core.text_safety import visible_controls, visible_line
+from .session_panel import SessionPanel
 
 
 def solidified_text(session: Session, solidify_key: str = "ctrl+s") -> Text:
@@ -99,7 +98,7 @@ def _decision_log(session: Session, v: Callable[[str], str]) -> Text:
     return out
 
 
-class DecisionsPanel(VerticalScroll, can_focus=True):
+class DecisionsPanel(SessionPanel, can_focus=True):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("e", "edit_solidified", "Edit SOLIDIFIED"),
         Binding("r", "rejected", "Rejected: edit/unreject"),
@@ -111,8 +110,6 @@ class DecisionsPanel(VerticalScroll, can_focus=True):
     class RejectedRequested(Message):
         """The user wants to edit or reopen a rejected option."""
 
-    session: reactive[Session | None] = reactive(None, always_update=True, init=False)
-
     def __init__(self, solidify_key: str = "ctrl+s", *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.solidify_key = solidify_key
@@ -123,20 +120,15 @@ class DecisionsPanel(VerticalScroll, can_focus=True):
 
     def on_mount(self) -> None:
         self.border_title = "Decisions"
-        self._render_session()
+        self.redraw()
 
-    def watch_session(self) -> None:
-        self._render_session()
-
-    def _render_session(self) -> None:
-        if self.session is None or not self.is_mounted:
-            return
+    def draw(self, session: Session) -> None:
         pinned = self.query_one("#solidified", Static)
-        pinned.update(solidified_text(self.session, self.solidify_key))
-        pinned.border_title = solidified_caption(self.session)
-        pinned.set_class(self.session.solidified is not None, "-present")
-        self.query_one("#decision-log", Static).update(decision_log_text(self.session))
-        active = len(self.session.active_rejections())
+        pinned.update(solidified_text(session, self.solidify_key))
+        pinned.border_title = solidified_caption(session)
+        pinned.set_class(session.solidified is not None, "-present")
+        self.query_one("#decision-log", Static).update(decision_log_text(session))
+        active = len(session.active_rejections())
         self.border_subtitle = f"{active} rejected" if active else ""
 
     def action_edit_solidified(self) -> None:

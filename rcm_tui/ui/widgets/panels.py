@@ -100,5 +100,9 @@ class SidePanels(Vertical):
     def show(self, session: Session) -> None:
         """Re-render every panel from the session document."""
         self.session = session
-        for panel in self.query("RequirementsPanel, DecisionsPanel, QualityPanel"):
-            panel.session = session  # type: ignore[attr-defined]
+        for requirements in self.query(RequirementsPanel):
+            requirements.session = session
+        for decisions in self.query(DecisionsPanel):
+            decisions.session = session
+        for quality in self.query(QualityPanel):
+            quality.session = session

@@ -7,7 +7,6 @@ import math
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Static
@@ -16,6 +15,7 @@ from ...core.models import GRADED_DIMENSIONS, LOWER_IS_BETTER, QualityRecord, Se
 from ...core.readvocacy_label import readvocacy_label
 from ...core.stats import bloat_assessment
 from ...core.text_safety import visible_line
+from .session_panel import SessionPanel
 from .status import duration
 
 BLOCKS = " ▁▂▃▄▅▆▇█"
@@ -153,9 +153,7 @@ def summary_text(
     return out
 
 
-class QualityPanel(VerticalScroll):
-    session: reactive[Session | None] = reactive(None, always_update=True, init=False)
-
+class QualityPanel(SessionPanel):
     def __init__(
         self,
         threshold: float = 0.8,
@@ -174,15 +172,9 @@ class QualityPanel(VerticalScroll):
     def on_mount(self) -> None:
         self.border_title = "Quality"
         self.query_one(TrendChart).threshold = self.threshold
-        self._render_session()
+        self.redraw()
 
-    def watch_session(self) -> None:
-        self._render_session()
-
-    def _render_session(self) -> None:
-        if self.session is None or not self.is_mounted:
-            return
-        session = self.session
+    def draw(self, session: Session) -> None:
         scores = tuple(q.overall for q in sorted(session.quality, key=lambda q: q.turn))
         self.query_one(TrendChart).scores = scores
         self.query_one("#quality-summary", Static).update(

@@ -1,0 +1,166 @@
+"""What every rejection construction shares: the Construction a finder returns and whether its
+option names a category; for the English forms, who feels it, the option phrase, hedges and
+what went wrong."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .text import CJK_CHAR_RE
+
+OPTION_GROUP = r"(?P<opt>(?:[^,.;:!?()—–\n]|\.(?=\S))+)"
+
+
+@dataclass(frozen=True)
+class Construction:
+    option: str
+    rest: str
+    family: str
+    hard: bool = False
+    allow_gerund: bool = True
+
+
+# -- who feels it ---------------------------------------------------------------------------
+# The experiencer must be the speaker or someone they plan for ("my wife", "our CFO", "his
+# grandma", "Tom"); "people hate X" or "you hate X" reports no decision.
+ADVERBS = (
+    r"(?:really|honestly|absolutely|just|kind\s+of|kinda|sort\s+of|totally|genuinely|also|"
+    r"both|all|personally|truly|seriously|simply|actually|generally|usually|still|especially|"
+    r"particularly|definitely|always|frankly|utterly|completely|pretty\s+much|so|very|much|"
+    r"strongly|deeply|literally|specifically|already|certainly|tend\s+to|hate\s+to\s+say\s+it\s+but)"
+)
+_SUBJECT_END_RE = re.compile(
+    r"(?:^|(?<=[\s,]))(?:(?i:i|we|he|she|they|shes|hes|im|theyre|both\s+of\s+us|(?:my|our|his|her|their)"
+    r"(?:\s+[\w'-]+){1,2}|the\s+(?:kids?|children|boss|family|client|baby|bride|groom)|"
+    r"(?:i|we)\s+(?:both|all))|[A-Z][a-z]+)"
+    rf"(?:\s+(?i:{ADVERBS}))*\s*$"
+)
+_NEGATED_BEFORE_RE = re.compile(r"(?:\b(?:not|never|no)\b|n't)\s*(?:\w+\s*){0,1}$", re.I)
+HEDGE_RE = re.compile(
+    r"\b(?:maybe|perhaps|might|may\s+be|not\s+sure|unsure|i\s+wonder|what\s+if|wondering|"
+    r"if|unless|whether|in\s+case|do\s+you|does\s+(?:he|she)|did\s+you|would\s+you|probably|"
+    r"once|when|after|until|before|as\s+soon\s+as)\b",
+    re.I,
+)
+
+
+def experiencer_before(before: str) -> bool:
+    """The text before a predicate ends with a subject we plan for, or with nothing (an
+    elliptical "Hate taxis."), and neither negates nor hedges it."""
+    tail = before.rstrip()
+    if HEDGE_RE.search(tail) or _NEGATED_BEFORE_RE.search(tail):
+        return False
+    body = re.sub(
+        r"^(?:\s*(?:and|but|so|though|,)\s*)+", "", tail.split(",")[-1].strip(), flags=re.I
+    )
+    if not body:
+        return True
+    body = re.sub(
+        r"^(?:(?:and|but|so|though|although|plus|oh|ah|honestly|frankly)\b[\s,]*)+",
+        "",
+        body,
+        flags=re.I,
+    )
+    return not body or bool(_SUBJECT_END_RE.search(body))
+
+
+# -- the option phrase ----------------------------------------------------------------------
+# Light verbs in front of the thing itself: "taking the bus" → "bus", "pay for another SaaS
+# seat" → "another SaaS seat".
+_LIGHT_VERB_RE = re.compile(
+    r"^(?:take|taking|took|use|using|have|having|eat|eating|drink|drinking|do|doing|get|getting|"
+    r"buy|buying|ride|riding|wear|wearing|watch|watching|visit|visiting|book|booking|hire|"
+    r"hiring|pay\s+for|paying\s+for|deal\s+with|dealing\s+with|go\s+(?:to|on|with)|"
+    r"going\s+(?:to|on|with)|stay\s+(?:at|in)|staying\s+(?:at|in)|sit\s+(?:in|on)|"
+    r"sitting\s+(?:in|on)|cook|cooking|play|playing|rent|renting|order|ordering|maintain|"
+    r"maintaining|manage|managing|run|running|support|supporting|host|hosting|patch|patching)\s+"
+    r"(?=(?:a|an|the|any|some|another|more|my|our|[A-Z0-9]|\w+s\b))",
+    re.I,
+)
+# Where the option phrase ends beyond the cuts `rejections` already makes: a verb of the
+# clause, or a time word ("the Robot Mouse beeping and she'll be …", "Viltrox is fine").
+_EXTRA_CUT_RE = re.compile(
+    r"\s+(?:is|are|was|were|would|will|can|could|should|works?|sounds?|seems?|looks?|makes?|"
+    r"gives?|drives?|feels?|then|after|afterwards|while|before|tonight|today|right\s+now|"
+    r"at\s+the\s+moment|currently|for\s+now|"
+    r"(?:this|next|last)\s+(?:week|weekend|month|year|time|trip|summer|winter)|"
+    r"anymore|any\s+more|ever|though|whatsoever|though|"
+    r"\w+ing\s+(?:over|around|about|on|up|down|off|out))\b|'s\s",
+    re.I,
+)
+_NOT_AN_OPTION_RE = re.compile(
+    r"^(?:above|below|over|under|more|less|than|too|that|this|it|them|those|these|much|many|"
+    r"list|plan|the\s+list|from|out|in|up|well|late|early|a\s+lot|to|say|tell|go|talk|know|"
+    r"bother|wait|rush|decide|think|comment|commit|answer|monday|tuesday|wednesday|thursday|"
+    r"friday|saturday|sunday|weekends?|weekdays?|mornings?|evenings?|nights?|"
+    r"very|so|such|one|him|her|me|us|you|going|being|having|hassle|stress|worry|trouble|"
+    r"fuss|risk|pain|problem|care|hands|toll|duty|tax|fee|rent|cost|interest|royalty|error|"
+    r"bug|maintenance|clutter|anything|something|everything|nothing|"
+    r"(?:heavy|expensive|cheap|long|far|big|small|fancy)$)\b",
+    re.I,
+)
+
+
+_WHEN_POSSESSIVE_RE = re.compile(
+    r"^(?:last|this|next)\s+(?:year|week|month|time|summer|winter|christmas)'s\s+", re.I
+)
+_ANYTHING_RE = re.compile(
+    r"^(?:anything|everything|something|stuff|things)\s+(?:that'?s\s+|that\s+is\s+|with\s+|too\s+)?",
+    re.I,
+)
+
+
+def option_phrase(raw: str) -> str:
+    raw = _WHEN_POSSESSIVE_RE.sub("", raw.strip())  # "last year's food hall": the food hall
+    cut = _EXTRA_CUT_RE.search(raw)
+    phrase = _ANYTHING_RE.sub("", (raw[: cut.start()] if cut else raw).strip())
+    phrase = _LIGHT_VERB_RE.sub("", phrase)
+    return phrase
+
+
+def is_option_phrase(phrase: str) -> bool:
+    return bool(phrase.strip()) and not _NOT_AN_OPTION_RE.match(phrase.strip())
+
+
+def first_group(m: re.Match[str]) -> str:
+    """The first group a match filled (each form names its option in a group of its own)."""
+    return next(g for g in m.groups() if g)
+
+
+NEGATIVE_EVAL_RE = re.compile(
+    r"\b(?:nightmare|disaster|terrible|awful|horrible|horrendous|mess|painful|pain|flaky|"
+    r"unreliable|buggy|useless|rubbish|garbage|sucked|broke|broken|failed|crashed|kept\s+\w+ing|"
+    r"fell\s+apart|went\s+(?:badly|wrong|bust)|didn'?t\s+work|never\s+worked|stopped\s+\w+ing|"
+    r"waste|regret\w*|overpriced|rude|dirty|filthy|scam|ripped|miserable|hated|lost|delayed|"
+    r"sick|food\s+poisoning|problems|issues|trouble|slow|bad|"
+    # Harm and complaint: what a bad experience does to people and things.
+    r"blisters?|hurt|injur\w*|aches?|aching|rash|bruis\w*|itch\w*|leak\w*|crack\w*|peel\w*|"
+    r"tore|torn|ripped|overcharg\w*|cancell?ed|late|noisy|damp|mou?ldy?|cockroach\w*|bugs|"
+    r"smelly|smelled|stank|complain\w*|headaches?|migraines?|cramps?|nause\w*|vomit\w*|"
+    r"threw\s+up|never\s+(?:arrived|showed|answered|replied)|ignored|disappointing|"
+    r"disappointed|meh|worst|awkward|embarrassing|exhausting|stressful|chaos|chaotic|hell|"
+    r"timing\s+out|timed\s+out|never\s+again|wobbl\w*|squeak\w*|rust\w*|snapped|jammed|"
+    r"stuck|unravel\w*|fell\s+off|came\s+off|scratched|faded|shrank|spook\w*|missed|fined|"
+    r"penalt\w*|groggy|drowsy|dizzy|exhausted|anxious|awake)\b",
+    re.I,
+)
+
+
+def negative_experience(text: str) -> bool:
+    """Does the text tell of something going wrong ("groggy all day", "a nightmare")?"""
+    return bool(NEGATIVE_EVAL_RE.search(text))
+
+
+_ZH_CATEGORY_RE = re.compile(r"(?:类|品牌|的菜|菜|食物|东西|活动|产品|车|课|险|房)$")
+
+
+def is_category(option: str, family: str) -> bool:
+    """A class of things rather than one named option: "flat foods", "used clothing",
+    "screens", "合资品牌" — lower-case common nouns, or a Chinese head noun of a kind. Only
+    the everyday constructions are judged; the design register names products."""
+    if not family:
+        return False  # the design register ("let's not use X") names products
+    if CJK_CHAR_RE.search(option):
+        return bool(_ZH_CATEGORY_RE.search(option))
+    return not re.search(r"[A-Z0-9]|[-.+#]\w", option)

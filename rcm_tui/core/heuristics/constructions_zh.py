@@ -1,0 +1,283 @@
+"""Chinese rejection constructions ("不喜欢X", "X就算了", "把X换成Y") and the core of the
+option they name."""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from .construction_parts import Construction
+from .text import CJK, CJK_CHAR_RE
+
+# -- Chinese ---------------------------------------------------------------------------------
+_ZH_NAME = r"[A-Za-z0-9][A-Za-z0-9_.+#/-]*"
+_ZH_O = rf"(?P<opt>{_ZH_NAME}(?:\s{_ZH_NAME}){{0,2}}[{CJK}]{{0,4}}?|[{CJK}]{{1,10}}?)"
+_ZH_END = r"(?=[了吧呢啊嘛，,。.！!？?；;、：:\s也又还都就]|因为|由于|所以|太|$)"
+_ZH_VERBS = r"(?:用|使用|吃|喝|坐|去|住|买|选|订|报|带|看|穿|养|开|玩|考虑|碰)"
+_ZH_AVERSION_RE = re.compile(
+    rf"(?<!不)(?:讨厌|不喜欢|不太喜欢|不怎么喜欢|不爱|受不了|忍受不了|反感|烦|不想|不愿意|"
+    rf"不让|不允许|禁止|不能接受|接受不了|没法接受|受够了|戒了|戒掉|不打算|没打算|拒绝|"
+    rf"(?:别|不要)(?!的)(?:再|也)?(?:给|帮|跟|替)?(?:我们?|咱们|他们?|她)?(?:推荐|安排|介绍))"
+    rf"{_ZH_VERBS}?{_ZH_O}{_ZH_END}"
+)
+# "我不吃辣", "他不喝酒": a standing dietary rule (a single character is a whole option here).
+_ZH_DIET_RE = re.compile(rf"(?<![要吃])不(?:吃|喝)(?P<opt>[{CJK}]{{1,6}}?)(?=[了的，,。.！!；;]|$)")
+_ZH_NOT_INTERESTED_RE = re.compile(rf"对{_ZH_O}(?:不感兴趣|没(?:有)?兴趣|没好感|不感冒)")
+_ZH_ALLERGY_RE = re.compile(rf"对{_ZH_O}过敏|(?P<opt2>(?:(?!对)[{CJK}]){{1,6}}?)(?:过敏|不耐受)")
+_ZH_CANNOT_RE = re.compile(
+    rf"(?:不能|不可以|没法|无法)(?:吃|喝|碰|有|用|坐|买)(?:任何)?{_ZH_O}{_ZH_END}"
+    rf"|(?:吃|喝|用)不了{_ZH_O.replace('opt', 'opt3')}{_ZH_END}"
+)
+_ZH_CANNOT_SUFFIX_RE = re.compile(
+    rf"(?P<opt>{_ZH_NAME}|[{CJK}]{{1,8}}?)的?(?:一律|都|也|绝对|完全)?(?:不能|没法|不可以)"
+    r"(?:吃|喝|碰|买|用)"
+)
+# The option first, as the topic, and a negative comment on it: "线上课我们不想报", "牛肉我也想
+# 避开", "宋城那种大型演出他们实在喜欢不起来", "爬山就免了吧". Topic, an optional experiencer
+# (the speaker or someone planned for), adverbs of degree or scope, then one predicate of the
+# class "turned down", at the end of the clause (sentence-final particles allowed).
+_ZH_EXPERIENCER = (
+    r"(?:我们?|咱们|他们?|她们?|我(?:爸|妈|老婆|老公|家|女儿|儿子)|爸妈|父母|家里人?|孩子|老人|"
+    r"老板|领导|客户|女朋友|男朋友|对象)"
+)
+_ZH_ADVERB = (
+    r"(?:其实|真的|实在|确实|完全|根本|一点也|一点都|也|都|就|还是|倒是|是|向来|从来|一直|再也|坚决|"
+    r"绝对|肯定|打死也|死活|先|暂时|暂且|就先)"
+)
+_ZH_TURNED_DOWN = (
+    r"(?:不(?:太|怎么|大|是很)?(?:想|愿意|喜欢)(?:用|去|要|买|选|看|吃|住|坐|报|玩|穿)?|"
+    r"不(?:去|用|要|买|选|看|吃|住|坐|报|玩|穿|喝|放心)|(?:看|吃|玩|用|听|住)?腻了|"
+    r"喜欢不起来|提不起兴趣|没兴趣|不感兴趣|不考虑|"
+    r"想避开|要避开|避开|不感冒|吃不惯|用不惯|住不惯|看不惯|玩不来|吃腻了|腻了|受够了|接受不了|"
+    r"受不了|不在考虑范围内?|不在考虑之内|不予考虑|一律不要|没必要|用不上|不太合适|不合适|"
+    r"不适合(?:我们?|他们?|她|他|孩子|老人)?|就?pass|排除掉?|免了|算了|不要了|不用了|不需要了|"
+    r"不去了|不买了|不选了|不看了|不报了|拉倒|看不上|不靠谱|不(?:太|大)?行)"
+    r"(?<!预算了)"
+)
+_ZH_TURNED_DOWN_KEYS = "想愿喜考避感惯腻够受要必上合适pass排免算去买选看报拉靠行来兴"
+_ZH_TOPIC_FIRST_RE = re.compile(
+    rf"^(?P<opt>{_ZH_NAME}(?:[{CJK}]{{0,4}}?)|[{CJK}]{{2,10}}?)(?:那种|这种|那个|这个|那些|这类|之类的?)?"
+    rf"(?:{_ZH_EXPERIENCER})?{_ZH_ADVERB}*{_ZH_TURNED_DOWN}"
+    r"(?:报|用|买|去|吃|选|要|玩|看)?[了吧啊呀哈嘛]*(?=[，,。.！!；;]|$)"
+)
+_ZH_EXCEPT_ALL_RE = re.compile(
+    rf"除了{_ZH_O}(?:以外|之外)?[，,]?\s*(?:(?:其他|其它|别的)(?:的)?[{CJK}]{{0,4}}?)?(?:什么)?(?:都|全都|全)"
+    r"(?:可以|行|好|没问题|能接受|OK|ok|随便)"
+)
+# A verb after 不需要 names a thing to do without ("不需要加图表"); "不需要实时，T+1就够了"
+# lowers a bar instead, and is left to the requirement reader.
+_ZH_NOT_NEEDED_RE = re.compile(
+    rf"(?:不需要|用不着|不必|没必要)(?:加|用|买|带|订|要|请|报|找|配)?{_ZH_O}{_ZH_END}"
+)
+_ZH_NOT_NEEDED_SUFFIX_RE = re.compile(
+    rf"(?P<opt>{_ZH_NAME}|[{CJK}]{{1,8}}?)(?:就|也|都)?(?:不需要|不用|免|省)了?[吧啊呀哈]*(?=[，,。.！!；;]|$)"
+)
+_ZH_REPLACE_RE = re.compile(
+    rf"把{_ZH_O}(?:换成|改成|替换成|换为)"
+    rf"|用\S{{1,10}}?(?:代替|替代|取代){_ZH_O.replace('opt', 'opt2')}{_ZH_END}"
+    rf"|从{_ZH_O.replace('opt', 'opt3')}(?:换|改|切换|迁移|转)到"
+    rf"|与其{_ZH_O.replace('opt', 'opt4')}(?:，|,)?不如"
+    rf"|本来(?:想|打算|要)(?:买|用|去|选|吃|订|报)?{_ZH_O.replace('opt', 'opt5')}[，,]\s*算了"
+)
+_ZH_WITHDRAW_RE = re.compile(
+    rf"(?:取消|不再|再也不|不会再)(?:用|吃|去|坐|买|住|选)?{_ZH_O}{_ZH_END}"
+    # "不买燃油车了", "不坐旅游大巴了": a changed plan (了), not a habit.
+    rf"|(?<![要用])不(?:买|坐|选|订|报|住|开|养|租|去)(?P<opt3>{_ZH_NAME}|[{CJK}]{{2,8}}?)了"
+    rf"|把(?P<opt4>{_ZH_NAME}|[{CJK}]{{1,8}}?)(?:去掉|删掉|拿掉|划掉|取消)"
+    rf"|(?P<opt5>{_ZH_NAME}|[{CJK}]{{2,8}}?)(?:换掉|删掉|去掉|取消)(?:吧|了)?(?=[，,。.！!；;]|$)"
+    # "虾滑什么的就别买了", "芒果布丁都别点了": any one-character verb after 别 ends the clause.
+    rf"|(?P<opt2>{_ZH_NAME}|[{CJK}]{{2,8}}?)(?:就|也|都|还是)?(?<!特)(?:别(?![的人处家])|不要)再?(?:考虑|推荐|[{CJK}])"
+    r"了?(?=[，,。.！!；;]|$)"
+)
+_ZH_BAD_EXPERIENCE_RE = re.compile(
+    rf"(?:用过|试过|吃过|去过|住过|坐过|买过|报过|请过|上过|住)(?:某|一个|一家)?"
+    rf"(?P<opt>{_ZH_NAME}|[{CJK}]{{2,8}}?)[，,]?(?P<eval>[^。！!；;]*)"
+)
+_ZH_NEGATIVE_EVAL_RE = re.compile(
+    r"差|糟|噩梦|失望|后悔|烂|坑|坏了|推脱|太慢|不好用|问题|麻烦|踩雷|难吃|难用|不靠谱|上当|吃亏|"
+    r"换个|换一个|加价|受不了|不行|没用|浪费|投诉|退款|吵|脏|超预算|超出预算|太贵"
+)
+_ZH_HEDGE_RE = re.compile(
+    # "也不是不能吃": a double negation keeps the option.
+    r"不确定|不太确定|要不要|再想想|也许|可能|考虑一下|不一定|不介意|不排斥|(?:不是|并非|没有)不"
+    r"|不排除|未必"
+)
+_ZH_LEAD_RE = re.compile(
+    r"^(?:所以|因此|但是|不过|可是|而且|然后|另外|还有|其实|[那这]几[家个款]|[那这]些|我们?|咱们|他们?|她们?|"
+    r"我(?:妈|爸|老婆|老公|家)|这种|那种|这个|那个|[那这][家间款个]|那|对|某)+"
+)
+
+
+# A time, a price, the weather or a condition is what a constraint is about, never an option
+# turned down: "周末不行" limits when, "这个价格不太合适" bargains, "天气不好的话就算了" hedges.
+_ZH_NOT_TOPIC_RE = re.compile(
+    r"(?:价格|价钱|预算|时间|天气|周末|工作日|晚上|白天|早上|上午|下午|今天|明天|后天|这周|下周|"
+    r"周[一二三四五六日]|星期[一二三四五六日天]|身体|距离|的话|是|不是|也不是|觉得|感觉|认为)$"
+    r"|^(?:如果|要是|假如|万一)|^(?:千万|一定|务必|可千万|绝对|坚决|肯定|实在|真的|确实|根本|完全|当然|其实|压根|一律)$|^(?:五一|十一|国庆|春节|元旦|[一二三四五六七八九十两\d]+(?:月|号|日|点|天|年|周|个月))"
+)
+
+
+# A topic read up to the comment can carry who and when: "长毛猫我", "上次徒步好几个人".
+_ZH_TRAILING_EXPERIENCER_RE = re.compile(rf"(?:{_ZH_EXPERIENCER}|大家|好几个人|几个人|有人)$")
+_ZH_LEADING_TIME_RE = re.compile(r"^(?:上次|之前|以前|去年|那次|早年|最近|平时)")
+
+
+# "国际园学费", "那家的服务": what is judged about the option, not the option.
+_ZH_ATTRIBUTE_RE = re.compile(
+    r"的?(?:价格|价钱|学费|费用|房租|租金|质量|服务|口味|环境|位置|距离|味道|体验|配置|设计|颜色|"
+    r"做工|售后)$"
+)
+
+
+def zh_option_core(raw: str) -> str:
+    """A Chinese option phrase without the who, when and particles around it."""
+    phrase = _ZH_LEAD_RE.sub("", raw.strip()).strip("的 ")
+    phrase = _ZH_LEADING_TIME_RE.sub("", phrase)
+    phrase = re.sub(r"(?:什么的?|之类的?|这些|那些|等等)$", "", phrase)  # "虾滑什么的": 虾滑
+    bare = _ZH_ATTRIBUTE_RE.sub("", phrase)
+    phrase = bare if len(bare) >= 2 else phrase
+    shorter = _ZH_TRAILING_EXPERIENCER_RE.sub("", phrase).strip("的 ")
+    return shorter if len(shorter) >= 2 or not CJK_CHAR_RE.search(shorter) else phrase
+
+
+def not_a_zh_topic(phrase: str) -> bool:
+    return bool(_ZH_NOT_TOPIC_RE.search(phrase)) or bool(_ZH_ATTRIBUTE_RE.fullmatch(phrase))
+
+
+# An aspect marker makes a clause of the phrase ("吃了一个月"), not a noun phrase; a final 得
+# is a degree ("迷得不行": crazy about it).
+_ZH_ASPECT_RE = re.compile(r"[了着]|(?<=[吃用试去住坐买看玩])过|得$")
+_ZH_NOT_OPTIONS = frozenset(
+    "东西 这个 那个 这种 那种 它 他 她 推荐 说 了 的 吧 呢 啊 这样 那样 这么 那么 这些 那些 "
+    "一切 什么 全部 都".split()
+)
+
+
+_ZH_CONDITION_RE = re.compile(r"如果|要是|假如|万一|的话")
+
+
+def zh_constructions(clause: str) -> list[Construction]:
+    found: list[Construction] = []
+    if _ZH_CONDITION_RE.search(clause) and not _ZH_ALLERGY_RE.search(clause):
+        return found  # "天气不好的话就算了": a condition, nothing is turned down yet
+    # A hedge ("不确定要不要X") keeps every option; an allergy is still a fact to respect.
+    allergy_only = bool(_ZH_HEDGE_RE.search(clause))
+
+    def add(raw: str | None, rest: str, family: str, *, hard: bool = False) -> None:
+        if not raw:
+            return
+        phrase = zh_option_core(raw)
+        if phrase in _ZH_NOT_OPTIONS or _ZH_ASPECT_RE.search(phrase) or not_a_zh_topic(phrase):
+            return
+        if re.match(r"太|很|这么|那么|过于|特别", phrase) and "的" not in phrase:
+            return  # "不想太早出发" is a degree; "不喜欢太辣的菜" still names dishes
+        diet = raw == phrase and ("不吃" in clause or "不喝" in clause)
+        single_ok = family in {"exclusion", "inability"} or diet
+        if phrase and not (len(phrase) == 1 and not single_ok):
+            found.append(Construction(phrase, rest, family, hard))
+
+    for m in _ZH_ALLERGY_RE.finditer(clause):
+        add(m.group("opt") or m.group("opt2"), clause[m.end() :], "inability", hard=True)
+    if allergy_only:
+        return found
+    for pattern, family, hard, keys in (
+        (_ZH_AVERSION_RE, "aversion", False, "讨厌喜欢爱受忍反烦想愿让允禁推接够戒打拒排介"),
+        (_ZH_DIET_RE, "aversion", False, "吃喝"),
+        (_ZH_NOT_INTERESTED_RE, "aversion", False, "兴趣好感"),
+        (_ZH_CANNOT_RE, "inability", True, "能可法了"),
+        (_ZH_CANNOT_SUFFIX_RE, "exclusion", False, "能法"),
+        (_ZH_TOPIC_FIRST_RE, "aversion", False, _ZH_TURNED_DOWN_KEYS),
+        (_ZH_EXCEPT_ALL_RE, "exclusion", False, "除"),
+        (_ZH_NOT_NEEDED_RE, "not_needed", False, "需着必"),
+        (_ZH_NOT_NEEDED_SUFFIX_RE, "not_needed", False, "需用免省"),
+        (_ZH_REPLACE_RE, "replacement", False, "换改替代取从与本"),
+        (_ZH_WITHDRAW_RE, "withdrawal", False, "取再别要不把掉"),
+    ):
+        if not any(key in clause for key in keys):
+            continue  # none of the words the construction needs: skip the pattern
+        for m in pattern.finditer(clause):
+            opt = next((g for g in m.groups() if g), None)
+            add(opt, clause[m.end() :], family, hard=hard)
+    for m in _ZH_BAD_EXPERIENCE_RE.finditer(clause):
+        if _ZH_NEGATIVE_EVAL_RE.search(m.group("eval")):
+            add(m.group("opt"), m.group("eval"), "bad_experience")
+    return found
+
+
+# Chinese chains a story and its verdict with commas ("我们试过钉钉，体验很差"; "本来想买口红，
+# 算了"): these two constructions are read over the whole sentence.
+_ZH_SENTENCE_RE = re.compile(
+    # "除了香菜，别的调料都行": the exclusion and the universal sit in two clauses.
+    rf"除了(?P<opt3>{_ZH_NAME}|[{CJK}]{{1,10}}?)(?:以外|之外)?[，,]\s*(?:(?:其他|其它|别的)(?:的)?"
+    rf"[{CJK}]{{0,4}}?)?(?:什么)?(?:都|全都|全)(?:可以|行|好|没问题|能接受|OK|ok|随便)"
+    r"|"
+    rf"(?:用过|试过|吃过|去过|住过|坐过|买过|报过|请过|上过)(?:某|一个|一家)?"
+    rf"(?P<opt>{_ZH_NAME}|[{CJK}]{{2,8}}?)[，,](?P<eval>[^。！!；;]*)"
+    rf"|本来(?:想|打算|要)(?:买|用|去|选|吃|订|报)?(?P<opt2>{_ZH_NAME}|[{CJK}]{{2,10}}?)[，,]\s*算了"
+    # The option as topic, then the experience: "中介我们之前找过一家，换了三个人都不靠谱".
+    rf"|^(?!之前|上次|以前|去年|那次|早年|我|他|她|不|没|别|改|换|想|要)(?P<opt4>{_ZH_NAME}|[{CJK}]{{2,8}}?)(?:{_ZH_EXPERIENCER})?(?:之前|上次|以前|去年|那次|早年)?"
+    rf"[{CJK}]{{0,2}}?(?:过|了)[{CJK}\d]{{0,4}}?[，,](?P<eval4>[^。！!；;]*)"
+)
+
+
+# A clause that is only a verdict ("…，不考虑。", "…，算了吧") turns down the topic of the clause
+# before it: "Slack在国内访问不稳定，不考虑".
+_ZH_BARE_VERDICT_RE = re.compile(
+    rf"^(?:{_ZH_EXPERIENCER})?{_ZH_ADVERB}*(?:不考虑|不要|不用|算了|pass|PASS|免了|不行|排除|不选|放弃|"
+    r"拉倒|不予考虑|别提了|就别提了|[\u4e00-\u9fff]{0,2}?换(?:一家|一个|个地方|个|别的|别家)|"
+    r"去掉|删掉|划掉|拿掉|取消)"
+    r"[了吧啊呀哈]*[。！!.]?$"
+)
+_ZH_CLAUSE_TOPIC_RE = re.compile(
+    rf"^(?:{_ZH_EXPERIENCER}(?:觉得|感觉))?(?!本来|想|打算|准备|要|去)"
+    rf"(?P<t>{_ZH_NAME}(?:\s{_ZH_NAME})?|[{CJK}]{{2,10}}?)"
+    r"(?=太|很|不|没|在|有点|比较|实在|的?价格|也|都|就|还是|用起来|吃起来|看起来|听说|据说|"
+    r"我|他|她|大家|团队|孩子|老人|对|去年|上次|之前)"
+)
+
+
+def _bare_verdicts(sentence: str) -> list[Construction]:
+    clauses = [c.strip() for c in re.split(r"[，,]", sentence)]
+    found: list[Construction] = []
+    for at, (before, clause) in enumerate(itertools.pairwise(clauses)):
+        topic = _ZH_CLAUSE_TOPIC_RE.match(before)
+        first = _ZH_CLAUSE_TOPIC_RE.match(clauses[0])
+        if at and first and not not_a_zh_topic(first.group("t")):
+            topic = first  # "折叠车轮子小，骑长途不稳，也算了": the sentence's topic
+        if at and ("换" in clause or not topic or not_a_zh_topic(topic.group("t"))):
+            # "北海道十月有点冷吧，我怕冷，算了" / "…服务也跟不上，今年换一家": the sentence's
+            # first clause holds what is turned down.
+            before = clauses[0]
+            topic = _ZH_CLAUSE_TOPIC_RE.match(before)
+        if topic and _ZH_BARE_VERDICT_RE.match(clause):
+            option = topic.group("t")
+            option = zh_option_core(option)
+            if (
+                len(option) >= 2
+                and not re.search(r"想|去|打算|要", option)
+                and option not in _ZH_NOT_OPTIONS
+                and not _ZH_LEAD_RE.fullmatch(option)
+                and not not_a_zh_topic(option)
+                and not _ZH_CONDITION_RE.search(before)
+            ):
+                found.append(Construction(option, "，" + before[topic.end() :], "explicit_refusal"))
+    return found
+
+
+def chinese_sentence_constructions(sentence: str) -> list[Construction]:
+    found: list[Construction] = _bare_verdicts(sentence)
+    for m in _ZH_SENTENCE_RE.finditer(sentence):
+        if m.group("opt") and not _ZH_NEGATIVE_EVAL_RE.search(m.group("eval") or ""):
+            continue
+        if m.group("opt4") and not _ZH_NEGATIVE_EVAL_RE.search(m.group("eval4") or ""):
+            continue
+        option = zh_option_core(
+            m.group("opt") or m.group("opt2") or m.group("opt3") or m.group("opt4") or ""
+        )
+        if not_a_zh_topic(option) or _ZH_ASPECT_RE.search(option):
+            continue
+        family = "bad_experience" if m.group("opt") or m.group("opt4") else "withdrawal"
+        family = "exclusion" if m.group("opt3") else family
+        if (len(option) > 1 or m.group("opt3")) and option not in _ZH_NOT_OPTIONS:
+            found.append(Construction(option, m.group("eval") or m.group("eval4") or "", family))
+    return found

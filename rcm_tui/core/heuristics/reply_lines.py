@@ -1,0 +1,122 @@
+"""A reply read as a page: its lines with their place (list item, heading, table row), what a
+line or section says was left out, quoted speech, and the sentences as the model wrote them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .sentences import (
+    BULLET_RE,
+    SENTENCE_SPLIT_RE,
+)
+from .text import CJK_CHAR_RE
+
+# Lines that present items: bullets, numbered items, headings and table rows. A reply lists
+# what it offers; an item that names a rejected option offers it unless it says otherwise.
+_ITEM_RE = re.compile(r"^\s*(?:[-*•·+]|\d{1,2}[.)、]|#{1,6})\s+|^\s*\|")
+# Words that mark an item as what was left out ("| Redis | rejected |", "已排除：Elasticsearch"),
+# and, with the softer ones, a lead-in of a list of such items ("What to avoid:").
+_STRONG_EXCLUSION = (
+    r"\b(?:reject(?:ed|s)?|rul(?:ed|es|ing)\s+out|excluded?|dropped|off\s+the\s+table|"
+    r"not\s+(?:recommended|considered|an\s+option|chosen|selected)|left\s+out|no[- ]go|"
+    r"discarded|vetoed|scrapped|abandoned|out\s+of\s+scope)\b|"
+    r"~~|[❌✗✘🚫⛔]|排除|不推荐|不考虑|否决|去掉|放弃|弃用|淘汰|不采用"
+)
+_EXCLUDED_ITEM_RE = re.compile(_STRONG_EXCLUSION, re.I)
+# A table cell that is a verdict against its row ("| Kafka | no | too heavy |"); not the first
+# cell, which names the row.
+_NEGATIVE_CELL_RE = re.compile(
+    r"\**(?:no|nope|out|not\s+\w+|n/a|✗|×|x|否|不|不行|不适合)\**\.?(?:\s*[(—–-].*)?", re.I
+)
+_EXCLUSION_HEADER_RE = re.compile(
+    _STRONG_EXCLUSION + r"|\b(?:avoid(?:ed)?|skip(?:ped)?|set\s+aside|"
+    r"(?:won'?t|will\s+not|do\s+not|don'?t)\s+(?:propose|recommend|suggest))\b|避开|避免|不选",
+    re.I,
+)
+_HEADER_WORDS = 12
+_STRUCK_RE = re.compile(r"~~.+?~~")
+BOLD_RE = re.compile(r"\*\*.+?\*\*|__.+?__")
+# A quotation of what someone said ("You said \"I hate taxis\""): a mention, not an offer. A
+# quoted name alone ("the \"Redis\" option") is not speech, so short quotes do not count.
+_QUOTE_RE = re.compile(r'"[^"\n]{2,300}"|“[^”\n]{2,300}”|「[^」\n]{2,300}」|『[^』\n]{2,300}』')
+_SPEECH_MIN_WORDS, _SPEECH_MIN_CJK = 3, 4
+
+
+def speech_spans(sentence: str) -> list[tuple[int, int]]:
+    spans = []
+    for m in _QUOTE_RE.finditer(sentence):
+        body = m.group()[1:-1]
+        if len(body.split()) >= _SPEECH_MIN_WORDS or len(CJK_CHAR_RE.findall(body)) >= (
+            _SPEECH_MIN_CJK
+        ):
+            spans.append(m.span())
+    return spans
+
+
+@dataclass
+class ReplyLine:
+    text: str
+    item: bool  # a list item, heading or table row
+    excluded: bool  # says, or sits under a header that says, it was left out
+
+
+def reply_lines(prose: str) -> list[ReplyLine]:
+    """Every line with its place in the reply's structure."""
+    lines: list[ReplyLine] = []
+    heads: list[bool] = []
+    header_excludes = False
+    for raw in prose.splitlines():
+        if not raw.strip():
+            continue
+        item = bool(_ITEM_RE.match(raw))
+        text = _ITEM_RE.sub("", raw).replace("|", " ; ") if item else raw
+        if not item or raw.lstrip().startswith("#"):
+            header_excludes = _excludes_below(raw)
+        excluded = (
+            bool(_EXCLUDED_ITEM_RE.search(raw))
+            or (item and header_excludes)
+            or any(_NEGATIVE_CELL_RE.fullmatch(cell.strip()) for cell in raw.split("|")[2:])
+        )
+        lines.append(ReplyLine(_STRUCK_RE.sub(" ", text), item, excluded))
+        heads.append(bool(_HEADING_RE.match(raw)))
+    _exclude_rejected_sections(lines, heads)
+    return lines
+
+
+# A heading, or a line that is all bold: the title of the section below it.
+_HEADING_RE = re.compile(r"^\s*(?:#{1,6}\s+\S|\*\*[^*]+\*\*:?\s*$|__[^_]+__:?\s*$)")
+_SECTION_LINES = 8
+
+
+def _exclude_rejected_sections(lines: list[ReplyLine], heads: list[bool]) -> None:
+    """A heading whose short section says it was rejected ("### Option 2: Travis CI" over
+    "- **Rejected**: pricing") names an option left out, not one offered: as in a decision
+    record, which lists every option considered and its verdict."""
+    starts = [i for i, head in enumerate(heads) if head]
+    for n, start in enumerate(starts):
+        end = starts[n + 1] if n + 1 < len(starts) else len(lines)
+        body = lines[start + 1 : end]
+        if len(body) <= _SECTION_LINES and any(_EXCLUDED_ITEM_RE.search(b.text) for b in body):
+            lines[start].excluded = True
+
+
+def _excludes_below(line: str) -> bool:
+    """A short lead-in or heading that introduces what was left out ("Ruled out:")."""
+    body = line.strip().strip("#*_ ").strip()
+    short = len(body.split()) <= _HEADER_WORDS and len(CJK_CHAR_RE.findall(body)) <= 2 * (
+        _HEADER_WORDS
+    )
+    lead_in = body.endswith((":", "：")) or line.lstrip().startswith("#")
+    return short and lead_in and bool(_EXCLUSION_HEADER_RE.search(body))
+
+
+def reply_sentences(text: str) -> list[str]:
+    """The sentences of a reply's line as the model wrote them.
+
+    Not the ledger's splitter: that one reads a user's message, so it drops bold-only lines
+    and strips emphasis as formatting. In a reply the formatting is what offers: "**Redis**"
+    on its own line, "a **charcoal** sofa".
+    """
+    body = BULLET_RE.sub("", text)
+    return [s.strip() for s in SENTENCE_SPLIT_RE.split(body) if s and s.strip()]
