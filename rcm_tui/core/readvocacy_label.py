@@ -12,12 +12,12 @@ from .models import QualityRecord
 
 
 def option_verdict(record: QualityRecord, option: str) -> str:
-    """'refined away', 'shown: no attempt without it', or 'rewrite 2 proposed it; attempt 1
-    shown'."""
+    """'refined away', 'still in the shown reply: all 2 attempts proposed it', or 'rewrite 2
+    proposed it; attempt 1 shown'."""
     if option in record.readvocated_final:
         if record.attempts > 1:
-            return f"shown: none of {record.attempts} attempts was without it"
-        return "shown"
+            return f"still in the shown reply: all {record.attempts} attempts proposed it"
+        return "still in the shown reply"
     proposed_in = record.readvocated_in.get(option)
     if proposed_in is None:
         # A record written before attempts were kept per option: only the outcome is known.
@@ -30,5 +30,6 @@ def option_verdict(record: QualityRecord, option: str) -> str:
 
 
 def readvocacy_label(record: QualityRecord) -> str:
-    """'MongoDB (refined away); Redis (shown)' for every option caught in the turn."""
+    """'MongoDB (refined away); Redis (still in the shown reply)' for every option the guard
+    flagged in the turn."""
     return "; ".join(f"{o} ({option_verdict(record, o)})" for o in record.readvocated)

@@ -140,7 +140,7 @@ def _turn_line(controller: Controller, turn: int, total: int) -> str:
         if q.attempts > 1:
             parts.append(f"{q.attempts} attempts")
         if q.readvocated:
-            parts.append("re-advocacy caught: " + readvocacy_label(q))
+            parts.append("re-advocacy flagged: " + readvocacy_label(q))
         if q.premature_attempt:
             parts.append("premature")
     if cost is not None:

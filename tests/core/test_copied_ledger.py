@@ -130,7 +130,7 @@ def test_refined_away_only_when_an_earlier_attempt_proposed_it_and_the_shown_one
         "MongoDB (rewrite 2 proposed it; attempt 1 shown)"
     )
     assert readvocacy_label(record(["MongoDB"], {"MongoDB": [1, 2]}, 2, 1)) == (
-        "MongoDB (shown: none of 2 attempts was without it)"
+        "MongoDB (still in the shown reply: all 2 attempts proposed it)"
     )
 
 

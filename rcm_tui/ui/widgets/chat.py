@@ -114,7 +114,7 @@ def reply_meta(
         if record.premature_attempt:
             parts.append("premature")
         if record.readvocated:
-            parts.append("re-advocacy caught: " + readvocacy_label(record))
+            parts.append("re-advocacy flagged: " + readvocacy_label(record))
     elif attempt and attempt > 1:
         parts.append(f"attempt {attempt} shown")
     return Text(visible_line(" · ".join(parts)))
