@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from rcm_tui.core.heuristics import (
@@ -450,18 +448,6 @@ def test_pasted_code_is_not_read_as_statements() -> None:
     analysis = analyse(message)
     assert [r.text for r in analysis.requirements] == ["Handle empty files"]
     assert analysis.questions == ["Why does it crash?"]
-
-
-def test_the_analyser_is_fast() -> None:
-    message = (
-        "Actually, let's not use MongoDB. Our compliance team requires strict ACID guarantees "
-        "and SQL reporting, so a document store is off the table. Keep it in PostgreSQL."
-    )
-    analyse(message)
-    start = time.perf_counter()
-    for _ in range(50):
-        analyse(message)
-    assert (time.perf_counter() - start) / 50 < 0.005
 
 
 # -- re-advocacy --------------------------------------------------------------------------------
