@@ -204,7 +204,7 @@ _ZH_SUFFIX_REJECT_RE = re.compile(
 
 
 _ZH_SUBJECT_LEAD_RE = re.compile(
-    r"^(?:我们?|我觉得|我认为|我们觉得|感觉|其实|那么?|所以|但是|可是|用|使用)+"
+    r"^(?:我们?|我觉得|我认为|我们觉得|感觉|其实|那么|那(?![家间款个种位所])|所以|但是|可是|用|使用)+"
 )
 
 
@@ -413,6 +413,9 @@ _ZH_DOUBLE_NEGATION_RE = re.compile(r"(?:不是|并非|没有|不一定|未必)�
 ZH_CONDITION_RE = re.compile(r"如果|要是|假如|万一|的话")
 
 
+_ZH_BARE_VERBS = frozenset({"考虑", "使用", "采用", "选择", "选用"})
+
+
 _ZH_DEMONSTRATIVE_RE = re.compile(r"^(?:我们?|咱们)?(?:那个|这个|那种|这种|它)")
 
 
@@ -426,6 +429,8 @@ def _chinese_clause_rejections(clause: str) -> list[RawHit]:
         ):
             continue
         for option in clean_options(m.group("opt")):
+            if option in _ZH_BARE_VERBS:
+                continue  # "不再考虑": the verb alone, its object is the sentence's topic
             if len(option) > 1 or not CJK_CHAR_RE.match(option):  # "别超": a verb, no option
                 found.append((option, clause[m.end() :], False, ""))
     for m in _ZH_SUFFIX_REJECT_RE.finditer(clause):

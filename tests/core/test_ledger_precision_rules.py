@@ -1,0 +1,94 @@
+"""Issue 12, rejection precision: known bugs and the general rules that fix the false
+rejections measured on dev6/dev7/dev8. Every sentence here is written for this file (in no
+corpus), so a test passes because the rule holds, not because a sentence was learnt."""
+
+from __future__ import annotations
+
+import pytest
+
+from rcm_tui.core.heuristics import analyse_message, find_readvocacy
+from rcm_tui.core.heuristics.rejections import choice
+from rcm_tui.core.ledger_snapshot import LedgerSnapshot
+
+
+def rejections(text: str) -> dict[str, str]:
+    """Rejected option -> its reason."""
+    return {r.option: r.reason for r in analyse_message(text, 3, LedgerSnapshot()).rejections}
+
+
+def test_a_need_in_the_sentence_before_is_not_the_reason_for_a_rejection() -> None:
+    found = rejections("We need 2,000 writes per second. Let us not use MongoDB.")
+    assert list(found) == ["MongoDB"]
+    assert "2,000" not in found["MongoDB"]
+
+
+def test_a_judgement_in_the_sentence_before_is_still_the_reason() -> None:
+    found = rejections("This is far too heavy for a team of three. Forget microservices.")
+    assert "too heavy" in found["microservices"]
+
+
+@pytest.mark.parametrize("text", ["人均费用控制在三百元以内", "信用卡支付就行", "这个功能用处不大"])
+def test_a_word_that_contains_yong_chooses_nothing(text: str) -> None:
+    assert choice(text) is None
+
+
+@pytest.mark.parametrize(("text", "picked"), [("就用MySQL吧", "MySQL"), ("还是用微信吧", "微信")])
+def test_the_verb_yong_still_chooses(text: str, picked: str) -> None:
+    assert choice(text) == picked
+
+
+def test_turning_a_room_into_another_rejects_nothing() -> None:
+    assert rejections("我们想把阳台改成书房，预算两万。") == {}
+
+
+def test_swapping_one_product_for_another_still_rejects_it() -> None:
+    assert "MySQL" in rejections("把MySQL改成PostgreSQL吧")
+    assert "燃气灶" in rejections("把燃气灶换成电磁炉")
+
+
+@pytest.mark.parametrize("text", ["那家店肯定不行", "那家店真的不行，服务太差"])
+def test_a_shop_named_by_demonstrative_and_classifier_keeps_its_name(text: str) -> None:
+    assert list(rejections(text)) == ["那家店"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "i cant be without the van for more than two days",
+        "My grandad would be so disappointed without a brass band.",
+        "We have no designers, so it has to come with templates.",
+        "My sister thinks they're tacky, but I don't mind.",
+        "我不想跟陌生人合住。",
+        "太贵的我们承受不了。",
+        "行李箱要能免费托运，延误的话就取消。",
+    ],
+)
+def test_needs_facts_and_clauses_are_not_rejected_options(text: str) -> None:
+    assert rejections(text) == {}
+
+
+def test_the_named_source_of_a_harm_is_the_option() -> None:
+    assert list(
+        rejections("Paint should be water-based, no smell from Dulux Trade in the nursery.")
+    ) == ["Dulux Trade"]
+
+
+def test_a_verdict_reported_from_someone_else_is_on_what_they_judge() -> None:
+    assert list(rejections("My manager thinks Asana is a nightmare.")) == ["Asana"]
+
+
+def test_a_bare_verdict_after_a_story_rejects_the_topic_not_the_verb() -> None:
+    found = rejections("Heroku我们用过，账单太吓人了，不再考虑。")
+    assert list(found) == ["Heroku"]
+
+
+def test_in_before_a_later_mention_is_no_offer() -> None:
+    reply = (
+        "These are safe for children; I've left out yew and laburnum, which grow well "
+        "in clay but are poisonous:\n\n- Hydrangea\n- Viburnum"
+    )
+    assert find_readvocacy(reply, ["poisonous"], as_reply=True) == []
+
+
+def test_in_before_its_own_object_is_still_an_offer() -> None:
+    assert find_readvocacy("You could stay in a hostel by the harbour.", ["hostel"], as_reply=True)
