@@ -92,3 +92,18 @@ def test_in_before_a_later_mention_is_no_offer() -> None:
 
 def test_in_before_its_own_object_is_still_an_offer() -> None:
     assert find_readvocacy("You could stay in a hostel by the harbour.", ["hostel"], as_reply=True)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A DJ isn't a dealbreaker, but my brother says they're naff.",
+        "A string trio is sufficient for the ceremony.",
+        "The swing band I'm not sure about, it might be too loud for the hall.",
+    ],
+)
+def test_the_model_adds_no_option_a_concession_or_hedge_keeps(text: str) -> None:
+    view = LedgerSnapshot(
+        last_assistant_message="You could hire a DJ, a swing band or a string trio."
+    )
+    assert [r.option for r in analyse_message(text, 3, view).rejections] == []

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 
+from .clause_context import lack_hurts, named_source, reported_subject, speaker_lacks
 from .construction_parts import (
     ADVERBS,
     HEDGE_RE,
@@ -137,14 +138,6 @@ _DESCRIBES_RE = re.compile(
     r"\b(?:live|lives|living|lived|have|has|had|own|owns|rent|rents|is|are|was|were|'s|'re)\b",
     re.I,
 )
-# "Without X" after a negation or a word of distress says X is needed, not refused: "i cant be
-# without the car", "my gran would be so disappointed without live musicians".
-_LACK_HURTS_RE = re.compile(
-    r"\b(?:can'?t|cannot|couldn'?t|won'?t|wouldn'?t|not|never|no\s+way)\b[^,.;:!?]*$"
-    r"|\b(?:disappointed|lost|miserable|stuck|struggle|struggling|impossible|hard|difficult|sad|"
-    r"unhappy|upset|useless|helpless)\s+$",
-    re.I,
-)
 _MODAL_RE = re.compile(r"\b(?:must|should|shall|ha(?:s|ve)\s+to|needs?\s+to|required?)\b", re.I)
 _FREE_RE = re.compile(r"\b(?P<opt>[A-Za-z][\w]*(?:\s+[a-z]+)?)-free\b", re.I)
 _REQUEST_RE = re.compile(
@@ -169,13 +162,6 @@ _NO_MORE_RE = re.compile(rf"\bno\s+more\s+(?!than\b){OPTION_GROUP}", re.I)
 _WITH_NO_RE = re.compile(
     rf"(?:\b(?:with|has|have|having)|,)\s+(?:and\s+|but\s+)?no\s+{OPTION_GROUP}", re.I
 )
-# "We have no developers", "I've got no car": the speaker's situation (a fact), no refusal.
-_SPEAKER_HAS_RE = re.compile(
-    r"\b(?:i|we|our\s+\w+|my\s+\w+|the\s+team)(?:'ve|\s+(?:currently\s+|still\s+)?(?:have|has|"
-    r"had|hold|own|got|'ve\s+got))\s+(?:got\s+)?(?:no)?\s*$",
-    re.I,
-)
-_FROM_NAME_RE = re.compile(r"\sfrom\s+(?P<name>[A-Z0-9][\w.+#-]*(?:\s+[A-Z0-9][\w.+#-]*)*)")
 # "with no weight limit" asks for the absence of a restriction: a requirement, not an option.
 _RESTRICTION_RE = re.compile(
     r"\b(?:limits?|restrictions?|fees?|charges?|caps?|minimums?|deposits?|penalt(?:y|ies)|"
@@ -359,13 +345,6 @@ def _resolve(phrase: str, before: str) -> str:
     return phrase
 
 
-_REPORTED_RE = re.compile(
-    r"^.*\b(?:thinks?|thought|says?|said|feels?|felt|reckons?|believes?|finds?|found|claims?|"
-    r"insists?)\s+(?:that\s+)?(?=\S)",
-    re.I,
-)
-
-
 def _verdicts(core: str, found: _Found) -> None:
     """ "Jenkins isn't an option", "Spanner is overkill for us", "… and that's so boring":
     a verdict on the subject of the clause or of a conjunct after "and"/"but"/a comma."""
@@ -376,14 +355,10 @@ def _verdicts(core: str, found: _Found) -> None:
         judged = verdict(core[start:])
         if judged:
             subject, rest = judged
-            said = _REPORTED_RE.search(subject)
-            if said:
-                # "my boss thinks Jira is a mess": the verdict is on what follows the verb of
-                # saying; a pronoun there ("thinks they're cheesy") is left to the pronoun reader
-                subject = subject[said.end() :]
-                if subject.split()[0].lower() in PRONOUNS:
-                    return
-            found.add(_resolve(subject, core[:start]), rest, "verdict")
+            judged = reported_subject(subject)  # "my boss thinks Jira is a mess": Jira
+            if judged is None:
+                return
+            found.add(_resolve(judged, core[:start]), rest, "verdict")
             return
 
 
@@ -401,7 +376,7 @@ def _exclusions(core: str, found: _Found) -> None:
     for m in [] if rule else _WITHOUT_RE.finditer(core):
         if _DESCRIBES_RE.search(core[: m.start()]):
             continue  # "we live in a flat without a lift" describes what is, it refuses nothing
-        if _LACK_HURTS_RE.search(core[: m.start()]):
+        if lack_hurts(core[: m.start()]):
             continue  # "I can't be without the car", "lost without it": X is needed
         if not _WORKS_WITHOUT_RE.search(core[: m.end() - len(m.group("opt"))]):
             found.add(m.group("opt"), core[m.end() :], "exclusion", gerund=False)
@@ -412,15 +387,11 @@ def _exclusions(core: str, found: _Found) -> None:
         if not re.search(r"\bno(?:thing)?\b", low):
             break
         for m in pattern.finditer(core):
-            if pattern is _WITH_NO_RE and _SPEAKER_HAS_RE.search(core[: m.start() + 5]):
+            if pattern is _WITH_NO_RE and speaker_lacks(core[: m.start() + 5]):
                 continue  # "We have no developers": what the speaker lacks, nothing refused
             if not HEDGE_RE.search(core[: m.start()]):
                 gerund = pattern is _NO_GERUND_TO_RE
-                option, rest = first_group(m), core[m.end() :]
-                source = _FROM_NAME_RE.search(option)
-                if source:
-                    # "no fumes from ABS": the named source is the option, the harm its reason
-                    option, rest = source.group("name"), f"{option}{rest}"
+                option, rest = named_source(first_group(m), core[m.end() :])
                 found.add(option, rest, "category", gerund=gerund)
 
 
