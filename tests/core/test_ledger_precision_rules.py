@@ -107,3 +107,34 @@ def test_the_model_adds_no_option_a_concession_or_hedge_keeps(text: str) -> None
         last_assistant_message="You could hire a DJ, a swing band or a string trio."
     )
     assert [r.option for r in analyse_message(text, 3, view).rejections] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "option"),
+    [
+        # A negated modal of sufficiency is a verdict on its subject.
+        ("We need a proper drum kit, an electronic kit won't do, the drummer is picky.", "kit"),
+        ("Trello isn't going to work for us, we need time tracking.", "Trello"),
+        # Terse notes drop the copula; "a no from" someone is still a no.
+        ("ipad also off the table, she breaks screens", "ipad"),
+        ("Buffet service is a no from the bride, she wants it plated.", "Buffet service"),
+        # Chinese: a withdrawn plan with any verb, a negated potential complement, a flat verdict
+        # with the people who judged, a removal verb with 掉.
+        ("钢琴课不学了，太贵。", "钢琴课"),
+        ("那种很重的婴儿车她推不了，最好轻一点。", "婴儿车"),
+        ("上次送的电影票同事们觉得没意思。", "电影票"),
+        ("地毯要扔掉，家里有人过敏。", "地毯"),
+    ],
+)
+def test_general_rejection_forms(text: str, option: str) -> None:
+    assert any(option.lower() in found.lower() for found in rejections(text)), rejections(text)
+
+
+@pytest.mark.parametrize("text", ["孩子少不了零食", "这个周末去不了", "我们离不了空调"])
+def test_a_need_a_time_or_a_fault_is_no_verdict(text: str) -> None:
+    assert rejections(text) == {}
+
+
+def test_a_preference_after_a_rejection_stays_a_requirement() -> None:
+    found = analyse_message("那种很重的婴儿车她推不了，最好是能折叠的。", 3, LedgerSnapshot())
+    assert any("折叠" in r.text for r in found.requirements)

@@ -255,7 +255,8 @@ ALTERNATIVE_RE = re.compile(
     r"|\b(?:good|fine)\s+enough\b|\bwill\s+do\b|\bdoes\s+the\s+job\b"
     r"|^(?:use|keep|go|stick|switch|store|put|move)\b|改用|换成|就用|而是|还是用|^用"
     r"|\bis\s+what\s+(?:i|we)\b|\bwould\s+be\s+(?:better|best|ideal|preferable)\b"
-    r"|只要|只选|只看|只考虑|只订|只住",
+    # "…换不了，最好是充电的": the preferred kind is what is wanted instead, not why.
+    r"|只要|只选|只看|只考虑|只订|只住|^最好",
     re.I,
 )
 
