@@ -138,3 +138,29 @@ def test_a_need_a_time_or_a_fault_is_no_verdict(text: str) -> None:
 def test_a_preference_after_a_rejection_stays_a_requirement() -> None:
     found = analyse_message("那种很重的婴儿车她推不了，最好是能折叠的。", 3, LedgerSnapshot())
     assert any("折叠" in r.text for r in found.requirements)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "No that will be all.",
+        "No the booking is for 5 people.",
+        "No actually, I want it on the 3rd instead.",
+        "No make it for 8 pm please.",
+        "Thanks, I do not need anything else.",
+    ],
+)
+def test_no_that_answers_a_question_rejects_nothing(text: str) -> None:
+    assert rejections(text) == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "option"), [("No cruises please.", "cruises"), ("no poole, been there", "poole")]
+)
+def test_no_before_a_noun_phrase_still_rejects(text: str, option: str) -> None:
+    assert list(rejections(text)) == [option]
+
+
+def test_the_model_takes_no_verb_after_please_as_an_option() -> None:
+    view = LedgerSnapshot(last_assistant_message="I can look in another city or search again.")
+    assert analyse_message("Please look in Oakland instead.", 3, view).rejections == []

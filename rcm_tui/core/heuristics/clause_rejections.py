@@ -140,6 +140,19 @@ _NO_OPTION_RE = re.compile(
 )
 
 
+# "No" that answers a question, then a clause: "No that will be all", "No the reservation is
+# for 3", "No actually, …", "No make it at 12:45". A quantifier "no" is followed by a noun
+# phrase, never by a definite determiner, a pronoun or a verb with its object.
+_ANSWER_NO_RE = re.compile(
+    r"^no\s+(?:the|that|that'?s|this|it|it'?s|i|i'?m|we|you|he|she|they|actually|thanks?|thank|"
+    r"sorry|just|please|not|[a-z]+\s+(?:it|me|us|them|that|this)\b)\b",
+    re.I,
+)
+_FINITE_RE = re.compile(
+    r"\b(?:is|are|was|were|will|would|am|can|could|should|does|did|has|had)\b|'s\b|'re\b", re.I
+)
+
+
 _STATE_REJECT_RE = re.compile(
     r"^(?P<subj>.+?)\s+(?:is|are|was|were|'s|has\s+been|have\s+been)\s+(?:now\s+|definitely\s+|"
     r"simply\s+|just\s+|also\s+|clearly\s+|totally\s+|completely\s+)?(?:off\s+the\s+table|"
@@ -363,7 +376,7 @@ def _single_clause_rejections(core: str) -> list[RawHit]:
     if neither:
         found.add(neither.group("opt"), core[neither.end() :])
     bare_no = _NO_OPTION_RE.match(core)
-    if bare_no:
+    if bare_no and not _ANSWER_NO_RE.match(core) and not _FINITE_RE.search(bare_no.group("opt")):
         # "No shelling out to rclone": the gerund is what is done to the option (read below).
         found.add(bare_no.group("opt"), core[bare_no.end() :], allow_gerund=False, family="refusal")
     _state_rejections(core, found)

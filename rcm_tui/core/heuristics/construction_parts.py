@@ -96,7 +96,7 @@ _NOT_AN_OPTION_RE = re.compile(
     r"friday|saturday|sunday|weekends?|weekdays?|mornings?|evenings?|nights?|"
     r"very|so|such|one|him|her|me|us|you|going|being|having|hassle|stress|worry|trouble|"
     r"fuss|risk|pain|problem|care|hands|toll|duty|tax|fee|rent|cost|interest|royalty|error|"
-    r"bug|maintenance|clutter|anything|something|everything|nothing|"
+    r"bug|maintenance|clutter|anything|something|everything|nothing|else|"
     r"(?:heavy|expensive|cheap|long|far|big|small|fancy)$)\b",
     re.I,
 )
