@@ -148,8 +148,10 @@ _ANSWER_NO_RE = re.compile(
     r"sorry|just|please|not|[a-z]+\s+(?:it|me|us|them|that|this)\b)\b",
     re.I,
 )
+# …or a subject and its verb ("No reservation is needed"); a verb further on belongs to a
+# relative clause of the noun ("no plastic bits they can swallow").
 _FINITE_RE = re.compile(
-    r"\b(?:is|are|was|were|will|would|am|can|could|should|does|did|has|had)\b|'s\b|'re\b", re.I
+    r"^(?:\S+\s+){1,2}(?:is|are|was|were|will|would|can|could|should|does|did|has|had)\b", re.I
 )
 
 
