@@ -164,3 +164,12 @@ def test_no_before_a_noun_phrase_still_rejects(text: str, option: str) -> None:
 def test_the_model_takes_no_verb_after_please_as_an_option() -> None:
     view = LedgerSnapshot(last_assistant_message="I can look in another city or search again.")
     assert analyse_message("Please look in Oakland instead.", 3, view).rejections == []
+
+
+def test_a_short_clause_that_only_turns_the_option_down_is_no_requirement() -> None:
+    view = LedgerSnapshot(last_assistant_message="可以去西藏、青海或者甘肃。")
+    found = analyse_message("西藏海拔太高，我爸心脏不好，不能去。", 3, view)
+    assert [r.option for r in found.rejections] == ["西藏"]
+    assert not any(r.text.startswith("不能去") for r in found.requirements)
+    kept = analyse_message("云厂商的托管服务就别提了，数据不能出机房。", 3, LedgerSnapshot())
+    assert any("机房" in r.text for r in kept.requirements)
