@@ -355,10 +355,10 @@ def _verdicts(core: str, found: _Found) -> None:
         judged = verdict(core[start:])
         if judged:
             subject, rest = judged
-            judged = reported_subject(subject)  # "my boss thinks Jira is a mess": Jira
-            if judged is None:
+            about = reported_subject(subject)  # "my boss thinks Jira is a mess": Jira
+            if about is None:
                 return
-            found.add(_resolve(judged, core[:start]), rest, "verdict")
+            found.add(_resolve(about, core[:start]), rest, "verdict")
             return
 
 
