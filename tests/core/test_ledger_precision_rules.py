@@ -173,3 +173,7 @@ def test_a_short_clause_that_only_turns_the_option_down_is_no_requirement() -> N
     assert not any(r.text.startswith("不能去") for r in found.requirements)
     kept = analyse_message("云厂商的托管服务就别提了，数据不能出机房。", 3, LedgerSnapshot())
     assert any("机房" in r.text for r in kept.requirements)
+
+
+def test_no_but_thanks_rejects_nothing() -> None:
+    assert rejections("No but thank you for all the help.") == {}

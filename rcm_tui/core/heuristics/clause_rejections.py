@@ -145,7 +145,7 @@ _NO_OPTION_RE = re.compile(
 # phrase, never by a definite determiner, a pronoun or a verb with its object.
 _ANSWER_NO_RE = re.compile(
     r"^no\s+(?:the|that|that'?s|this|it|it'?s|i|i'?m|we|you|he|she|they|actually|thanks?|thank|"
-    r"sorry|just|please|not|[a-z]+\s+(?:it|me|us|them|that|this)\b)\b",
+    r"sorry|just|please|not|but|and|so|[a-z]+\s+(?:it|me|us|them|that|this|you)\b)\b",
     re.I,
 )
 # …or a subject and its verb ("No reservation is needed"); a verb further on belongs to a
