@@ -140,6 +140,21 @@ _NO_OPTION_RE = re.compile(
 )
 
 
+# "No" that answers a question, then a clause: "No that will be all", "No the reservation is
+# for 3", "No actually, …", "No make it at 12:45". A quantifier "no" is followed by a noun
+# phrase, never by a definite determiner, a pronoun or a verb with its object.
+_ANSWER_NO_RE = re.compile(
+    r"^no\s+(?:the|that|that'?s|this|it|it'?s|i|i'?m|we|you|he|she|they|actually|thanks?|thank|"
+    r"sorry|just|please|not|but|and|so|[a-z]+\s+(?:it|me|us|them|that|this|you)\b)\b",
+    re.I,
+)
+# …or a subject and its verb ("No reservation is needed"); a verb further on belongs to a
+# relative clause of the noun ("no plastic bits they can swallow").
+_FINITE_RE = re.compile(
+    r"^(?:\S+\s+){1,2}(?:is|are|was|were|will|would|can|could|should|does|did|has|had)\b", re.I
+)
+
+
 _STATE_REJECT_RE = re.compile(
     r"^(?P<subj>.+?)\s+(?:is|are|was|were|'s|has\s+been|have\s+been)\s+(?:now\s+|definitely\s+|"
     r"simply\s+|just\s+|also\s+|clearly\s+|totally\s+|completely\s+)?(?:off\s+the\s+table|"
@@ -204,7 +219,7 @@ _ZH_SUFFIX_REJECT_RE = re.compile(
 
 
 _ZH_SUBJECT_LEAD_RE = re.compile(
-    r"^(?:我们?|我觉得|我认为|我们觉得|感觉|其实|那么?|所以|但是|可是|用|使用)+"
+    r"^(?:我们?|我觉得|我认为|我们觉得|感觉|其实|那么|那(?![家间款个种位所])|所以|但是|可是|用|使用)+"
 )
 
 
@@ -255,7 +270,8 @@ ALTERNATIVE_RE = re.compile(
     r"|\b(?:good|fine)\s+enough\b|\bwill\s+do\b|\bdoes\s+the\s+job\b"
     r"|^(?:use|keep|go|stick|switch|store|put|move)\b|改用|换成|就用|而是|还是用|^用"
     r"|\bis\s+what\s+(?:i|we)\b|\bwould\s+be\s+(?:better|best|ideal|preferable)\b"
-    r"|只要|只选|只看|只考虑|只订|只住",
+    # "…换不了，最好是充电的": the preferred kind is what is wanted instead, not why.
+    r"|只要|只选|只看|只考虑|只订|只住|^最好",
     re.I,
 )
 
@@ -362,7 +378,7 @@ def _single_clause_rejections(core: str) -> list[RawHit]:
     if neither:
         found.add(neither.group("opt"), core[neither.end() :])
     bare_no = _NO_OPTION_RE.match(core)
-    if bare_no:
+    if bare_no and not _ANSWER_NO_RE.match(core) and not _FINITE_RE.search(bare_no.group("opt")):
         # "No shelling out to rclone": the gerund is what is done to the option (read below).
         found.add(bare_no.group("opt"), core[bare_no.end() :], allow_gerund=False, family="refusal")
     _state_rejections(core, found)
@@ -413,6 +429,9 @@ _ZH_DOUBLE_NEGATION_RE = re.compile(r"(?:不是|并非|没有|不一定|未必)�
 ZH_CONDITION_RE = re.compile(r"如果|要是|假如|万一|的话")
 
 
+_ZH_BARE_VERBS = frozenset({"考虑", "使用", "采用", "选择", "选用"})
+
+
 _ZH_DEMONSTRATIVE_RE = re.compile(r"^(?:我们?|咱们)?(?:那个|这个|那种|这种|它)")
 
 
@@ -426,6 +445,8 @@ def _chinese_clause_rejections(clause: str) -> list[RawHit]:
         ):
             continue
         for option in clean_options(m.group("opt")):
+            if option in _ZH_BARE_VERBS:
+                continue  # "不再考虑": the verb alone, its object is the sentence's topic
             if len(option) > 1 or not CJK_CHAR_RE.match(option):  # "别超": a verb, no option
                 found.append((option, clause[m.end() :], False, ""))
     for m in _ZH_SUFFIX_REJECT_RE.finditer(clause):

@@ -96,7 +96,7 @@ _NOT_AN_OPTION_RE = re.compile(
     r"friday|saturday|sunday|weekends?|weekdays?|mornings?|evenings?|nights?|"
     r"very|so|such|one|him|her|me|us|you|going|being|having|hassle|stress|worry|trouble|"
     r"fuss|risk|pain|problem|care|hands|toll|duty|tax|fee|rent|cost|interest|royalty|error|"
-    r"bug|maintenance|clutter|anything|something|everything|nothing|"
+    r"bug|maintenance|clutter|anything|something|everything|nothing|else|"
     r"(?:heavy|expensive|cheap|long|far|big|small|fancy)$)\b",
     re.I,
 )
@@ -119,8 +119,20 @@ def option_phrase(raw: str) -> str:
     return phrase
 
 
+# A phrase that ends in a verb of saying or thinking is the start of a clause ("my fiance
+# thinks [they're cheesy]"): what is judged comes after it, the phrase names no option.
+_CLAUSE_OPENER_TAIL_RE = re.compile(
+    r"\b(?:thinks?|thought|says?|said|feels?|felt|reckons?|believes?|believed|finds?|found|"
+    r"knows?|knew|claims?|claimed|insists?|insisted|worries|worried)$",
+    re.I,
+)
+
+
 def is_option_phrase(phrase: str) -> bool:
-    return bool(phrase.strip()) and not _NOT_AN_OPTION_RE.match(phrase.strip())
+    bare = phrase.strip()
+    return bool(bare) and not _NOT_AN_OPTION_RE.match(bare) and not (
+        _CLAUSE_OPENER_TAIL_RE.search(bare)
+    )
 
 
 def first_group(m: re.Match[str]) -> str:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 
+from .clause_context import lack_hurts, named_source, reported_subject, speaker_lacks
 from .construction_parts import (
     ADVERBS,
     HEDGE_RE,
@@ -354,7 +355,10 @@ def _verdicts(core: str, found: _Found) -> None:
         judged = verdict(core[start:])
         if judged:
             subject, rest = judged
-            found.add(_resolve(subject, core[:start]), rest, "verdict")
+            about = reported_subject(subject)  # "my boss thinks Jira is a mess": Jira
+            if about is None:
+                return
+            found.add(_resolve(about, core[:start]), rest, "verdict")
             return
 
 
@@ -372,6 +376,8 @@ def _exclusions(core: str, found: _Found) -> None:
     for m in [] if rule else _WITHOUT_RE.finditer(core):
         if _DESCRIBES_RE.search(core[: m.start()]):
             continue  # "we live in a flat without a lift" describes what is, it refuses nothing
+        if lack_hurts(core[: m.start()]):
+            continue  # "I can't be without the car", "lost without it": X is needed
         if not _WORKS_WITHOUT_RE.search(core[: m.end() - len(m.group("opt"))]):
             found.add(m.group("opt"), core[m.end() :], "exclusion", gerund=False)
     if "free" in low and _REQUEST_RE.search(core):
@@ -381,9 +387,12 @@ def _exclusions(core: str, found: _Found) -> None:
         if not re.search(r"\bno(?:thing)?\b", low):
             break
         for m in pattern.finditer(core):
+            if pattern is _WITH_NO_RE and speaker_lacks(core[: m.start() + 5]):
+                continue  # "We have no developers": what the speaker lacks, nothing refused
             if not HEDGE_RE.search(core[: m.start()]):
                 gerund = pattern is _NO_GERUND_TO_RE
-                found.add(first_group(m), core[m.end() :], "category", gerund=gerund)
+                option, rest = named_source(first_group(m), core[m.end() :])
+                found.add(option, rest, "category", gerund=gerund)
 
 
 def _cut_at_punct(phrase: str) -> str:

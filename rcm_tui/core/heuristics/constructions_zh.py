@@ -46,18 +46,23 @@ _ZH_ADVERB = (
 )
 _ZH_TURNED_DOWN = (
     r"(?:不(?:太|怎么|大|是很)?(?:想|愿意|喜欢)(?:用|去|要|买|选|看|吃|住|坐|报|玩|穿)?|"
-    r"不(?:去|用|要|买|选|看|吃|住|坐|报|玩|穿|喝|放心)|(?:看|吃|玩|用|听|住)?腻了|"
+    r"不(?:去|用|要|买|选|看|吃|住|坐|报|玩|穿|喝|放心|学|练|租|订|办|装|养|请|找|做|换)|"
+    # A potential complement negated: "(纽扣电池她)换不了" — but 少不了/离不了 need it.
+    r"(?<![少免错忘离受承])[\u4e00-\u9fff]不了|没意思|没劲|(?:看|吃|玩|用|听|住)?腻了|"
     r"喜欢不起来|提不起兴趣|没兴趣|不感兴趣|不考虑|"
     r"想避开|要避开|避开|不感冒|吃不惯|用不惯|住不惯|看不惯|玩不来|吃腻了|腻了|受够了|接受不了|"
-    r"受不了|不在考虑范围内?|不在考虑之内|不予考虑|一律不要|没必要|用不上|不太合适|不合适|"
+    r"承受不了|受不了|不在考虑范围内?|不在考虑之内|不予考虑|一律不要|没必要|用不上|不太合适|不合适|"
     r"不适合(?:我们?|他们?|她|他|孩子|老人)?|就?pass|排除掉?|免了|算了|不要了|不用了|不需要了|"
     r"不去了|不买了|不选了|不看了|不报了|拉倒|看不上|不靠谱|不(?:太|大)?行)"
     r"(?<!预算了)"
 )
-_ZH_TURNED_DOWN_KEYS = "想愿喜考避感惯腻够受要必上合适pass排免算去买选看报拉靠行来兴"
+_ZH_TURNED_DOWN_KEYS = (
+    "想愿喜考避感惯腻够受要必上合适pass排免算去买选看报拉靠行来兴" "学练租订办装养请找做换了意劲"
+)
 _ZH_TOPIC_FIRST_RE = re.compile(
     rf"^(?P<opt>{_ZH_NAME}(?:[{CJK}]{{0,4}}?)|[{CJK}]{{2,10}}?)(?:那种|这种|那个|这个|那些|这类|之类的?)?"
-    rf"(?:{_ZH_EXPERIENCER})?{_ZH_ADVERB}*{_ZH_TURNED_DOWN}"
+    # The people who judged: an experiencer, 大家, or any noun plural in 们 ("同事们觉得没意思").
+    rf"(?:(?:{_ZH_EXPERIENCER}|大家|[{CJK}]{{2}}(?<![我你他她它咱])们)(?:都)?(?:觉得|感觉)?)?{_ZH_ADVERB}*{_ZH_TURNED_DOWN}"
     r"(?:报|用|买|去|吃|选|要|玩|看)?[了吧啊呀哈嘛]*(?=[，,。.！!；;]|$)"
 )
 _ZH_EXCEPT_ALL_RE = re.compile(
@@ -73,7 +78,8 @@ _ZH_NOT_NEEDED_SUFFIX_RE = re.compile(
     rf"(?P<opt>{_ZH_NAME}|[{CJK}]{{1,8}}?)(?:就|也|都)?(?:不需要|不用|免|省)了?[吧啊呀哈]*(?=[，,。.！!；;]|$)"
 )
 _ZH_REPLACE_RE = re.compile(
-    rf"把{_ZH_O}(?:换成|改成|替换成|换为)"
+    # "把阳台改成书房" converts the balcony (it stays); "把MySQL改成PostgreSQL" swaps a product.
+    rf"把{_ZH_O}(?:换成|替换成|换为)|把(?P<opt6>{_ZH_NAME}(?:\s{_ZH_NAME}){{0,2}})改成"
     rf"|用\S{{1,10}}?(?:代替|替代|取代){_ZH_O.replace('opt', 'opt2')}{_ZH_END}"
     rf"|从{_ZH_O.replace('opt', 'opt3')}(?:换|改|切换|迁移|转)到"
     rf"|与其{_ZH_O.replace('opt', 'opt4')}(?:，|,)?不如"
@@ -84,7 +90,8 @@ _ZH_WITHDRAW_RE = re.compile(
     # "不买燃油车了", "不坐旅游大巴了": a changed plan (了), not a habit.
     rf"|(?<![要用])不(?:买|坐|选|订|报|住|开|养|租|去)(?P<opt3>{_ZH_NAME}|[{CJK}]{{2,8}}?)了"
     rf"|把(?P<opt4>{_ZH_NAME}|[{CJK}]{{1,8}}?)(?:去掉|删掉|拿掉|划掉|取消)"
-    rf"|(?P<opt5>{_ZH_NAME}|[{CJK}]{{2,8}}?)(?:换掉|删掉|去掉|取消)(?:吧|了)?(?=[，,。.！!；;]|$)"
+    rf"|(?P<opt5>{_ZH_NAME}|[{CJK}]{{2,8}}?)(?:要|得|都|就)?(?:换掉|删掉|去掉|拆掉|扔掉|撤掉|取消)"
+    r"(?:吧|了)?(?=[，,。.！!；;]|$)"
     # "虾滑什么的就别买了", "芒果布丁都别点了": any one-character verb after 别 ends the clause.
     rf"|(?P<opt2>{_ZH_NAME}|[{CJK}]{{2,8}}?)(?:就|也|都|还是)?(?<!特)(?:别(?![的人处家])|不要)再?(?:考虑|推荐|[{CJK}])"
     r"了?(?=[，,。.！!；;]|$)"
@@ -129,9 +136,20 @@ _ZH_ATTRIBUTE_RE = re.compile(
 )
 
 
+# Adverbs that open the comment, read with the topic by a greedy match: "那家店肯定(不行)".
+_ZH_TRAILING_ADVERB_RE = re.compile(
+    r"(?:肯定|绝对|真的|实在|确实|完全|根本|压根|一定|当然|其实|也|都|就|还是|倒是)+$"
+)
+# "那家店": a demonstrative and a classifier before a one-character noun are the whole name.
+_ZH_DEMONSTRATIVE_NOUN_RE = re.compile(rf"^[那这](?:家|间|款|个|种|位|所)[{CJK}]$")
+
+
 def zh_option_core(raw: str) -> str:
     """A Chinese option phrase without the who, when and particles around it."""
-    phrase = _ZH_LEAD_RE.sub("", raw.strip()).strip("的 ")
+    raw = _ZH_TRAILING_ADVERB_RE.sub("", raw.strip()) or raw.strip()
+    if _ZH_DEMONSTRATIVE_NOUN_RE.match(raw):
+        return raw
+    phrase = _ZH_LEAD_RE.sub("", raw).strip("的 ")
     phrase = _ZH_LEADING_TIME_RE.sub("", phrase)
     phrase = re.sub(r"(?:什么的?|之类的?|这些|那些|等等)$", "", phrase)  # "虾滑什么的": 虾滑
     bare = _ZH_ATTRIBUTE_RE.sub("", phrase)
@@ -148,12 +166,20 @@ def not_a_zh_topic(phrase: str) -> bool:
 # is a degree ("迷得不行": crazy about it).
 _ZH_ASPECT_RE = re.compile(r"[了着]|(?<=[吃用试去住坐买看玩])过|得$")
 _ZH_NOT_OPTIONS = frozenset(
+    "考虑 使用 选择 采用 "
     "东西 这个 那个 这种 那种 它 他 她 推荐 说 了 的 吧 呢 啊 这样 那样 这么 那么 这些 那些 "
     "一切 什么 全部 都".split()
 )
 
 
 _ZH_CONDITION_RE = re.compile(r"如果|要是|假如|万一|的话")
+# A coverb and a person ("和别人共用": share with others) open an action with a partner;
+# one with a modal inside ("酒店要能免费") is a clause stating a need. Neither is an option.
+_ZH_COVERB_RE = re.compile(
+    r"^(?:和|跟|与|同|被|让|给|替)(?:别人|他人|陌生人|外人|我们?|你们?|他们?|她们?|大家|朋友|同事|"
+    r"家人|室友|孩子|老人)"
+)
+_ZH_MODAL_INSIDE_RE = re.compile(r".(?:要能|必须|需要|可以|得能|应该)")
 
 
 def zh_constructions(clause: str) -> list[Construction]:
@@ -169,8 +195,10 @@ def zh_constructions(clause: str) -> list[Construction]:
         phrase = zh_option_core(raw)
         if phrase in _ZH_NOT_OPTIONS or _ZH_ASPECT_RE.search(phrase) or not_a_zh_topic(phrase):
             return
-        if re.match(r"太|很|这么|那么|过于|特别", phrase) and "的" not in phrase:
-            return  # "不想太早出发" is a degree; "不喜欢太辣的菜" still names dishes
+        if re.match(r"太|很|这么|那么|过于|特别", phrase) and not re.search(r"的.", phrase):
+            return  # "不想太早出发", "太贵的(承受不了)" are degrees; "太辣的菜" names dishes
+        if _ZH_COVERB_RE.match(phrase) or _ZH_MODAL_INSIDE_RE.search(phrase):
+            return  # "(不想)和别人共用", "酒店要能免费(取消)": a clause, not a thing
         diet = raw == phrase and ("不吃" in clause or "不喝" in clause)
         single_ok = family in {"exclusion", "inability"} or diet
         if phrase and not (len(phrase) == 1 and not single_ok):
@@ -223,7 +251,7 @@ _ZH_SENTENCE_RE = re.compile(
 # A clause that is only a verdict ("…，不考虑。", "…，算了吧") turns down the topic of the clause
 # before it: "Slack在国内访问不稳定，不考虑".
 _ZH_BARE_VERDICT_RE = re.compile(
-    rf"^(?:{_ZH_EXPERIENCER})?{_ZH_ADVERB}*(?:不考虑|不要|不用|算了|pass|PASS|免了|不行|排除|不选|放弃|"
+    rf"^(?:{_ZH_EXPERIENCER})?{_ZH_ADVERB}*(?:不再考虑|不再用|不考虑|不要|不用|算了|pass|PASS|免了|不行|排除|不选|放弃|"
     r"拉倒|不予考虑|别提了|就别提了|[\u4e00-\u9fff]{0,2}?换(?:一家|一个|个地方|个|别的|别家)|"
     r"去掉|删掉|划掉|拿掉|取消)"
     r"[了吧啊呀哈]*[。！!.]?$"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .bridge_zh import english_heads
 from .clause_rejections import (
     ALTERNATIVE_RE,
     BARE_NOT_RE,
@@ -25,6 +26,7 @@ from .cues import (
 )
 from .option_phrases import clean_options
 from .options import EDGE_PUNCT, option_matches, same_option, strip_option_noise
+from .requirements import requirement_from_clause
 from .sentences import Sentence, strip_discourse, tidy
 from .text import CJK, CJK_CHAR_RE, word_set
 
@@ -319,6 +321,11 @@ def _neighbour_reason(sentences: list[Sentence], index: int, hits: list[Rejectio
         body = strip_discourse(sentence.text)
         if ALTERNATIVE_RE.search(body) or choice(body):
             continue  # what to do instead is not why
+        if candidate < index and requirement_from_clause(body, strong_only=True, previous=None):
+            # "We need 2,000 writes per second. Let us not use MongoDB.": a need stated before
+            # is a requirement of its own; a need right after ("No Cassandra. We need joins.")
+            # explains the rejection.
+            continue
         if len(body.split()) >= 3 or CJK_CHAR_RE.search(body):
             return tidy(body, 200)
     return ""
@@ -347,12 +354,30 @@ _NOT_A_CHOICE = word_set("here there this that so where what how now which")
 _ONGOING_RE = re.compile(r"已经|正在|在用|一直|already|currently", re.I)
 
 
+_ZH_CHOICE_VERB_RE = re.compile(r"(?:选用|采用|用|选)$")
+
+
+def _zh_verb_in_a_word(text: str, object_start: int) -> bool:
+    """'人均费用控制在…': the 用 of "choose/use" is part of a word (费用, 用处, 信用卡) when the
+    dictionary has it joined to the character before or after; then nothing is chosen."""
+    verb = _ZH_CHOICE_VERB_RE.search(text[:object_start])
+    if verb is None or len(verb.group()) > 1:
+        return False  # 选用 / 采用 are verbs of choosing themselves
+    at = verb.start()
+    pairs = (text[at - 1 : at + 1] if at else "", text[at : at + 2])
+    return any(len(p) == 2 and p not in _CHOOSING_WORDS and english_heads(p) for p in pairs)
+
+
+# Words the dictionary has that still choose: 改用 (switch to), 就用 (just use).
+_CHOOSING_WORDS = frozenset({"改用", "就用", "选用", "采用", "还用"})
+
+
 def choice(core: str) -> str | None:
     """The option chosen by "X it is" / "X is the way to go" / "let's go with X", or None."""
     if FACT_RE.search(core) and _ONGOING_RE.search(core):
         return None  # "我们已经在用GCP" states what is, it chooses nothing
     m = _CHOICE_RE.match(core.rstrip(".!。！ "))
-    if not m:
+    if not m or (m.group("e") and _zh_verb_in_a_word(m.string, m.start("e"))):
         return None
     picked = SUBJECT_LEAD_RE.sub("", next(g for g in m.groups() if g)).strip(EDGE_PUNCT)
     bare = strip_option_noise(picked)

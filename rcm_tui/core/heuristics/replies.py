@@ -176,6 +176,11 @@ _URGE_REOPEN_RE = re.compile(
 CUE_WINDOW = 200
 _SCOPE_WORDS = 4
 _WEAK_POSITIVE_RE = re.compile(r"with|in|on|into|onto|to|via|like|such\s+as", re.I)
+# A preposition's object ends at a conjunction, a relative pronoun or punctuation: what comes
+# after it is another phrase, not the thing offered "in" or "with".
+_CLAUSE_BREAK_RE = re.compile(
+    r"[,;:.!?()]|\b(?:but|and|or|yet|though|although|which|that|who)\b", re.I
+)
 
 
 def _cue_before(prefix: str) -> str | None:
@@ -192,6 +197,10 @@ def _cue_before(prefix: str) -> str | None:
             gap = prefix[m.end() :]
             if len(gap.split()) > 4 or len(CJK_CHAR_RE.findall(gap)) > 6:
                 continue
+            if kind == "pos" and _WEAK_POSITIVE_RE.fullmatch(m.group().strip()) and (
+                _CLAUSE_BREAK_RE.search(gap)
+            ):
+                continue  # "common in shade but poisonous": the mention is not its object
             candidate = (m.end(), -m.start(), kind)
             if best is None or candidate[:2] > best[:2]:
                 best = candidate

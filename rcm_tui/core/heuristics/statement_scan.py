@@ -100,10 +100,13 @@ def _scan_sentence(
     """Each clause of a sentence that is no question, read beside the rejections in it."""
     rejection_clauses = scan.clauses
     previous: str | None = None
+    rejecting = any(s == sentence.index for s, _ in rejection_clauses)
     for ci, clause in enumerate(sentence.clauses):
         rejected = (sentence.index, ci) in rejection_clauses
         if rejected and rejection_clauses[(sentence.index, ci)]:
             clause, rejected = rejection_clauses[(sentence.index, ci)], False
+        elif rejecting and ci > 0 and _ZH_BARE_PREDICATE_RE.match(strip_discourse(clause)):
+            rejected = True
         families = {h.family for h in scan.hits if (h.sentence, h.clause) == (sentence.index, ci)}
         if "inability" in families:
             # "I'm allergic to shellfish": the option is rejected and the fact is a hard
@@ -262,6 +265,13 @@ def _own_need(piece: str) -> str | None:
 
 # Constructions whose clause also says what is wanted (see constructions.py).
 _MINED_FAMILIES = frozenset({"replacement", "category", "exclusion"})
+# In a sentence that turns an option down, a short clause that only dislikes or cannot go is the
+# turning down itself ("香格里拉海拔太高，我妈有高血压，不能去"; "…，大家都不太喜欢"), never a
+# requirement of its own ("数据不能出机房" and "我膝盖不好" still are).
+_ZH_BARE_PREDICATE_RE = re.compile(
+    r"^[\u4e00-\u9fff]{0,4}?(?:不(?:太|怎么|大|是很)?(?:喜欢|想去|想|愿意|行|合适|考虑|感兴趣)|"
+    r"没(?:意思|兴趣)|不能(?:去|吃|用|坐|住)|[去吃用坐住]不了)[了吧啊呀哈嘛]*[。！!.]?$"
+)
 _JUST_INSTEAD_RE = re.compile(
     r",\s*(?:just|only|but)\s+(?P<want>(?!run\b|do\b|tell\b|give\b|show\b).{3,})$"
     r"|,\s*(?P<want2>[^,]{3,}?\s+(?:is|are|would\s+be|will\s+be)\s+(?:enough|plenty|fine))[.!]?$",

@@ -27,7 +27,16 @@ _DEGREE = (
     r"way|far|much|also|now|a\s+bit|a\s+little|so|completely|absolutely|clearly|frankly|"
     r"literally|seriously|utterly|still)\s+)*"
 )
-_PEOPLE = r"(?:me|us|him|her|them|(?:my|our|his|her|their)\s+[\w-]+|a\s+[\w-]+(?:\s+like\s+me)?)"
+_PEOPLE = (
+    r"(?:me|us|him|her|them|(?:my|our|his|her|their|the)\s+[\w-]+|a\s+[\w-]+(?:\s+like\s+me)?)"
+)
+# A negated modal of sufficiency judges like a copula and a verdict: "a keyboard won't do",
+# "Zapier isn't going to work for us", "Notion doesn't cut it" (a bare "doesn't work" is a fault).
+_FAILS = (
+    r"(?:(?:won'?t|will\s+not|wouldn'?t|would\s+not)\s+(?:do|work|cut\s+it|fly)|"
+    r"(?:isn'?t|is\s+not|aren'?t|are\s+not)\s+going\s+to\s+(?:work|cut\s+it|fly)|"
+    r"(?:doesn'?t|does\s+not|don'?t|do\s+not)\s+(?:cut\s+it|work\s+for\s+" + _PEOPLE + r"))"
+)
 # Predicates after a plain copula: the option has been judged and set aside.
 _POSITIVE_VERDICT = (
     r"(?:out|overkill|a\s+non[- ]?starter|a\s+no[- ]?go|(?:a\s+)?"
@@ -53,6 +62,9 @@ _VERDICT_RE = re.compile(
     r"^(?P<opt>[^,]+?)(?:\s+|(?='))(?:"
     rf"{_COPULA}\s+{_DEGREE}(?P<pos>{_POSITIVE_VERDICT})"
     rf"|{_NEG_COPULA}\s+{_DEGREE}(?P<neg>{_NEGATED_VERDICT})"
+    rf"|{_DEGREE}(?P<fail>{_FAILS})"
+    # Terse notes drop the copula: "macbook also off the table".
+    rf"|{_DEGREE}(?P<bare>off\s+the\s+(?:table|list|menu)|out\s+of\s+the\s+question)"
     r")(?=\s*(?:[,.;!—–-]|$|\s(?:because|since|as|for|so|anyway|either|any\s*more|"
     r"anywhere|near|around|in|at|on|to|with|lol|haha|lmao|tbh|though|too|honestly|right\s+now)\b))",
     re.I,
@@ -92,8 +104,11 @@ def verdict(core: str) -> tuple[str, str] | None:
     )  # "anything with per-core licensing is out": the licensing
     # "Auth0 pricing at 500 connections is insane": what is judged about Auth0 points at it.
     subject = _ATTRIBUTE_TAIL_RE.sub("", subject) or subject
-    pred = m.group("pos") or m.group("neg") or ""
-    if re.search(r"\s(?:is|was|'s)$", m.group()[: m.start("pos" if m.group("pos") else "neg")]):
+    which = next(g for g in ("pos", "neg", "fail", "bare") if m.group(g))
+    pred = m.group(which)
+    if which == "fail" and re.match(r"(?:my|our|his|her|their)\b", subject, re.I):
+        return None  # "my laptop won't work": a fault described, no option judged
+    if re.search(r"\s(?:is|was|'s)$", m.group()[: m.start(which)]):
         # "waste and the coffee is meh": a singular verb judges the last conjunct only.
         subject = re.split(r"\s+and\s+", subject)[-1]
     if _HEDGED_RE.search(subject) or _NOT_A_SUBJECT_RE.search(subject):
