@@ -7,9 +7,6 @@ Every case is phrased here, not copied from the scenarios; each rule has traps b
 
 from __future__ import annotations
 
-import statistics
-import time
-
 import pytest
 
 from rcm_tui.core.heuristics import analyse_message, find_readvocacy
@@ -359,41 +356,14 @@ def test_refusing_to_go_back_reopens_nothing(message: str) -> None:
     assert analyse(message, **view).reopened == []
 
 
-# -- speed ----------------------------------------------------------------------------------------
+# -- long replies ---------------------------------------------------------------------------------
 
 
-def test_the_new_rules_keep_the_analyser_fast() -> None:
-    messages = [
-        "No Redis, no Memcached, because they are stateful.",
-        "Ruby on Rails is off the table.",
-        "We don't use Windows servers.",
-        "Hmm, no — too heavy.",
-        "Sessions must expire after 30 minutes and be revocable by admins.",
-        "不要用Redis，也不要用Memcached",
-        "Let's go back to Kafka.",
-        "Neither Kafka nor RabbitMQ.",
-    ]
-    view = LedgerSnapshot(last_assistant_message=ONE_PROPOSAL, reopenable=["Kafka"])
-    for message in messages:
-        analyse_message(message, 5, view)
-    timings: list[float] = []
-    for _ in range(10):
-        for message in messages:
-            start = time.perf_counter()
-            analyse_message(message, 5, view)
-            timings.append(time.perf_counter() - start)
-    assert statistics.median(timings) < 0.001
-
-
-def test_resolving_a_pronoun_against_a_long_reply_stays_bounded() -> None:
+def test_a_pronoun_resolves_against_a_long_reply() -> None:
     reply = "Redis is the usual choice here. " + (
         "The handler validates the token, then the worker checks the Token Bucket state and "
         "writes the Audit Log entry. " * 10
     )
     view = LedgerSnapshot(last_assistant_message=reply)
-    analyse_message("Hmm, no — too heavy.", 5, view)
-    start = time.perf_counter()
-    for _ in range(10):
-        found = analyse_message("Hmm, no — too heavy.", 5, view)
-    assert (time.perf_counter() - start) / 10 < 0.02
+    found = analyse_message("Hmm, no — too heavy.", 5, view)
     assert [f.option for f in found.rejections] == ["Redis"]
