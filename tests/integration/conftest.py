@@ -22,6 +22,7 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -322,42 +323,34 @@ def server_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("server-logs")
 
 
-# Session-scoped and parametrised: pytest runs a kind's tests together and stops its server
-# before starting the next kind's, so each fixture keeps at most one server running.
+def _servers_fixture(name: str, kinds: list[str], variant: str = "") -> Any:
+    """A session fixture giving each server of `kinds` in turn (`variant`: " quickstart").
+
+    Session-scoped and parametrised: pytest runs a kind's tests together and stops its server
+    before starting the next kind's, so each such fixture keeps at most one server running.
+    """
+
+    @pytest.fixture(scope="session", params=kinds, name=name)
+    def each_server(
+        request: pytest.FixtureRequest, gguf_path: Path, server_logs: Path
+    ) -> Iterator[ServerProcess]:
+        with running_server(f"{request.param}{variant}", gguf_path, server_logs) as server:
+            yield server
+
+    return each_server
 
 
-@pytest.fixture(scope="session", params=LLAMA_SERVERS)
-def llama_server(
-    request: pytest.FixtureRequest, gguf_path: Path, server_logs: Path
-) -> Iterator[ServerProcess]:
-    """llama.cpp's server, configured for the tests (one slot, one thread, an API key)."""
-    with running_server(request.param, gguf_path, server_logs) as server:
-        yield server
-
-
-@pytest.fixture(scope="session", params=OPENAI_SERVERS)
-def openai_server(
-    request: pytest.FixtureRequest, gguf_path: Path, server_logs: Path
-) -> Iterator[ServerProcess]:
-    """Each OpenAI-compatible server in turn, configured for the tests."""
-    with running_server(request.param, gguf_path, server_logs) as server:
-        yield server
-
-
-@pytest.fixture(scope="session", params=LLAMA_SERVERS)
-def llama_server_as_documented(
-    request: pytest.FixtureRequest, gguf_path: Path, server_logs: Path
-) -> Iterator[ServerProcess]:
-    with running_server(f"{request.param} quickstart", gguf_path, server_logs) as server:
-        yield server
-
-
-@pytest.fixture(scope="session", params=OPENAI_SERVERS)
-def openai_server_as_documented(
-    request: pytest.FixtureRequest, gguf_path: Path, server_logs: Path
-) -> Iterator[ServerProcess]:
-    with running_server(f"{request.param} quickstart", gguf_path, server_logs) as server:
-        yield server
+# Set up for the tests (one slot, one thread, an API key): llama.cpp's server, for what only it
+# does (the Messages API, keys, prompt-cache counts), and every OpenAI-compatible server.
+llama_server = _servers_fixture("llama_server", LLAMA_SERVERS)
+openai_server = _servers_fixture("openai_server", OPENAI_SERVERS)
+# Started as their quick starts say.
+llama_server_as_documented = _servers_fixture(
+    "llama_server_as_documented", LLAMA_SERVERS, " quickstart"
+)
+openai_server_as_documented = _servers_fixture(
+    "openai_server_as_documented", OPENAI_SERVERS, " quickstart"
+)
 
 
 # --- API keys never written -------------------------------------------------------------------
