@@ -3,7 +3,8 @@
 xllamacpp is a prebuilt wheel with llama.cpp inside, already installed by the `local` extra: it
 serves the same OpenAI API (`/v1/chat/completions`, `/v1/models`, `/health`) and Anthropic
 Messages API (`/v1/messages`) as the `llama-server` binary, so the server tests need no build of
-llama.cpp. The flags are llama-server's, under their long names:
+llama.cpp. The flags are llama-server's long ones (`--ctx` for its `--ctx-size`), and so are
+the defaults of those left out (the slots, the threads, no key):
 
     python serve_xllamacpp.py --model GGUF --port N --ctx 4096 [--api-key K] [--parallel N]
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import signal
 import sys
+from typing import Any
 
 LOOPBACK = "127.0.0.1"
 # llama-server's default: -1 picks the number of slots itself (4 today, sharing one KV cache).
@@ -34,7 +36,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def serve(args: argparse.Namespace) -> object:
+def serve(args: argparse.Namespace) -> Any:
     import xllamacpp
 
     params = xllamacpp.CommonParams()
@@ -58,7 +60,7 @@ def serve(args: argparse.Namespace) -> object:
 
 def main(argv: list[str]) -> None:
     server = serve(parse(argv))
-    print(f"listening on {server.listening_address}", flush=True)  # type: ignore[attr-defined]
+    print(f"listening on {server.listening_address}", flush=True)
     while True:
         signal.pause()
 
