@@ -173,7 +173,9 @@ class _SharedModel:
     lock: threading.Lock
 
 
-_ModelKey = tuple[str, int, int]
+# (model file, context size, threads, engine): the engine too, so that a provider asking for
+# the other engine never gets the model one already loaded.
+_ModelKey = tuple[str, int, int, str]
 _MODELS: dict[_ModelKey, _SharedModel] = {}
 _MODELS_LOCK = threading.Lock()
 
@@ -196,7 +198,8 @@ def _shared_model(key: _ModelKey, seed: int, engine: str) -> _SharedModel:
     with _MODELS_LOCK:
         model = _MODELS.get(key)
         if model is None:
-            llm = _load(*key, seed=seed, engine=engine)
+            path, n_ctx, n_threads, _ = key
+            llm = _load(path, n_ctx, n_threads, seed=seed, engine=engine)
             model = _SharedModel(llm, threading.Lock())
             _MODELS[key] = model
         return model
@@ -428,7 +431,8 @@ class LocalProvider:
             )
         if not self._path.is_file():
             raise ProviderError(f"local model file not found: {self._path}", kind="not_installed")
-        return (str(self._path), self._cfg.n_ctx, self._cfg.n_threads or auto_threads())
+        engine = resolve_engine(self._cfg.engine) or self._cfg.engine
+        return (str(self._path), self._cfg.n_ctx, self._cfg.n_threads or auto_threads(), engine)
 
     def _next_seed(self) -> int:
         # llama-cpp-python reseeds every call, so one fixed seed would make a retry of the

@@ -27,11 +27,10 @@ from .conftest import collect, expect_error
 
 pytestmark = pytest.mark.integration
 
-# The loaded model is cached per (path, n_ctx, n_threads), not per engine: a context size of
-# each engine's own keeps them apart, and every test of an engine uses the same settings so
-# its GGUF loads once. One thread: on a busy machine llama.cpp's spin-waiting threads slow
-# each other down.
-N_CTX = {"llama-cpp-python": 2048, "xllamacpp": 2304}
+# The loaded model is cached per (path, n_ctx, n_threads, engine): every test of an engine uses
+# the same settings so its GGUF loads once. One thread: on a busy machine llama.cpp's
+# spin-waiting threads slow each other down.
+N_CTX = 2048
 SYSTEM = ChatMessage("system", "You are a concise assistant. Answer in one or two sentences.")
 WORKER_THREAD = "rcm-local-llm"
 SMOLLM2_PARAMETERS = 134_515_008  # as llama.cpp counts them
@@ -43,7 +42,7 @@ def ask(text: str, **kwargs: object) -> LLMRequest:
 
 @pytest.fixture
 def settings(local_engine: str) -> LocalSettings:
-    return LocalSettings(n_ctx=N_CTX[local_engine], n_threads=1, max_tokens=32, engine=local_engine)
+    return LocalSettings(n_ctx=N_CTX, n_threads=1, max_tokens=32, engine=local_engine)
 
 
 @pytest.fixture
@@ -54,7 +53,7 @@ def provider(settings: LocalSettings) -> LocalProvider:
 def shared_model(settings: LocalSettings) -> local._SharedModel:
     # White-box on purpose: how far llama.cpp got is only visible on the model itself.
     path = local.bundled_model_path()
-    return local._MODELS[(str(path), settings.n_ctx, settings.n_threads)]
+    return local._MODELS[(str(path), settings.n_ctx, settings.n_threads, settings.engine)]
 
 
 async def _wait_for_workers_to_exit(deadline_s: float) -> None:
