@@ -157,12 +157,12 @@ class MainScreen(Screen[None]):
         await self.show_session(self._recap)
         self.ready = True
         # After the first frame, while the user types: the first reply should not pay for it.
-        # The coroutine is made only when the worker starts: made here, a screen closed before
-        # the first refresh left it never awaited.
         self.call_after_refresh(self._start_preload)
 
     def _start_preload(self) -> None:
-        self.run_worker(self._preload(), group="preload", exit_on_error=False)
+        # The worker makes the coroutine when it starts: made here, an app that exits before
+        # the worker runs leaves it never awaited (a RuntimeWarning at exit).
+        self.run_worker(self._preload, group="preload", exit_on_error=False)
 
     async def _preload(self) -> None:
         await self.controller.warm_analysers()
