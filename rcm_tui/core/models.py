@@ -7,6 +7,7 @@ migration in `migrate_document`.
 
 from __future__ import annotations
 
+import operator
 import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -65,6 +66,10 @@ class Message(Document):
     # mid-session). Absent in documents written before they were recorded.
     provider: str | None = None
     model: str | None = None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        super().__setattr__(name, value)
+        note_write(self)  # the prompt's pairing of the history reads only what was written
 
 
 class Requirement(Document):
@@ -375,13 +380,17 @@ class Session(Document):
     def average_quality(self) -> float | None:
         if not self.quality:
             return None
-        return sum(q.overall for q in self.quality) / len(self.quality)
+        # In C, in the same order (the same sum): the sessions index asks once a turn.
+        return sum(map(_OVERALL, self.quality)) / len(self.quality)
 
     def quality_for(self, turn: int) -> QualityRecord | None:
         return next((q for q in self.quality if q.turn == turn), None)
 
     def dump(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
+
+
+_OVERALL = operator.attrgetter("overall")
 
 
 class DocumentError(ValueError):
