@@ -113,6 +113,9 @@ class _ListState:
     # the values of the items' list fields (which change in place, unlogged)
     writes: Position | None = None
     grown: tuple[list[tuple[Any, ...]], ...] = ()
+    # every item: id(item) -> its index, kept from save to save (the items before the new
+    # ones are the same objects), not built again for each save
+    where: dict[int, int] | None = None
 
     def snapshot_at(self, index: int) -> tuple[Any, ...] | None:
         at = index - self.watched
@@ -321,8 +324,13 @@ def _written_changes(
     grown = _grown_columns(items)
     if any(now[:shared] != then for now, then in zip(grown, before.grown, strict=False)):
         return None
-    where = dict(zip(map(id, items[:shared]), range(shared), strict=True))
-    touched = sorted({where[id(item)] for item in written if id(item) in where})
+    where = before.where
+    if where is None:
+        where = dict(zip(map(id, items[:shared]), range(shared), strict=True))
+    touched = sorted({
+        index for item in written
+        if (index := where.get(id(item), shared)) < shared and items[index] is item
+    })
     snapshots = list(before.snapshots)
     at: dict[str, Any] = {}
     for index, seen in zip(touched, _snapshots([items[i] for i in touched], EVERY_ITEM),
@@ -333,7 +341,8 @@ def _written_changes(
     snapshots += _snapshots(items[shared:], EVERY_ITEM)
     for index in range(shared, len(items)):
         at[str(index)] = items[index].model_dump(mode="json")
-    state = _ListState(list(items), snapshots, 0, turn, writes, grown)
+        where[id(items[index])] = index
+    state = _ListState(list(items), snapshots, 0, turn, writes, grown, where)
     if not at and len(items) == shared:
         return None, state
     return {"len": len(items), "at": at}, state
