@@ -15,7 +15,7 @@ from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .requirement_writes import note_write
+from .requirement_writes import NotedList, note_write, noted_lists
 
 SCHEMA_VERSION = 1
 
@@ -94,9 +94,18 @@ class Requirement(Document):
     # analysers send whatever matches it to that one and never bring it back.
     merged_into: str | None = None
 
+    def model_post_init(self, context: Any, /) -> None:
+        noted_lists(self, REQUIREMENT_LISTS)
+
     def __setattr__(self, name: str, value: Any) -> None:
+        if name in REQUIREMENT_LISTS and isinstance(value, list):
+            value = NotedList(value)  # changed in place later, it logs itself
         super().__setattr__(name, value)
         note_write(self)  # the journal saves what was written, not a comparison of them all
+
+
+# A requirement's list fields: changed in place (restated_turns.append), so NotedLists.
+REQUIREMENT_LISTS = ("restated_turns", "replaced_texts")
 
 
 class RejectedOption(Document):
