@@ -45,13 +45,14 @@ import os
 import stat
 import weakref
 from dataclasses import dataclass, field
+from itertools import compress
 from pathlib import Path
 from typing import Any, get_origin
 
 from pydantic import BaseModel
 
-from .core.models import Session
-from .core.requirement_writes import Position, position, written_since
+from .core.models import REQUIREMENT_LISTS, Session
+from .core.requirement_writes import Position, holds, position, positions_of, written_since
 from .safe_files import fsync_folder, open_for_append, write_all
 
 JOURNAL_SUFFIX = ".journal"
@@ -109,10 +110,11 @@ class _ListState:
     snapshots: list[tuple[Any, ...]] = field(default_factory=list)
     watched: int = 0
     turn: int = 0
-    # every item: where the requirement write log stood before the snapshots were taken, and
-    # the values of the items' list fields (which change in place, unlogged)
+    # every item: where the requirement write log stood before the snapshots were taken
     writes: Position | None = None
-    grown: tuple[list[tuple[Any, ...]], ...] = ()
+    # every item: id(item) and id(its list fields) -> its index, kept from save to save (the
+    # items before the new ones are the same objects), not built again for each save
+    where: dict[int, int] | None = None
 
     def snapshot_at(self, index: int) -> tuple[Any, ...] | None:
         at = index - self.watched
@@ -135,9 +137,8 @@ def _window_start(items: list[Any], horizon: int) -> int:
 def _first_difference(now: list[Any], before: list[Any], limit: int) -> int:
     """The first index below `limit` where the two lists hold different objects."""
     limit = min(limit, len(before))
-    if now[:limit] == before[:limit]:  # identical objects compare by pointer, without __eq__
-        return limit
-    return next(i for i in range(limit) if now[i] is not before[i])
+    # One pointer comparison per item, in C (slicing both lists first copied them).
+    return next(compress(range(limit), map(operator.is_not, now, before)), limit)
 
 
 class SessionJournal:
@@ -270,16 +271,6 @@ def _snapshots(items: list[Any], kind: str) -> list[tuple[Any, ...]]:
     ]
 
 
-def _grown_columns(items: list[Any]) -> tuple[list[tuple[Any, ...]], ...]:
-    """The list fields' values, one column per field, built in C (map over the items)."""
-    if not items:
-        return ()
-    model: type[BaseModel] = type(items[0])
-    return tuple(
-        list(map(tuple, map(operator.attrgetter(name), items))) for name in _list_fields(model)
-    )
-
-
 def _state_of(
     items: list[Any], turn: int, kind: str, before: _ListState | None = None
 ) -> _ListState:
@@ -288,7 +279,7 @@ def _state_of(
     if kind == EVERY_ITEM:
         writes = position()  # first: a write while the snapshots are taken is seen next time
         return _ListState(list(items), _snapshots(items, kind), 0, turn, writes,
-                          _grown_columns(items))
+                          positions_of(items, REQUIREMENT_LISTS))
     start = _watched_from(items, turn, kind, before)
     return _ListState(list(items), _snapshots(items[start:], kind), start, turn)
 
@@ -299,7 +290,7 @@ def _unchanged_but_appended(before: _ListState, state: _ListState) -> bool:
     shared = len(before.items)
     if shared > len(state.items) or before.watched > state.watched:
         return False
-    if state.items[:shared] != before.items[:shared]:  # by identity first, as list == does
+    if not all(map(operator.is_, state.items, before.items)):  # by identity, in C
         return False
     offset = state.watched - before.watched
     return before.snapshots[offset:] == state.snapshots[: max(0, shared - state.watched)]
@@ -309,8 +300,9 @@ def _written_changes(
     before: _ListState, items: list[Any], turn: int
 ) -> tuple[dict[str, Any] | None, _ListState] | None:
     """Every item's changes from the write log: the items written to since the last save are
-    compared, the others are not; None when the log cannot tell (then all are compared): the
-    list was rearranged or an item replaced, a list field changed in place, a new epoch."""
+    compared (a list field changed in place logs itself: a NotedList), the others are not;
+    None when the log cannot tell (then all are compared): the list was rearranged or an item
+    replaced, a new epoch."""
     writes = position()
     shared = len(before.items)
     written = written_since(before.writes) if before.writes is not None else None
@@ -318,11 +310,14 @@ def _written_changes(
         map(operator.is_, items[:shared], before.items)
     ):
         return None
-    grown = _grown_columns(items)
-    if any(now[:shared] != then for now, then in zip(grown, before.grown, strict=False)):
-        return None
-    where = dict(zip(map(id, items[:shared]), range(shared), strict=True))
-    touched = sorted({where[id(item)] for item in written if id(item) in where})
+    where = before.where
+    if where is None:
+        where = positions_of(items[:shared], REQUIREMENT_LISTS)
+    touched = sorted({
+        index for item in written
+        if (index := where.get(id(item), shared)) < shared
+        and holds(items[index], item, REQUIREMENT_LISTS)
+    })
     snapshots = list(before.snapshots)
     at: dict[str, Any] = {}
     for index, seen in zip(touched, _snapshots([items[i] for i in touched], EVERY_ITEM),
@@ -330,10 +325,13 @@ def _written_changes(
         if seen != snapshots[index]:
             snapshots[index] = seen
             at[str(index)] = items[index].model_dump(mode="json")
+        # A list field assigned anew: follow that list from now on.
+        positions_of([items[index]], REQUIREMENT_LISTS, index, where)
     snapshots += _snapshots(items[shared:], EVERY_ITEM)
     for index in range(shared, len(items)):
         at[str(index)] = items[index].model_dump(mode="json")
-    state = _ListState(list(items), snapshots, 0, turn, writes, grown)
+    positions_of(items[shared:], REQUIREMENT_LISTS, shared, where)
+    state = _ListState(list(items), snapshots, 0, turn, writes, where)
     if not at and len(items) == shared:
         return None, state
     return {"len": len(items), "at": at}, state

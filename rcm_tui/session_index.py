@@ -3,13 +3,14 @@ kept with the file's signature so a warm index reads no session file), and its o
 
 from __future__ import annotations
 
+import operator
 import os
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from .core.models import Session
+from .core.models import QualityRecord, Session
 from .session_files import Signature, signature
 
 # Titles are shown in one table row; the index should not carry a pasted novel.
@@ -69,13 +70,42 @@ def record_for(session: Session, st: os.stat_result) -> dict[str, Any]:
         "updated_at": _aware(session.updated_at).isoformat(),
         "created_at": _aware(session.created_at).isoformat(),
         "turns": session.turn,
-        "average_quality": session.average_quality(),
+        "average_quality": average_quality(session),
         "mtime_ns": mtime_ns,
         "size": size,
         "ino": ino,
         "broken": None,
         "parent": [session.parent.id, session.parent.turn] if session.parent else None,
     }
+
+
+@dataclass
+class _RunningSums:
+    """The quality records last averaged and the running sums of their overall scores."""
+
+    records: list[QualityRecord]
+    sums: list[float]
+
+
+_running = _RunningSums([], [0])
+
+
+def average_quality(session: Session) -> float | None:
+    """session.average_quality(), the same float, without adding up every turn's score at
+    each turn: records are replaced, never changed in place, so the sums of the records that
+    are the same objects as last time still hold (sum() adds in the same order)."""
+    global _running
+    records = session.quality
+    if not records:
+        return None
+    held = _running
+    if len(held.records) > len(records) or not all(map(operator.is_, records, held.records)):
+        held = _RunningSums([], [0])
+    for record in records[len(held.records) :]:
+        held.records.append(record)
+        held.sums.append(held.sums[-1] + record.overall)
+    _running = held
+    return held.sums[-1] / len(records)
 
 
 def broken_record(reason: str, st: os.stat_result) -> dict[str, Any]:

@@ -141,10 +141,10 @@ def release(session: Session, refs: Iterable[str]) -> None:
     if not dead:
         return
     entries = session.sent_ledgers
-    for index in range(len(entries) - 1, -1, -1):
+    # One lean pass (a block is kept each turn: a long session holds a thousand entries).
+    for index in [i for i, entry in enumerate(entries) if entry.text and entry.id in dead]:
         entry = entries[index]
-        if entry.text and entry.id in dead:
-            entries[index] = SentLedger(id=entry.id, text="", turn=entry.turn)
+        entries[index] = SentLedger(id=entry.id, text="", turn=entry.turn)
 
 
 def block_text(session: Session, ref: str) -> str | None:

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import prompts
+from .answered_index import AnsweredTurns, answered
 from .ledger import ledger_snapshot
 from .ledger_snapshot import LedgerSnapshot, RejectedItem
 from .llm import ChatMessage
@@ -141,18 +142,7 @@ def status_from_ledger(ledger: LedgerSnapshot, turn: int) -> StatusBlock:
 
 def answered_turns(session: Session, before_turn: int) -> list[tuple[Message, Message]]:
     """(user, assistant) pairs of completed turns; an interrupted turn has no pair."""
-    # One pass (this runs over the whole history a few times a turn): messages are stored in
-    # turn order, a user message before the replies to it.
-    users: dict[int, Message] = {}
-    pairs = []
-    for m in session.messages:
-        if m.turn >= before_turn:
-            continue
-        if m.role == "user":
-            users[m.turn] = m
-        elif m.turn in users:
-            pairs.append((users[m.turn], m))
-    return pairs
+    return answered(session.messages, before_turn, _pair_tokens).pairs
 
 
 def heuristic_summary(pairs: list[tuple[Message, Message]], limit: int | None = None) -> str:
@@ -257,10 +247,11 @@ def assemble(
     A `checklist` (the small-model profile's ledger) is sent instead of a block, and history
     messages keep theirs the same way. `ledger` is the session's ledger snapshot, if taken.
     """
-    pairs = answered_turns(session, turn)
+    history = answered(session.messages, turn, _pair_tokens)
 
     def fit(block: str) -> AssembledPrompt:
-        return _assemble_with(session, pairs, block, user_text, turn, budget, chunk, system_prompt)
+        return _assemble_with(session, history, block, user_text, turn, budget, chunk,
+                              system_prompt)
 
     if checklist is not None:
         return fit(checklist)
@@ -288,7 +279,7 @@ def assemble(
             limit=budget.ledger_requirements,
         )
 
-    return _fit_as_sent(fit, as_sent_block, pairs)
+    return _fit_as_sent(fit, as_sent_block, history.pairs)
 
 
 def _fit_as_sent(
@@ -307,7 +298,7 @@ def _fit_as_sent(
 
 def _assemble_with(
     session: Session,
-    pairs: list[tuple[Message, Message]],
+    answered_pairs: AnsweredTurns,
     ledger: str,
     user_text: str,
     turn: int,
@@ -319,8 +310,8 @@ def _assemble_with(
     final = ChatMessage("user", with_ledger(ledger, user_text))
     fixed = messages_tokens([system, final])
     room = budget.prompt - fixed
-    pair_tokens = [_pair_tokens(p) for p in pairs]
-    history_tokens = sum(pair_tokens)
+    pairs = answered_pairs.pairs
+    history_tokens = answered_pairs.sums[-1]
     if history_tokens <= room:
         history = [m for p in pairs for m in _pair_messages(p)]
         prefix = [system, *history]
@@ -334,29 +325,31 @@ def _assemble_with(
             over_budget=fixed > budget.prompt,
         )
     return _assemble_summarised(
-        session, pairs, pair_tokens, system, final, ledger, room, budget, chunk
+        session, answered_pairs, system, final, ledger, room, budget, chunk
     )
 
 
-def _first_cut(pair_tokens: list[int], room: int, step: int, last: int) -> int:
+def _first_cut(sums: list[int], room: int, step: int, last: int) -> int:
     """Where the search for a cut point starts: the cut before the first one (in steps of
     `step`, up to `last`) whose verbatim turns alone fit. Earlier cuts cannot fit once the
-    summary is added, and trying each of them made every turn of a long session cost O(n²)."""
-    remaining = sum(pair_tokens)
-    cut = 0
-    while cut < last:
-        nxt = min(last, cut + step)
-        remaining -= sum(pair_tokens[cut:nxt])
-        if remaining <= room:
-            return cut
-        cut = nxt
-    return max(0, last - step)
+    summary is added, and trying each of them made every turn of a long session cost O(n²).
+    `sums` are the running sums of the pairs' tokens: what remains after a cut only shrinks
+    as the cut moves on, so the first cut that fits is found by bisection."""
+    total = sums[-1]
+    steps = -(-last // step)  # the cuts tried: min(last, k * step) for k = 1..steps
+
+    def fits(k: int) -> bool:
+        return total - sums[min(last, k * step)] <= room
+
+    k = bisect.bisect_left(range(1, steps + 1), True, key=fits) + 1
+    if k > steps:
+        return max(0, last - step)
+    return (k - 1) * step
 
 
 def _assemble_summarised(
     session: Session,
-    pairs: list[tuple[Message, Message]],
-    pair_tokens: list[int],
+    answered_pairs: AnsweredTurns,
     system: ChatMessage,
     final: ChatMessage,
     ledger: str,
@@ -364,13 +357,14 @@ def _assemble_summarised(
     budget: Budget,
     chunk: int,
 ) -> AssembledPrompt:
+    pairs, pair_tokens, sums = answered_pairs.pairs, answered_pairs.tokens, answered_pairs.sums
     keep_min = min(len(pairs), budget.recent_turns)
-    dropped = _first_cut(pair_tokens, room, max(1, chunk), len(pairs) - keep_min)
+    dropped = _first_cut(sums, room, max(1, chunk), len(pairs) - keep_min)
     while True:
         dropped = min(len(pairs) - keep_min, dropped + max(1, chunk))
         through = pairs[dropped - 1][0].turn if dropped else 0
         summary = _summary_message(_summary_for(session, pairs, through), through)
-        history_tokens = sum(pair_tokens[dropped:])
+        history_tokens = sums[-1] - sums[dropped]
         if (
             messages_tokens([summary]) + history_tokens <= room
             or dropped >= len(pairs) - keep_min

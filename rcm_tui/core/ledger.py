@@ -33,6 +33,7 @@ from .models import (
     Restatement,
     Session,
 )
+from .requirement_ids import requirement_ids
 
 # A finding at least this similar to an existing requirement is the same requirement.
 MERGE_THRESHOLD = 0.6
@@ -161,9 +162,9 @@ def reopen_option(session: Session, option: str, turn: int) -> RejectedOption | 
 
 
 def find_requirement(session: Session, req_id: str) -> Requirement:
-    for req in session.requirements:
-        if req.id.lower() == req_id.strip().lower():
-            return req
+    found = requirement_ids(session.requirements).positions({req_id.strip().lower()})
+    if found:
+        return session.requirements[found[0]]
     known = ", ".join(r.id for r in session.requirements) or "none yet"
     raise KeyError(f"no requirement {req_id!r} (known: {known})")
 
@@ -184,10 +185,11 @@ def mark_addressed(session: Session, req_ids: list[str], turn: int) -> list[str]
     so does a status the user set by hand: "pending" from the user means not met yet)."""
     changes: list[str] = []
     wanted = {i.strip().lower() for i in req_ids}
-    for req in session.requirements:
+    reqs = session.requirements
+    for req in (reqs[at] for at in requirement_ids(reqs).positions(wanted)):
         if req.status_set_by == "user":
             continue
-        if req.id.lower() in wanted and req.status == "pending":
+        if req.status == "pending":
             req.status = "addressed"
             req.updated_turn = turn
             changes.append(f"{req.id} addressed")
@@ -219,7 +221,7 @@ def _merge_requirement(
     existing = follow_user_edits(session, _similar_requirement(session, text), text)
     if existing is None:
         req = Requirement(
-            id=next_id("R", [r.id for r in session.requirements]),
+            id=requirement_ids(session.requirements).next_id(),
             text=text,
             source_turn=turn,
             confidence=round(min(max(confidence, 0.0), 1.0), 2),

@@ -22,16 +22,18 @@ bounded: they are few and proposing a rejected option again is the failure that 
 from __future__ import annotations
 
 import functools
-import heapq
+import itertools
 import operator
-from collections import Counter
-from collections.abc import Iterable
+from dataclasses import dataclass
 
+from .bound_index import index_for
 from .ledger_snapshot import RequirementItem
 from .terms import content_terms
 
 # The share of the requirements a word may appear in and still be distinctive.
 DISTINCTIVE_SHARE = 0.05
+# Id ranges a block names before "…".
+RANGES_SHOWN = 8
 
 
 @functools.lru_cache(maxsize=8192)
@@ -40,25 +42,21 @@ def _terms(text: str) -> frozenset[str]:
     return frozenset(content_terms(text))
 
 
-def _newest_first(items: Iterable[RequirementItem], count: int) -> list[RequirementItem]:
-    # The `count` newest, without sorting the whole ledger: this runs a few times a turn.
-    return heapq.nlargest(count, items, key=lambda r: r.source_turn)
-
-
-def _relevant(items: list[RequirementItem], focus: str) -> list[RequirementItem]:
-    wanted = content_terms(focus)
-    if not wanted:
-        return []
-    counts = Counter(term for r in items for term in _terms(r.text) & wanted)
-    most = max(1, int(len(items) * DISTINCTIVE_SHARE))
-    rare = {term for term, n in counts.items() if n <= most}
-    return [r for r in items if _terms(r.text) & rare]
-
-
 Bounded = tuple[list[RequirementItem], list[RequirementItem]]
+
+
+@dataclass
+class _Choice:
+    shown: list[RequirementItem]
+    rest: list[RequirementItem]
+    # The rest named by id ranges, as `id_ranges` names them (read from the index); None
+    # when the index cannot tell (repeated numbers): then they are read from the rest.
+    ranges: str | None
+
+
 # The last few choices: the block is chosen several times a turn (prompt, instructions, the
 # judge) over the same ledger, whose items are the same objects while unchanged.
-_chosen: list[tuple[tuple[int, str], list[RequirementItem], Bounded]] = []
+_chosen: list[tuple[tuple[int, str], list[RequirementItem], _Choice]] = []
 _CACHED_CHOICES = 8
 
 
@@ -68,34 +66,62 @@ def bounded_requirements(
     """(shown in full, in ledger order; the rest). Everything is shown up to `limit`."""
     if limit <= 0 or len(requirements) <= limit:
         return requirements, []
-    for key, items, result in _chosen:
+    choice = _cached_choice(requirements, limit, focus)
+    return list(choice.shown), list(choice.rest)
+
+
+def bounded_with_ranges(
+    requirements: list[RequirementItem], limit: int, focus: str = ""
+) -> tuple[list[RequirementItem], int, str]:
+    """(shown in full, how many are not, their ids as `id_ranges` names them)."""
+    if limit <= 0 or len(requirements) <= limit:
+        return requirements, 0, ""
+    choice = _cached_choice(requirements, limit, focus)
+    ranges = id_ranges(choice.rest) if choice.ranges is None else choice.ranges
+    return list(choice.shown), len(choice.rest), ranges
+
+
+def _cached_choice(requirements: list[RequirementItem], limit: int, focus: str) -> _Choice:
+    for key, items, choice in _chosen:
         if key == (limit, focus) and len(items) == len(requirements) and all(
             map(operator.is_, items, requirements)
         ):
-            return list(result[0]), list(result[1])
-    result = _choose(requirements, limit, focus)
-    _chosen.insert(0, ((limit, focus), list(requirements), result))
+            return choice
+    choice = _choose(requirements, limit, focus)
+    _chosen.insert(0, ((limit, focus), list(requirements), choice))
     del _chosen[_CACHED_CHOICES:]
-    return list(result[0]), list(result[1])
+    return choice
 
 
-def _choose(requirements: list[RequirementItem], limit: int, focus: str) -> Bounded:
-    pinned = [r for r in requirements if r.origin == "user"]
+def _choose(requirements: list[RequirementItem], limit: int, focus: str) -> _Choice:
+    """The choice, read from the index of the list (bound_index.py) rather than a scan."""
+    index = index_for(requirements, _terms)
+    pinned = [index.items[p] for p in sorted(index.pinned)]
     chosen: dict[str, RequirementItem] = {r.id: r for r in pinned}
+    wanted = content_terms(focus)
+    most = max(1, int(len(requirements) * DISTINCTIVE_SHARE))
+    relevant = index.sharing_rare(wanted, most) if wanted else []
     ranked = [
-        *_newest_first((r for r in requirements if r.status == "pending"), limit),
-        *_newest_first(_relevant(requirements, focus), limit),
-        *_newest_first(requirements, limit + len(pinned)),
+        *index.pending_newest(limit),
+        *index.newest_of(relevant, limit),
+        *index.newest(limit + len(pinned)),
     ]
     for item in ranked:
         if len(chosen) >= max(limit, len(pinned)):
             break
         chosen.setdefault(item.id, item)
-    shown = [r for r in requirements if r.id in chosen]
-    return shown, [r for r in requirements if r.id not in chosen]
+    shown = index.positions_of(list(chosen))
+    rest: list[RequirementItem] = []
+    bounds = [-1, *shown, len(requirements)]
+    for start, stop in itertools.pairwise(bounds):
+        rest += requirements[start + 1 : stop]  # slice by slice, in C
+
+    # Read now: the index follows the next list it is given.
+    named = None if index.irregular else index.rest_ranges(shown, RANGES_SHOWN)
+    return _Choice([requirements[p] for p in shown], rest, named)
 
 
-def id_ranges(items: list[RequirementItem], most: int = 8) -> str:
+def id_ranges(items: list[RequirementItem], most: int = RANGES_SHOWN) -> str:
     """"R1–R940, R960" for ids like R<number>; at most `most` ranges, then "…"."""
     numbered: list[int] = []
     other: list[str] = []

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .heuristics.quantities import quantity_keys
 from .heuristics.text import content_tokens
@@ -129,25 +129,60 @@ class RequirementIndex:
         return sorted(found)
 
 
-_cache: list[tuple[list[Requirement], RequirementIndex]] = []
+@dataclass
+class _Indexed:
+    """An index and what it was last brought up to: the requirement objects (and where each
+    is) and where the write log stood: a text changes by assignment, which the log records."""
+
+    requirements: list[Requirement]
+    index: RequirementIndex
+    items: list[Requirement] = field(default_factory=list)
+    where: dict[int, int] = field(default_factory=dict)
+    writes: Position = field(default_factory=position)
+
+
+_cache: list[_Indexed] = []
 _CACHED_LEDGERS = 4
 
 
 def index_of(requirements: list[Requirement]) -> RequirementIndex:
     """The index of this list of requirements, brought up to date with their texts."""
-    entry = next((e for e in _cache if e[0] is requirements), None)
-    texts = [r.text for r in requirements]
-    if entry is not None and texts[: len(entry[1].texts)] == entry[1].texts:
-        index = entry[1]
-    else:
-        index = RequirementIndex()
+    writes = position()  # first: a write while the texts are read is seen next time
+    entry = next((e for e in _cache if e.requirements is requirements), None)
+    if entry is None or not _texts_kept(entry, requirements):
         if entry is not None:
             _cache.remove(entry)
-        _cache.insert(0, (requirements, index))
+        entry = _Indexed(requirements, RequirementIndex())
+        _cache.insert(0, entry)
         del _cache[_CACHED_LEDGERS:]
-    for text in texts[len(index.texts) :]:
-        index.add(text)
+    index = entry.index
+    if not all(map(operator.is_, requirements, entry.items)):
+        entry.items = []  # the same texts in other objects: follow those
+        entry.where = {}
+    for at in range(len(entry.items), len(requirements)):
+        req = requirements[at]
+        if at >= len(index.texts):
+            index.add(req.text)
+        entry.items.append(req)
+        entry.where[id(req)] = at
+    entry.writes = writes
     return index
+
+
+def _texts_kept(entry: _Indexed, requirements: list[Requirement]) -> bool:
+    """Do the requirements still hold the texts indexed, in order (new ones may follow)?
+    Only those written to since the last time are read again."""
+    texts = entry.index.texts
+    if len(requirements) < len(texts):
+        return False
+    written = written_since(entry.writes)
+    if written is None or not all(map(operator.is_, requirements, entry.items)):
+        return [r.text for r in requirements[: len(texts)]] == texts
+    for req in written:
+        at = entry.where.get(id(req))
+        if at is not None and entry.items[at] is req and req.text != texts[at]:
+            return False
+    return True
 
 
 # -- the snapshot's requirement items ----------------------------------------------------------

@@ -7,7 +7,10 @@ the offline demo provider. Safe to share with work that runs beside the turn.
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import compress, repeat
 
 from .models import Origin, RequirementStatus
 
@@ -55,11 +58,11 @@ class LedgerSnapshot:
     @property
     def live_requirements(self) -> list[RequirementItem]:
         """The requirements a prompt states: all but the dropped ones."""
-        return [r for r in self.requirements if r.status != "dropped"]
+        return list(_with_status(self.requirements, "dropped", operator.ne))
 
     @property
     def pending(self) -> list[RequirementItem]:
-        return [r for r in self.requirements if r.status == "pending"]
+        return list(_with_status(self.requirements, "pending", operator.eq))
 
     def has_items(self) -> bool:
         """Is there anything a ledger block would state?"""
@@ -67,3 +70,25 @@ class LedgerSnapshot:
             self.solidified or self.rejected or self.live_requirements or self.facts
             or self.trajectory
         )
+
+
+# The last filterings, by the tuple they filtered: a snapshot is taken several times a turn and
+# its requirements tuple stays the same object while the ledger does not change, and these
+# lists are asked for ~10 times a turn (a pass over 1,000 requirements each time).
+_filtered: dict[tuple[int, str], tuple[tuple[RequirementItem, ...], tuple[RequirementItem, ...]]]
+_filtered = {}
+
+
+def _with_status(
+    items: tuple[RequirementItem, ...], status: str, compare: Callable[[str, str], bool]
+) -> tuple[RequirementItem, ...]:
+    key = (id(compare), status)
+    held = _filtered.get(key)
+    if held is not None and held[0] is items:
+        return held[1]
+    kept = tuple(compress(items, map(compare, map(_STATUS, items), repeat(status))))
+    _filtered[key] = (items, kept)
+    return kept
+
+
+_STATUS = operator.attrgetter("status")

@@ -7,6 +7,7 @@ migration in `migrate_document`.
 
 from __future__ import annotations
 
+import operator
 import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -14,7 +15,7 @@ from typing import Annotated, Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .requirement_writes import note_write
+from .requirement_writes import NotedList, note_write, noted_lists
 
 SCHEMA_VERSION = 1
 
@@ -66,6 +67,10 @@ class Message(Document):
     provider: str | None = None
     model: str | None = None
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        super().__setattr__(name, value)
+        note_write(self)  # the prompt's pairing of the history reads only what was written
+
 
 class Requirement(Document):
     id: str
@@ -89,9 +94,18 @@ class Requirement(Document):
     # analysers send whatever matches it to that one and never bring it back.
     merged_into: str | None = None
 
+    def model_post_init(self, context: Any, /) -> None:
+        noted_lists(self, REQUIREMENT_LISTS)
+
     def __setattr__(self, name: str, value: Any) -> None:
+        if name in REQUIREMENT_LISTS and isinstance(value, list):
+            value = NotedList(value)  # changed in place later, it logs itself
         super().__setattr__(name, value)
         note_write(self)  # the journal saves what was written, not a comparison of them all
+
+
+# A requirement's list fields: changed in place (restated_turns.append), so NotedLists.
+REQUIREMENT_LISTS = ("restated_turns", "replaced_texts")
 
 
 class RejectedOption(Document):
@@ -375,13 +389,17 @@ class Session(Document):
     def average_quality(self) -> float | None:
         if not self.quality:
             return None
-        return sum(q.overall for q in self.quality) / len(self.quality)
+        # In C, in the same order (the same sum): the sessions index asks once a turn.
+        return sum(map(_OVERALL, self.quality)) / len(self.quality)
 
     def quality_for(self, turn: int) -> QualityRecord | None:
         return next((q for q in self.quality if q.turn == turn), None)
 
     def dump(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
+
+
+_OVERALL = operator.attrgetter("overall")
 
 
 class DocumentError(ValueError):

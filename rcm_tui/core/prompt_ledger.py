@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from . import prompts
-from .ledger_bound import bounded_requirements, id_ranges
+from .ledger_bound import bounded_with_ranges
 from .ledger_snapshot import LedgerSnapshot, RejectedItem
 from .models import Message, Session
 
@@ -24,13 +24,13 @@ def render_ledger(
     """The full ledger block; past `limit` requirements (0: no limit) the ones `focus` (the
     newest message) is not about and that are long answered are named by id, not repeated
     (ledger_bound.py)."""
-    shown, rest = bounded_requirements(ledger.live_requirements, limit, focus)
+    shown, rest, ranges = bounded_with_ranges(ledger.live_requirements, limit, focus)
     if not rest:
         return prompts.ledger_block(ledger, status_requested=status_requested)
     return prompts.ledger_block(
         replace(ledger, requirements=tuple(shown)),
         status_requested=status_requested,
-        more_requirements=(len(rest), id_ranges(rest)),
+        more_requirements=(rest, ranges),
     )
 
 

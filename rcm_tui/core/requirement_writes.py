@@ -42,3 +42,64 @@ def written_since(start: Position) -> list[Any] | None:
     if epoch != _epoch or at > len(_log):
         return None
     return [item for ref in _log[at:] if (item := ref()) is not None]
+
+
+class NotedList(list[Any]):
+    """A list that logs itself when changed in place (a requirement's list fields)."""
+
+    def _noted(name: str) -> Any:  # type: ignore[misc]
+        method = getattr(list, name)
+
+        def changed(self: NotedList, *args: Any, **kwargs: Any) -> Any:
+            result = method(self, *args, **kwargs)
+            note_write(self)
+            return result
+
+        changed.__name__ = name
+        return changed
+
+    append = _noted("append")
+    extend = _noted("extend")
+    insert = _noted("insert")
+    remove = _noted("remove")
+    pop = _noted("pop")
+    clear = _noted("clear")
+    sort = _noted("sort")
+    reverse = _noted("reverse")
+    __setitem__ = _noted("__setitem__")
+    __delitem__ = _noted("__delitem__")
+    __iadd__ = _noted("__iadd__")
+    __imul__ = _noted("__imul__")
+    del _noted
+
+
+def noted_lists(item: Any, names: tuple[str, ...]) -> list[NotedList]:
+    """The item's list fields `names`, made NotedLists where they are plain lists (a list set
+    by model_copy(update=...) or by construction)."""
+    found: list[NotedList] = []
+    values = item.__dict__
+    for name in names:
+        value = values.get(name)
+        if isinstance(value, list):
+            if not isinstance(value, NotedList):
+                value = values[name] = NotedList(value)
+            found.append(value)
+    return found
+
+
+def positions_of(
+    items: list[Any], names: tuple[str, ...], start: int = 0, into: dict[int, int] | None = None
+) -> dict[int, int]:
+    """id -> index of each item and of each of its list fields `names` (NotedLists: a list
+    changed in place logs itself, and leads to its item through this)."""
+    where = {} if into is None else into
+    for index, item in enumerate(items, start):
+        where[id(item)] = index
+        for value in noted_lists(item, names):
+            where[id(value)] = index
+    return where
+
+
+def holds(item: Any, written: Any, names: tuple[str, ...]) -> bool:
+    """Is `written` (from the log) this item or one of its list fields?"""
+    return item is written or any(item.__dict__.get(name) is written for name in names)

@@ -37,6 +37,7 @@ from ..core.models import Session
 from ..providers.offline import OfflineProvider, scripted_reply
 from ..store import SessionStore
 from . import long_session
+from .bench_modes import CappedProvider
 from .progress import Progress
 
 SIZES = (20, 200, 1000)
@@ -109,7 +110,9 @@ async def replay_long(
     """Replay up to max(sizes) turns; the figures at each size and the session id. A copy of
     the closed session at each size is left in folder/<size>/ for the resume probe."""
     store = TimedStore(folder / "replay")
-    pair = ProviderPair(OfflineProvider(), OfflineProvider())
+    # Capped as in `rcm-tui bench`: the demo's consolidation lists every requirement (~80 KB
+    # at 1,000), where a model stops at the call's max_tokens.
+    pair = ProviderPair(CappedProvider(OfflineProvider()), CappedProvider(OfflineProvider()))
     controller = Controller(loaded, store, providers=pair)
     figures: dict[int, dict[str, Any]] = {}
     turn_ms: list[float] = []

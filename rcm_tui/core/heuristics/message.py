@@ -117,16 +117,17 @@ def _confirms_quantity_of(sentences: list[Sentence], requirement: str) -> bool:
 
 def _affirmed_ids(sentences: list[Sentence], view: LedgerSnapshot, choices: list[str]) -> list[str]:
     """Existing requirements the user affirms ("yes, 20 MB is the limit")."""
-    live = [(r.id, r.text) for r in view.live_requirements]
-    if not live:
+    live_items = view.live_requirements
+    if not live_items:
         return []
-    ids: list[str] = []
-    for rid, text in live:
-        if any(option_matches(c, text) for c in choices):
-            ids.append(rid)
+    # Without a choice named, only an affirmation reads the whole ledger (it grows by a
+    # requirement a turn in a long session).
+    ids = [r.id for r in live_items if any(option_matches(c, r.text) for c in choices)] \
+        if choices else []
     first = sentences[0].text if sentences else ""
     if not _AFFIRM_RE.match(first.strip()):
         return ids
+    live = [(r.id, r.text) for r in live_items]
     said = set().union(*(content_tokens(s.text) for s in sentences if not s.question))
     said -= content_tokens("yes ok okay right correct exactly agreed sure confirmed perfect")
     if said:
@@ -157,7 +158,7 @@ def _affirmed_ids(sentences: list[Sentence], view: LedgerSnapshot, choices: list
 
 def _dropped(sentences: list[Sentence], view: LedgerSnapshot) -> tuple[list[str], set[int]]:
     """Requirement ids the user withdraws, and the sentences that said so."""
-    live = [(r.id, r.text) for r in view.live_requirements]
+    live: list[tuple[str, str]] | None = None  # read once a clause drops something
     ids: list[str] = []
     used: set[int] = set()
     for sentence in sentences:
@@ -171,6 +172,8 @@ def _dropped(sentences: list[Sentence], view: LedgerSnapshot) -> tuple[list[str]
             wanted = content_tokens(named) - content_tokens("requirement part bit thing feature")
             if not wanted:
                 continue
+            if live is None:
+                live = [(r.id, r.text) for r in view.live_requirements]
             for rid, text in live:
                 if rid not in ids and overlap_of(wanted, content_tokens(text)) >= 0.67:
                     ids.append(rid)
@@ -260,7 +263,7 @@ def _without_confirmed(
 ) -> list[RequirementFinding]:
     """ "Yes, 20 MB is the limit" confirms R1; it is neither a new requirement nor a
     restatement of it."""
-    confirmed_texts = [r.text for r in view.requirements if r.id in confirmed]
+    confirmed_texts = [r.text for r in view.requirements if r.id in confirmed] if confirmed else []
     texts = [content_tokens(text) for text in confirmed_texts]
     keys = set().union(*(quantity_keys(text) for text in confirmed_texts))
     return [
