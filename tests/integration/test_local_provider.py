@@ -50,10 +50,24 @@ def provider(settings: LocalSettings) -> LocalProvider:
     return LocalProvider(settings)
 
 
+def model_key(settings: LocalSettings) -> tuple[str, int, int, str]:
+    path = local.bundled_model_path()
+    return (str(path), settings.n_ctx, settings.n_threads, settings.engine)
+
+
 def shared_model(settings: LocalSettings) -> local._SharedModel:
     # White-box on purpose: how far llama.cpp got is only visible on the model itself.
-    path = local.bundled_model_path()
-    return local._MODELS[(str(path), settings.n_ctx, settings.n_threads, settings.engine)]
+    return local._MODELS[model_key(settings)]
+
+
+async def _wait_for_prompt_of_at_least(settings: LocalSettings, tokens: int) -> None:
+    deadline = time.perf_counter() + 120
+    while True:
+        model = local._MODELS.get(model_key(settings))
+        if model is not None and model.llm.meter.prompt_tokens >= tokens:
+            return
+        assert time.perf_counter() < deadline, "the model never started reading the prompt"
+        await asyncio.sleep(0.01)
 
 
 async def _wait_for_workers_to_exit(deadline_s: float) -> None:
@@ -283,7 +297,9 @@ async def test_cancelling_during_a_long_prompt_does_not_wait_for_the_prompt(
     # The unique head keeps an earlier test's KV cache from covering the prompt.
     long_text = uuid.uuid4().hex + " " + "The quick brown fox jumps over the lazy dog. " * 150
     task = asyncio.create_task(collect(provider, ask(long_text, max_tokens=8)))
-    await asyncio.sleep(0.3)
+    # Cancel once the model is reading this prompt: a fixed pause fell before the start on a
+    # loaded machine (the load or the previous call still running), and nothing was measured.
+    await _wait_for_prompt_of_at_least(settings, 1000)
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
