@@ -28,6 +28,10 @@ STATUS_STYLE = {
 WIDE_FIXED = 4 + 9 + 4 + 4 + 5 * 2
 NARROW_FIXED = 3 + 9 + 3 * 2
 NARROW_BELOW = 44
+# Rows laid out at once when the ledger is shown; the rest follow a batch per frame, so a
+# resumed 1,000-requirement ledger does not hold back the screen (a panel shows ~40 rows).
+FIRST_ROWS = 80
+ROWS_PER_FRAME = 200
 
 
 @functools.lru_cache(maxsize=4096)
@@ -74,6 +78,9 @@ class RequirementsTable(DataTable[Text]):
         self._merge_into: str | None = None
         # What the rows show now: an unchanged ledger is not laid out again.
         self._filled: tuple[object, ...] = ()
+        # Bumped by every fill: a batch of rows from an older fill is dropped.
+        self._fill_number = 0
+        self._rows_pending = False
 
     def on_mount(self) -> None:
         self._build_columns()
@@ -120,19 +127,49 @@ class RequirementsTable(DataTable[Text]):
         filled = (shown, self._text_width, *(
             (r.id, r.text, r.status, r.merged_into, r.source_turn, r.confidence)
             for r in requirements))
-        if filled == self._filled and self.row_count == len(requirements):
+        complete = self.row_count == len(requirements) or self._rows_pending
+        if filled == self._filled and complete:
             return
         self._filled = filled
+        self._fill_number += 1
         cursor = self.cursor_row
         self.clear()
+        self._add_rows(requirements[:FIRST_ROWS], shown)
+        if cursor < self.row_count or len(requirements) <= FIRST_ROWS:
+            self._restore_cursor(cursor)
+            cursor = -1  # placed: the later rows must not move it from where the user takes it
+        self._rows_pending = len(requirements) > FIRST_ROWS
+        if self._rows_pending:
+            self.call_after_refresh(
+                self._add_later, self._fill_number, requirements[FIRST_ROWS:], shown, cursor
+            )
+
+    def _add_rows(self, requirements: list[Requirement], shown: int) -> None:
         for req in requirements:
             cells = self._cells(req)
             # The row's height from wrapping its text alone: letting the table find it renders
             # every cell of every row, seconds for a ledger of a few hundred requirements.
             height = max(1, wrapped_lines(cells[1].plain, self._text_width))
             self.add_row(*cells[:shown], key=req.id, height=height)
-        if requirements:
-            self.move_cursor(row=min(cursor, len(requirements) - 1), animate=False)
+
+    def _add_later(
+        self, fill_number: int, rest: list[Requirement], shown: int, cursor: int
+    ) -> None:
+        if fill_number != self._fill_number:
+            return  # a newer fill cleared the table and lays out its own rows
+        self._add_rows(rest[:ROWS_PER_FRAME], shown)
+        if len(rest) > ROWS_PER_FRAME:
+            self.call_after_refresh(
+                self._add_later, fill_number, rest[ROWS_PER_FRAME:], shown, cursor
+            )
+            return
+        self._rows_pending = False
+        if cursor >= 0:
+            self._restore_cursor(cursor)
+
+    def _restore_cursor(self, cursor: int) -> None:
+        if self.row_count:
+            self.move_cursor(row=min(cursor, self.row_count - 1), animate=False)
 
     def content_height(self) -> int:
         """Lines the table needs to show every row: the header and each wrapped text."""
