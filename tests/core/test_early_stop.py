@@ -154,3 +154,31 @@ def test_the_watch_reads_completed_sentences_only() -> None:
     assert fed == [False, False, False, False, True]
     assert watch.proposed == ["MongoDB"]
     assert watch.kept == "MongoDB would be my pick."
+
+
+async def test_the_checklist_is_sent_again_only_when_it_changed() -> None:
+    provider = SmallModel(parallel_calls=False)
+    pipeline = make(provider, [])
+    session = Session()
+    await turn(pipeline, session, "We need an audit log of every transfer.", "Noted.")
+    await turn(pipeline, session, "How do we model accounts?", "One table per account.")
+    await turn(pipeline, session, "And the indexes?", "An index on account_id.")
+    sent = [r.messages[-1].content for r in provider.log if r.purpose == "generation"]
+    # Turn 2 carries the open need; turn 3 would carry the very same list: it is in the
+    # history already, and each repeat cost prompt tokens and seconds of time to first token.
+    assert sent[1].endswith("- We need an audit log of every transfer")
+    assert sent[2] == "And the indexes?"
+
+
+async def test_among_equally_good_attempts_the_latest_is_shown() -> None:
+    same = "PostgreSQL with one table per account and an index on account_id."
+    provider = SmallModel({"refinement": [same]}, parallel_calls=False)
+    events: list[PipelineEvent] = []
+    pipeline = make(provider, events)
+    session = Session()
+    await turn(pipeline, session, "How do we model accounts?", same)
+    # Both attempts repeat the last reply: nothing tells them apart, and the engine's KV
+    # cache holds the later one, so the next turn need not read the shown reply again.
+    await turn(pipeline, session, "And the indexes?", same)
+    record = session.quality_for(2)
+    assert record is not None and record.attempts == 2 and record.shown_attempt == 2
