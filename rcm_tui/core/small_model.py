@@ -8,12 +8,14 @@ copied from the history answers nothing new, and requirement coverage fell below
 So the small profile gets a plain system prompt; its ledger is a short plain list, after
 the user's message, of the earlier requirements no reply has met yet (no bracketed block, no
 rejected names: a small model echoes a name it is shown every turn), sent again only when it
-changed (the history holds it as sent; the same list under every message cost ~30 prompt
-tokens a turn, which on 2 busy cores is seconds of time to first token); a reply that
-proposes a rejected option, answers prematurely or copies the ledger or the last reply gets a
-fresh sample of the same prompt rather than a rewrite request (one proposing a rejected option
-is stopped at that sentence: turn/early_stop.py); and of the attempts the one that proposes no
-rejected option, repeats nothing and meets the most requirements is shown.
+changed (the history holds it as sent); a reply that proposes a rejected option, answers
+prematurely or copies the ledger or the last reply gets a fresh sample of the same prompt
+rather than a rewrite request (one proposing a rejected option is stopped at that sentence:
+turn/early_stop.py); and of the attempts the one that proposes no rejected option, repeats
+nothing and meets the most requirements is shown, among equals the latest. Measured for
+the list sent on change and the latest of equals (shared scenarios, 2 busy cores): the
+layer's first token came 0.7 s after plain chat's before, 0.3 s after with both (43 prompt
+tokens read a turn instead of 60; plain reads 32).
 """
 
 from __future__ import annotations
@@ -55,8 +57,8 @@ def needs_another_attempt(scores: Scores) -> bool:
 def rank(scores: Scores, attempt: int) -> tuple[bool, bool, bool, int, int]:
     """Which attempt to show: no rejected option, not a repeat, not premature, most
     requirements met; among equals the latest, which the KV cache holds (an earlier one
-    shown makes the next turn read it again: at ~20 prompt tokens a second on a busy
-    2-core machine, seconds of its time to first token)."""
+    shown makes the next turn read it again: 190 tokens and 6.4 s to the first token, once,
+    on a busy 2-core machine)."""
     return (
         not scores.readvocated,
         not (scores.repeated or scores.echoed),
