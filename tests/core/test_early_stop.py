@@ -182,3 +182,18 @@ async def test_among_equally_good_attempts_the_latest_is_shown() -> None:
     await turn(pipeline, session, "And the indexes?", same)
     record = session.quality_for(2)
     assert record is not None and record.attempts == 2 and record.shown_attempt == 2
+
+
+async def test_once_an_attempt_is_without_the_option_a_proposing_sample_ends_the_search() -> None:
+    provider = SmallModel({"refinement": [PROPOSES, CLEAN]}, parallel_calls=False)
+    events: list[PipelineEvent] = []
+    pipeline = make(provider, events)
+    session = Session()
+    await turn(pipeline, session, REJECT, CLEAN)
+    # The first sample repeats the last reply (another sample is due), the second proposes
+    # the rejected option: the repeat, free of it, is shown; no third sample is drawn.
+    outcome = await turn(pipeline, session, "Which database then?", CLEAN)
+    record = session.quality_for(2)
+    assert record is not None and (record.attempts, record.shown_attempt) == (2, 1)
+    assert outcome.reply == CLEAN
+    assert readvocacy_label(record) == "MongoDB (attempt 2 proposed it; attempt 1 shown)"
