@@ -83,23 +83,27 @@ async def stream_draft(
         record_call(engine, turn.session, record, streamed.usage)
         fit_window(engine, exc, messages_tokens(request.messages), step_down=True)
         raise
-    text = "".join(streamed.parts).strip()
     record.ms = streamed.ms
-    record.response = text
-    watch = streamed.watch
-    if watch is not None and watch.stopped:
-        turn.stopped[attempt] = watch.proposed
-        text = watch.kept.strip()
-        streamed.usage = _stopped_usage(engine, turn, request, streamed)
-        record.note += f"; stopped at a sentence proposing {', '.join(watch.proposed)}"
-    else:
-        calibrate(engine, request.messages, streamed.usage)
+    record.response = "".join(streamed.parts).strip()
+    text = _kept_text(engine, turn, request, streamed)
     if not text:  # recorded as failed too, so the inspector shows why the turn failed
         record.error = f"{engine.generator.name}: the model returned an empty reply"
     record_call(engine, turn.session, record, streamed.usage)
     if record.error:
         raise ProviderError(record.error, kind="invalid_response")
     return strip_copied_ledger(text, blocks, turn.user_text).text
+
+
+def _kept_text(engine: Engine, turn: Turn, request: LLMRequest, streamed: _Streamed) -> str:
+    """What the attempt wrote: all of it, or up to the sentence it was stopped at."""
+    watch = streamed.watch
+    if watch is None or not watch.stopped:
+        calibrate(engine, request.messages, streamed.usage)
+        return streamed.record.response
+    turn.stopped[streamed.record.attempt] = watch.proposed
+    streamed.usage = _stopped_usage(engine, turn, request, streamed)
+    streamed.record.note += f"; stopped at a sentence proposing {', '.join(watch.proposed)}"
+    return watch.kept.strip()
 
 
 async def _receive(engine: Engine, turn: Turn, request: LLMRequest, streamed: _Streamed) -> None:
