@@ -12,7 +12,7 @@ from .models import QualityRecord
 
 
 def option_verdict(record: QualityRecord, option: str) -> str:
-    """'refined away', 'still in the shown reply: all 2 attempts proposed it', or 'rewrite 2
+    """'refined away', 'still in the shown reply: all 2 attempts proposed it', or 'attempt 2
     proposed it; attempt 1 shown'."""
     if option in record.readvocated_final:
         if record.attempts > 1:
@@ -25,7 +25,8 @@ def option_verdict(record: QualityRecord, option: str) -> str:
     if min(proposed_in) < record.shown_attempt:
         return "refined away"
     attempts = ", ".join(str(a) for a in proposed_in)
-    which = "rewrite" if len(proposed_in) == 1 else "rewrites"
+    # "attempt", not "rewrite": a small model's later attempts are fresh samples.
+    which = "attempt" if len(proposed_in) == 1 else "attempts"
     return f"{which} {attempts} proposed it; attempt {record.shown_attempt} shown"
 
 

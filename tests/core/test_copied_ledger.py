@@ -127,7 +127,7 @@ def test_refined_away_only_when_an_earlier_attempt_proposed_it_and_the_shown_one
     assert readvocacy_label(record([], {"MongoDB": [1]}, 2, 2)) == "MongoDB (refined away)"
     # The rewrite proposed it and was discarded: nothing was refined away.
     assert readvocacy_label(record([], {"MongoDB": [2]}, 2, 1)) == (
-        "MongoDB (rewrite 2 proposed it; attempt 1 shown)"
+        "MongoDB (attempt 2 proposed it; attempt 1 shown)"
     )
     assert readvocacy_label(record(["MongoDB"], {"MongoDB": [1, 2]}, 2, 1)) == (
         "MongoDB (still in the shown reply: all 2 attempts proposed it)"

@@ -25,6 +25,9 @@ class Turn:
     # The generation prompt, built once the heuristic analysis has updated the ledger and
     # built again when the backend refuses it as longer than its window.
     prompt: AssembledPrompt = field(init=False)
+    # Attempts stopped while streaming, each with the rejected options it had proposed
+    # (early_stop.py): failed attempts, never shown.
+    stopped: dict[int, list[str]] = field(default_factory=dict)
 
     def context(self, *, draft: str = "", heuristic: Scores | None = None) -> CallContext:
         """What a call of this turn is about, for a provider without a model (the demo)."""
@@ -43,6 +46,8 @@ class Draft:
     attempt: int
     text: str
     scores: Scores
+    # Cut off at a sentence proposing a rejected option: a failed attempt, never shown.
+    stopped: bool = False
 
 
 @dataclass
