@@ -14,7 +14,7 @@ import logging
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from textual import events, on
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import ActiveBinding, Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -157,13 +157,11 @@ class MainScreen(Screen[None]):
         await self.show_session(self._recap)
         self.ready = True
         # After the first frame, while the user types: the first reply should not pay for it.
-        self.call_after_refresh(self._start_preload)
+        self.call_after_refresh(self._preload)
 
-    def _start_preload(self) -> None:
-        # The worker makes the coroutine when it starts: made here, an app that exits before
-        # the worker runs leaves it never awaited (a RuntimeWarning at exit).
-        self.run_worker(self._preload, group="preload", exit_on_error=False)
-
+    # A worker, so the coroutine is made when the worker starts: made before, an app that
+    # exits first leaves it never awaited (a RuntimeWarning at exit).
+    @work(group="preload", exit_on_error=False)
     async def _preload(self) -> None:
         await self.controller.warm_analysers()
         header = self.query_one(SessionHeader)
