@@ -123,7 +123,7 @@ def parse_analysis(answer: str, message: str, view: LedgerSnapshot) -> Analysis:
             out.reopened.append(option)
         else:
             out.discarded.append(f"reopen: {option[:80]}")
-    ids = {r.id for r in view.requirements}
+    ids = {r.id for r in view.requirements} if parsed.confirmed or parsed.dropped else set()
     out.confirmed_ids = [i for i in parsed.confirmed if i in ids]
     out.dropped_ids = [i for i in parsed.dropped if i in ids]
     out.facts = [f for f in parsed.facts if f.strip() and _grounded(f, source)]

@@ -24,6 +24,8 @@ def finish_turn(engine: Engine, turn: Turn, best: BestDraft) -> None:
     )
     if session.quality and session.quality[-1].turn == number:
         session.quality[-1] = best.record  # a regenerated reply: the newest record is replaced
+    elif not session.quality or session.quality[-1].turn < number:
+        session.quality.append(best.record)  # the usual case: no pass over every turn's record
     else:
         session.quality = [q for q in session.quality if q.turn != number] + [best.record]
     update_length_metrics(session, number, draft.text)

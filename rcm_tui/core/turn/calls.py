@@ -84,6 +84,8 @@ def turn_cost(session: Session, turn: int) -> TurnCost:
     for cost in reversed(session.metrics.llm_calls):
         if cost.turn == turn:
             return cost
+        if cost.turn < turn:
+            break  # entries are in turn order: the turn has none yet (no pass over them all)
     cost = TurnCost(turn=turn)
     session.metrics.llm_calls.append(cost)
     return cost

@@ -150,13 +150,16 @@ def _refinement_messages(engine: Engine, turn: Turn, previous: Draft) -> list[Ch
 def _reply_context(engine: Engine, turn: Turn) -> ReplyContext:
     session = turn.session
     lengths = session.metrics.answer_lengths
+    # The snapshot's filterings are kept while the ledger does not change: this runs for
+    # every attempt, and two passes over a 1,000-requirement ledger each time grew the turn.
+    ledger = ledger_snapshot(session)
     return ReplyContext(
         turn=turn.number,
         user_text=turn.user_text,
-        pending=[(r.id, r.text, r.source_turn) for r in session.open_requirements()],
-        rejected=[r.option for r in session.active_rejections()],
+        pending=[(r.id, r.text, r.source_turn) for r in ledger.pending],
+        rejected=list(ledger.active_rejections),
         first_answer_length=next((n for n in lengths if n > 0), None),
-        requirements_known=len(session.live_requirements()),
+        requirements_known=len(ledger.live_requirements),
         moderate_bloat=engine.settings.bloat_moderate,
         previous_reply=next(
             (m.content for m in reversed(session.messages) if m.role == "assistant"), ""
