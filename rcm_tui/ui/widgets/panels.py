@@ -49,7 +49,9 @@ class RequirementsPanel(Vertical):
             self.styles.height = None
             return
         table = self.query_one(RequirementsTable)
-        self.styles.height = table.content_height() + 2  # the round border
+        # The round border takes two lines; no panel is taller than the screen.
+        screen_lines = max(1, self.app.size.height)
+        self.styles.height = table.content_height(at_most=screen_lines) + 2
 
 
 class SidePanels(Vertical):

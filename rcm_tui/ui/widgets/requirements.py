@@ -171,12 +171,19 @@ class RequirementsTable(DataTable[Text]):
         if self.row_count:
             self.move_cursor(row=min(cursor, self.row_count - 1), animate=False)
 
-    def content_height(self) -> int:
-        """Lines the table needs to show every row: the header and each wrapped text."""
+    def content_height(self, at_most: int) -> int:
+        """Lines the table needs to show every row (the header and each wrapped text), counted
+        up to `at_most`: a panel is never taller than the screen, and wrapping every text of a
+        1,000-requirement ledger to find that out cost a resume ~90 ms."""
         session = self.session
         requirements = session.requirements if session is not None else []
         width = max(1, self._text_width)
-        return 1 + sum(max(1, wrapped_lines(visible_line(r.text), width)) for r in requirements)
+        lines = 1
+        for req in requirements:
+            if lines >= at_most:
+                return at_most
+            lines += max(1, wrapped_lines(visible_line(req.text), width))
+        return min(lines, at_most)
 
     def _cells(self, req: Requirement) -> tuple[Text, ...]:
         dropped = req.status == "dropped"
