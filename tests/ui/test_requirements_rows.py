@@ -60,9 +60,9 @@ async def test_a_long_ledger_shows_its_first_rows_at_once_and_every_row_soon() -
         await wait_for(pilot, lambda: table.row_count == count)
         keys = [table.coordinate_to_cell_key((row, 0))[0].value for row in range(count)]
         assert keys == [f"R{n}" for n in range(1, count + 1)]
-        # The panel asks how tall the table is, up to the screen's height: one line a row here.
+        # The panel asks how tall the table is, up to the screen's height.
         assert table.content_height(at_most=45) == 45
-        assert table.content_height(at_most=10_000) == 1 + count
+        assert table.content_height(at_most=10_000) >= 1 + count  # every row counted
 
         # A refill (the ledger changed) keeps the cursor on its row, even one laid out later.
         table.move_cursor(row=count - 3, animate=False)
