@@ -141,6 +141,12 @@ def _first_difference(now: list[Any], before: list[Any], limit: int) -> int:
     return next(compress(range(limit), map(operator.is_not, now, before)), limit)
 
 
+def listed_of(session: Session) -> tuple[str, int, int]:
+    """What the sessions list shows that changes during a turn: the title, the turns and the
+    number of scored turns (a quality arrives after the turn's first save)."""
+    return (session.title, session.turn, len(session.quality))
+
+
 class SessionJournal:
     """What one session looked like when this process last wrote it, and its journal file."""
 
@@ -158,7 +164,7 @@ class SessionJournal:
         self.document_bytes = document_bytes
         self.journal_bytes = journal_bytes
         # What the sessions index last showed for it (the store refreshes it when this changes).
-        self.listed: tuple[str, int] = (session.title, session.turn)
+        self.listed: tuple[str, int, int] = listed_of(session)
         self._rest = session.model_dump(mode="json", exclude=_EXCLUDE)
         self._lists = {
             name: _state_of(_tracked_list(session, *name), session.turn, kind)

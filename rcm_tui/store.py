@@ -184,11 +184,11 @@ class SessionStore:
             log.warning("cannot append to the session journal", extra={"error": str(exc)})
             return False
         self._journals[session.id] = held
-        listed = (session.title, session.turn)
+        listed = journal.listed_of(session)
         if listed != held.listed:
-            # Once a turn, not at every save: the browser shows title and turns; the rest of
-            # the record (time, quality) catches up at the next turn or when the file is
-            # rewritten.
+            # Twice a turn, not at every save: when the user's message opens a turn and when
+            # its quality is scored (a list read after a kill then shows both); the time of
+            # the last save catches up at the next of these or when the file is rewritten.
             held.listed = listed
             self._update_index({session.id: record_for(session, st)})
         return True
