@@ -89,3 +89,16 @@ async def test_a_newer_fill_drops_the_rows_of_an_older_one() -> None:
         for _ in range(4):
             await pilot.pause()
         assert table.row_count == 5
+
+
+async def test_the_id_column_fits_the_longest_id() -> None:
+    write_session(ledger_session(1000))
+    controller = make_controller()
+    controller.open_session(LEDGER_ID)
+    app = RcmApp(controller)
+    async with app.run_test(size=(160, 45)) as pilot:
+        table = app.main.query_one(RequirementsTable)
+        await wait_for(pilot, lambda: table.row_count == 1000)
+        widths = {str(key.value): column.width for key, column in table.columns.items()}
+        assert widths["id"] == len("R1000")  # not wrapped to "R100" / "0"
+        assert table.get_row("R1000")[0].plain == "R1000"

@@ -81,6 +81,7 @@ class RequirementsTable(DataTable[Text]):
         # Bumped by every fill: a batch of rows from an older fill is dropped.
         self._fill_number = 0
         self._rows_pending = False
+        self._id_width = 4
 
     def on_mount(self) -> None:
         self._build_columns()
@@ -89,14 +90,24 @@ class RequirementsTable(DataTable[Text]):
     def narrow(self) -> bool:
         return self.size.width < NARROW_BELOW
 
+    def _wanted_id_width(self) -> int:
+        """The id column fits the longest id: "R1000" wrapped to "R100" / "0" in a column of
+        four (of three when narrow: from "R100" on)."""
+        base = 3 if self.narrow else 4
+        session = self.session
+        longest = max((len(r.id) for r in session.requirements), default=0) if session else 0
+        return max(base, longest)
+
     def _wanted_text_width(self) -> int:
         fixed = NARROW_FIXED if self.narrow else WIDE_FIXED
-        return max(10, self.size.width - fixed - 1)
+        extra = self._wanted_id_width() - (3 if self.narrow else 4)
+        return max(10, self.size.width - fixed - extra - 1)
 
     def _build_columns(self) -> None:
         self.clear(columns=True)
         self._text_width = self._wanted_text_width()
-        self.add_column("id", key="id", width=3 if self.narrow else 4)
+        self._id_width = self._wanted_id_width()
+        self.add_column("id", key="id", width=self._id_width)
         self.add_column("requirement", key="text", width=self._text_width)
         self.add_column("status", key="status", width=9)
         if not self.narrow:
@@ -117,6 +128,10 @@ class RequirementsTable(DataTable[Text]):
 
     def _fill(self) -> None:
         if not self.columns:
+            return
+        if self._wanted_id_width() != self._id_width:
+            self._build_columns()  # lays the rows out in the new columns
+            self.post_message(self.Refilled())
             return
         session = self.session
         requirements = session.requirements if session is not None else []
