@@ -16,7 +16,9 @@ from collections import Counter
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SPLITS = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "heldout")
+SPLITS = (
+    "dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "fresh9", "heldout"
+)
 # Splits that must cover every family (dev2 adds breadth to dev: see README).
 COVERING = ("dev", "heldout")
 # dev2: guard items for the guard's second round of tuning (tuning only, like dev); fresh:
@@ -85,8 +87,10 @@ def check_ledger(split: str, problems: list[str], fam: Counter, langs: Counter,
         if unknown:
             problems.append(f"{name}: unknown families {sorted(unknown)}")
         for group in exp.get("rejected", []) + exp.get("reopened", []):
-            if not any(norm(a) in users for a in group):
-                problems.append(f"{name}: rejected/reopened group {group} not in user text")
+            # An option turned down by pronoun ("that one's too heavy, pass") is named only
+            # by the reply that proposed it.
+            if not any(norm(a) in whole for a in group):
+                problems.append(f"{name}: rejected/reopened group {group} not in the conversation")
         for term in exp.get("not_rejected", []):
             if norm(term) not in whole:
                 problems.append(f"{name}: not_rejected {term!r} not in conversation")

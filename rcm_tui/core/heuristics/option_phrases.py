@@ -17,7 +17,7 @@ BAD_OPTION_STARTS = word_set(
     clue issue issues big deal harm reason thanks thank worries to be well good great fine
     for during from
     yet really quite only just so very one how what why when where whether if
-    i i've i'm i'd i'll we we've we're we'd he she they"""
+    i i've i'm i'd i'll we we've we're we'd he she they him her no yes"""
 )
 
 

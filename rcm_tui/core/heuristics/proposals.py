@@ -122,8 +122,34 @@ def _topic(clause: str) -> str:
     return "" if topic.lower() in _NOT_A_TOPIC else topic
 
 
+# A negator right before a judgement turns it ("The Doro isn't terrible", "not too pricey",
+# "没那么麻烦", "不算太贵"): what is left is no complaint.
+_NEGATED_BEFORE_EN_RE = re.compile(
+    r"(?:\bnot|n'?t|\bnever|\bno)\s+(?:(?:that|so|too|really|all|actually|even|a|an|the|"
+    r"as|such|at\s+all)\s+)*$",
+    re.I,
+)
+_NEGATED_BEFORE_ZH_RE = re.compile(r"(?:不|没|没有|不算|没那么|没有那么|不是很|并不|也不)$")
+# A judgement that carries its own negation ("don't want", "no way", "不想") is negative as
+# it stands.
+_SELF_NEGATED_RE = re.compile(
+    r"^(?:not|no|never|nope|nah|don|doesn|do\s+not|does\s+not|won|wouldn|absolutely|"
+    r"definitely|hell|rather|let|不|没)",
+    re.I,
+)
+
+
 def _negative(clause: str) -> bool:
-    return bool(_NEGATIVE_ZH_RE.search(clause) or _NEGATIVE_EN_RE.search(clause))
+    for pattern, negated_before in (
+        (_NEGATIVE_ZH_RE, _NEGATED_BEFORE_ZH_RE),
+        (_NEGATIVE_EN_RE, _NEGATED_BEFORE_EN_RE),
+    ):
+        for m in pattern.finditer(clause):
+            if _SELF_NEGATED_RE.match(m.group()) or not negated_before.search(
+                clause[: m.start()]
+            ):
+                return True
+    return False
 
 
 def proposal_verdicts(sentences: list[Sentence], proposal: str) -> list[tuple[str, int, str]]:
@@ -144,9 +170,37 @@ def proposal_verdicts(sentences: list[Sentence], proposal: str) -> list[tuple[st
         if not topic:
             continue
         rest = sentence.text[sentence.text.find(topic) + len(topic) :]
-        if _negative(rest):
-            found.append((topic, sentence.index, rest.strip(" ,.-—–:，。")))
+        judged = _judged_topic(topic, rest, proposal)
+        if judged:
+            found.append((judged, sentence.index, rest.strip(" ,.-—–:，。")))
     return found
+
+
+_PIECE_SPLIT_RE = re.compile(r"\s*(?:[,;，；]|\s[-—–]\s)\s*")
+
+
+# What accepts the option a piece opened with: "Stand yes", "炒面可以".
+_ACCEPTED_RE = re.compile(
+    r"\b(?:yes|yeah|yep|ok|okay|fine|sure|good|great|please|works)\b|可以|行|好的|要的|没问题",
+    re.I,
+)
+
+
+def _judged_topic(topic: str, rest: str, proposal: str) -> str:
+    """The option a negative judgement in the rest of the sentence is about: the sentence's
+    topic; once a piece has accepted it, another option of the reply that a later piece opens
+    with ("Stand yes, case she doesn't need": the case)."""
+    current, accepted = topic, False
+    for index, piece in enumerate(_PIECE_SPLIT_RE.split(rest)):
+        if index and accepted:
+            core = strip_discourse(piece)
+            zh = bool(CJK_CHAR_RE.search(core[:12]))
+            named = _named_zh_topic(core, proposal) if zh else _named_topic(core, proposal)
+            current, accepted = (named, False) if named else (current, accepted)
+        if _negative(piece) and not accepted:
+            return current
+        accepted = accepted or bool(_ACCEPTED_RE.search(piece))
+    return ""
 
 
 def clause_topics(clause: str, proposal: str) -> list[str]:

@@ -37,11 +37,10 @@ from .options import option_matches, option_spans, same_option
 from .proposals import clause_topics, hedged, negative_verdict
 from .rejections import RejectionHit, RejectionScan
 from .sentences import Sentence, strip_discourse, tidy
+from .sentiment import sentiment_words, valence_counts
 from .text import CJK, CJK_CHAR_RE, STOPWORDS
 
 MODEL_PATH = Path(__file__).with_name("rejection_model.json.gz")
-NEGATIVE_WORDS_PATH = Path(__file__).with_name("negative_words.txt")
-POSITIVE_WORDS_PATH = Path(__file__).with_name("positive_words.txt")
 HASH_BITS = 18
 # A candidate no rule read becomes a rejection from this score: high, because a false
 # rejection removes an option from every later answer (chosen by leave-one-batch-out
@@ -123,18 +122,6 @@ def use_model(model: RejectionModel | None) -> None:
 
 def current_model() -> RejectionModel:
     return _active[0] if _active else packaged_model()
-
-
-def _word_list(path: Path) -> frozenset[str]:
-    lines = path.read_text(encoding="utf-8").splitlines()
-    return frozenset(w for w in lines if w and not w.startswith("#"))
-
-
-@functools.lru_cache(maxsize=2)
-def sentiment_words() -> tuple[frozenset[str], frozenset[str]]:
-    """Words of negative and of positive valence (VADER): they let the model read a judgement
-    in words the corpus never used ("a dreadful commute", "we love it")."""
-    return _word_list(NEGATIVE_WORDS_PATH), _word_list(POSITIVE_WORDS_PATH)
 
 
 def hashed(feats: list[str]) -> list[int]:
@@ -293,9 +280,9 @@ def proposal_text(view: LedgerSnapshot) -> str:
 
 def _praised(text: str, option: str) -> bool:
     """Praise and no complaint after the option ("Heroku is great, we know it well")."""
-    negative, positive = sentiment_words()
     after = _tokens(text[text.find(option) + len(option) :] if option in text else text)
-    return any(t in positive for t in after) and not any(t in negative for t in after)
+    negative, positive = valence_counts(after)
+    return positive > 0 and negative == 0
 
 
 def _rescuable(option: str, proposal: str, *, text: str) -> bool:

@@ -87,7 +87,11 @@ _LEADING_CAUSE_RE = re.compile(
 _BARE_REFUSAL_RE = re.compile(
     r"^(?:(?:so|and|but|just|honestly|tbh)\s+)?(?:absolutely\s+not|definitely\s+not|hell\s+no|"
     r"no\s+way|nope|nah|no\s+thanks|not\s+happening|hard\s+pass|pass|let'?s\s+not|"
-    r"(?:i|we)'?d\s+rather\s+not|never\s+again|not\s+for\s+(?:me|us))\s*[.!]*$",
+    r"(?:i|we)'?d\s+rather\s+not|never\s+again|not\s+for\s+(?:me|us)|no(?:\s+no)*|"
+    # Idioms of refusal: a closed class, not a list of products.
+    r"(?:not|never)\s+in\s+a\s+million\s+years|not\s+a\s+chance|no\s+chance|"
+    r"over\s+my\s+dead\s+body|not\s+on\s+your\s+life|hard\s+no|big\s+no|no\s+thank\s+you|"
+    r"(?:that'?s|it'?s)\s+a\s+no(?:\s+from\s+(?:me|us))?|a\s+no\s+from\s+(?:me|us))\s*[.!]*$",
     re.I,
 )
 
@@ -120,19 +124,24 @@ _DOING_LEAD_RE = re.compile(
 )
 
 
-def _bare_refusal(text: str) -> str:
+def _bare_refusal(text: str) -> list[str]:
     pieces = [p for p in _REFUSAL_PIECES_RE.split(strip_discourse(text)) if p.strip()]
     tried = len(pieces) >= 2 and _TRIED_IT_RE.match(pieces[1].strip())
     if tried and negative_experience(" ".join(pieces[1:])):
         pass  # "melatonin - tried it, groggy all next day": what was tried, badly
-    elif len(pieces) < 2 or not _BARE_REFUSAL_RE.match(pieces[-1].strip()):
-        return ""
+    # The refusal closes the sentence ("Corsa, been there, never again") or follows the
+    # option at once, its reason after it ("Sandwiches and cake, no, my aunties would be
+    # horrified").
+    elif len(pieces) < 2 or not any(
+        _BARE_REFUSAL_RE.match(p.strip()) for p in {pieces[1], pieces[-1]}
+    ):
+        return []
     # "self-hosting our own mail server - absolutely not": the mail server
     opening = _OPENING_NP_RE.match(_DOING_LEAD_RE.sub("", pieces[0].strip()))
     if not opening or _PRONOUN_LEAD_RE.match(opening.group("np")):
-        return ""
+        return []
     options = clean_options(opening.group("np"))
-    return options[0] if len(options) == 1 else ""
+    return options if len(options) <= 3 else []
 
 
 # (cause before "so", cause in the previous clause, hits, text still to mine)
@@ -206,9 +215,9 @@ def _read_clause(sentence: Sentence, ci: int) -> _ClauseReading:
 def _add_sentence_forms(sentence: Sentence, per_clause: list[_ClauseReading]) -> None:
     """What only the whole sentence shows: a bare refusal at its end, a Chinese construction
     across clauses; and a verdict right after a rejection, which is its reason."""
-    refused = None if CJK_CHAR_RE.search(sentence.text) else _bare_refusal(sentence.text)
+    refused = [] if CJK_CHAR_RE.search(sentence.text) else _bare_refusal(sentence.text)
     if refused and not any(h for _, _, h, _ in per_clause):
-        per_clause[0][2].append((refused, "", False, "explicit_refusal"))
+        per_clause[0][2].extend((option, "", False, "explicit_refusal") for option in refused)
     if CJK_CHAR_RE.search(sentence.text):
         for c in chinese_sentence_constructions(sentence.text):
             at = next((i for i, cl in enumerate(sentence.clauses) if c.option in cl), None)

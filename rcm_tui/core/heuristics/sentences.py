@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 
 from .cues import BUILD_VERB_RE, IMPERATIVE_REJECT_RE, OUTPUT_VERB_RE, SYSTEM_VERB_RE
-from .text import CJK_CHAR_RE
+from .text import CJK, CJK_CHAR_RE
 
 # Fenced code: whole blocks, and their bodies (for size and for what the code uses).
 FENCED_CODE_RE = re.compile(r"```.*?(?:```|\Z)", re.S)
@@ -29,6 +29,8 @@ _QUESTION_START_RE = re.compile(
 )
 _ZH_QUESTION_RE = re.compile(
     r"[吗呢么]\s*$|^(?:怎么|如何|什么|哪|为什么|为何|是否|能不能|可不可以|要不要)"
+    # A-not-A asks whatever its position: "青年公寓会不会太贵啊", "心超有没有必要".
+    r"|(?:会不会|是不是|能不能|要不要|有没有|可不可以|值不值|贵不贵|好不好)"
 )
 
 
@@ -109,6 +111,24 @@ _BOLD_TITLE_RE = re.compile(
 )
 
 
+# Chinese typed in a chat box separates clauses with a space where a full stop or a comma
+# would go ("合租算了 上次合租室友天天半夜打游戏 再也不"): a space between two Chinese
+# characters, or one that sets a latin word off on one side only ("单间 loft直接劝退"), ends
+# a clause. Spaces on both sides of a latin word ("我用 Python 写") are typography.
+_ZH_SPACE_BREAK_RE = re.compile(
+    rf"(?<=[{CJK}])\s+(?=[{CJK}])"
+    rf"|(?<=[{CJK}])\s+(?=[A-Za-z0-9][\w.+#-]*[{CJK}])"
+    rf"|(?<=[{CJK}][A-Za-z])\s+(?=[{CJK}])"
+)
+
+
+def _zh_space_clauses(sentence: str) -> list[str]:
+    if not CJK_CHAR_RE.search(sentence):
+        return [sentence]
+    pieces = [p for p in _ZH_SPACE_BREAK_RE.split(sentence) if p.strip()]
+    return pieces or [sentence]
+
+
 def _split_lines(text: str) -> list[tuple[str, bool]]:
     """(sentence, is a list item) for every sentence, list markers and formatting removed."""
     out: list[tuple[str, bool]] = []
@@ -118,8 +138,9 @@ def _split_lines(text: str) -> list[tuple[str, bool]]:
         body = _plain(BULLET_RE.sub("", line))
         bullet = BULLET_RE.match(line) is not None
         for sentence in SENTENCE_SPLIT_RE.split(body):
-            if sentence and sentence.strip():
-                out.append((sentence.strip(), bullet))
+            for piece in _zh_space_clauses(sentence or ""):
+                if piece.strip():
+                    out.append((piece.strip(), bullet))
     return out
 
 
@@ -186,7 +207,9 @@ COMMA_RE = re.compile(r"[,，]")
 # Discourse markers that open a clause without carrying content.
 DISCOURSE_RE = re.compile(
     r"^(?:(?:actually|ok(?:ay)?|so|well|also|and|but|now|then|oh|right|alright|all\s+right|"
-    r"yes|yeah|yep|sure|hmm+|great|cool|fine|good|perfect|thanks|thank\s+you|"
+    r"yes|yeah|yep|sure|hmm+|great|cool|fine|good|perfect|"
+    # Thanks as one unit: stripping "thank you" alone leaves "so much" to read as a need.
+    r"(?:thanks|thank\s+(?:you|u))(?:\s+(?:so|very)\s+much|\s+a\s+(?:lot|bunch|million))?|"
     r"one\s+more\s+thing|another\s+thing|by\s+the\s+way|btw|plus|additionally|finally|lastly|"
     r"anyway|in\s+addition|on\s+top\s+of\s+that|remember|note\s+that|"
     r"keep\s+in\s+mind(?:\s+that)?|however|besides|please|kindly|understood|got\s+it|because|"

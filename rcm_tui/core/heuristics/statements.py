@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from .sentiment import evaluative
 from .text import CJK
 
 _ZH_NUM = "一二两三四五六七八九十百千万几半"
@@ -120,7 +121,10 @@ _STORY_RE = re.compile(
 )
 _CHAT_RE = re.compile(
     r"^(?:thanks|thank\s+you|ok|okay|cool|great|nice|perfect|sounds\s+good|looks\s+good|"
-    r"interesting|hmm|sure|got\s+it|makes\s+sense|let\s+me\s+think|i\s+see)\b|再想想|好的$",
+    r"interesting|hmm|sure|got\s+it|makes\s+sense|let\s+me\s+think|i\s+see)\b|再想想|好的$"
+    # Thanks and sign-offs, in the languages people sign off in: a closed class.
+    r"|^(?:cheers|ta|thx|ty|tysm|much\s+appreciated|obrigad[oa]|gracias|merci|danke|grazie|"
+    r"arigato|cheers\s+all|bye|good\s+night|night)\b|^(?:谢谢|多谢|感谢|拜拜)",
     re.I,
 )
 _CJK_RE = re.compile(f"[{CJK}]")
@@ -208,6 +212,8 @@ _REASON_CLAUSE_RE = re.compile(
 
 def _spec_fragment(body: str) -> bool:
     words = body.split()
+    if len(words) == 1 and evaluative(words[0]):
+        return False  # "Lovely." judges what was said; it specifies nothing
     return (
         1 <= len(words) <= 4
         and len(body) <= 60

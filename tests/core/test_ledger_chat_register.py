@@ -1,0 +1,76 @@
+"""Issue 12: how people type in a chat box — Chinese clauses set apart by spaces, thanks and
+sign-offs, idioms of refusal, a judgement that is negated, and which option of a reply a
+judgement is about. Sentences of our own, in domains the corpora do not use."""
+
+from __future__ import annotations
+
+import pytest
+
+from rcm_tui.core.heuristics import analyse_message
+from rcm_tui.core.heuristics.sentences import parse_sentences
+from rcm_tui.core.ledger_snapshot import LedgerSnapshot
+
+
+def analyse(text: str, reply: str = ""):
+    return analyse_message(text, 2, LedgerSnapshot(last_assistant_message=reply))
+
+
+def rejected(text: str, reply: str = "") -> list[str]:
+    return [r.option for r in analyse(text, reply).rejections]
+
+
+def requirements(text: str, reply: str = "") -> list[str]:
+    return [r.text for r in analyse(text, reply).requirements]
+
+
+def test_a_space_between_chinese_clauses_ends_a_clause() -> None:
+    texts = [s.text for s in parse_sentences("酒店会不会太吵啊 我们预算最多800一晚 必须有停车位")]
+    assert texts == ["酒店会不会太吵啊", "我们预算最多800一晚", "必须有停车位"]
+
+
+def test_spaces_around_a_latin_word_are_typography() -> None:
+    assert [s.text for s in parse_sentences("我们用 Python 写后端")] == ["我们用 Python 写后端"]
+
+
+def test_a_space_set_chinese_question_is_no_requirement() -> None:
+    found = requirements("民宿会不会太偏 我们预算最多800一晚")
+    assert not any("会不会" in r for r in found)
+    assert any("800" in r for r in found)
+
+
+@pytest.mark.parametrize(
+    "text", ["Thank you so much!!", "Cheers all, will report back.", "Obrigado!", "Lovely."]
+)
+def test_thanks_sign_offs_and_a_bare_judgement_are_no_requirements(text: str) -> None:
+    assert requirements(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "options"),
+    [
+        ("Timeshares, not in a million years.", ["Timeshares"]),
+        ("Canapés and a buffet, no, my mother would be mortified.", ["Canapés", "a buffet"]),
+        ("Karaoke? that's a no from me.", []),  # a question first: nothing is refused yet
+    ],
+)
+def test_idioms_of_refusal_turn_the_option_down(text: str, options: list[str]) -> None:
+    found = [o.lower() for o in rejected(text)]
+    for option in options:
+        assert any(option.lower().removeprefix("a ") in f for f in found), (text, found)
+
+
+def test_a_pronoun_is_never_the_rejected_option() -> None:
+    found = rejected("I don't want her in some kennel for two weeks.")
+    assert not {"her", "him", "no"} & {f.lower() for f in found}
+
+
+def test_a_negated_judgement_keeps_the_option() -> None:
+    reply = "The Kobo Clara or the Kindle Paperwhite both suit a first e-reader."
+    assert rejected("The Kobo isn't terrible actually, she likes the page buttons.", reply) == []
+
+
+def test_a_judgement_after_an_accepted_option_is_about_the_next_one() -> None:
+    reply = "The bundle adds a charger and a sleeve for about £30."
+    found = [o.lower() for o in rejected("Charger yes, sleeve he doesn't need, he never leaves the house with it.", reply)]
+    assert "charger" not in found
+    assert any("sleeve" in f for f in found)
