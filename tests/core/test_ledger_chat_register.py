@@ -71,6 +71,46 @@ def test_a_negated_judgement_keeps_the_option() -> None:
 
 def test_a_judgement_after_an_accepted_option_is_about_the_next_one() -> None:
     reply = "The bundle adds a charger and a sleeve for about £30."
-    found = [o.lower() for o in rejected("Charger yes, sleeve he doesn't need, he never leaves the house with it.", reply)]
+    text = "Charger yes, sleeve he doesn't need, he never leaves the house with it."
+    found = [o.lower() for o in rejected(text, reply)]
     assert "charger" not in found
     assert any("sleeve" in f for f in found)
+
+
+@pytest.mark.parametrize(
+    ("text", "option"),
+    [
+        ("酒不喝了，医生不让。", "酒"),
+        ("集成吊顶不太感冒，清洁起来麻烦。", "集成吊顶"),
+        ("大理石直接劝退，太容易渗色。", "大理石"),
+        ("壁纸别给我推荐了，南方太潮。", "壁纸"),
+    ],
+)
+def test_chinese_turn_downs_people_type(text: str, option: str) -> None:
+    assert option in rejected(text)
+
+
+def test_trouble_is_no_aversion_to_what_follows() -> None:
+    # 麻烦 ("a hassle") holds 烦 ("to be annoyed by"): what follows is no option.
+    assert rejected("听说清洁麻烦还占地方。") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "option"),
+    [
+        ("No connecting trains, she gets anxious changing.", "connecting trains"),
+        ("He would sooner walk than ride a scooter.", "scooter"),
+        ("no plastic ones pls, they crack", "plastic"),
+    ],
+)
+def test_english_turn_downs_people_type(text: str, option: str) -> None:
+    assert any(option in found.lower() for found in rejected(text)), rejected(text)
+
+
+def test_a_gerund_with_its_object_is_still_no_option() -> None:
+    assert rejected("No clicking around in dashboards, keep it in code.") == []
+
+
+def test_a_proposed_option_that_must_meet_a_need_is_not_rejected() -> None:
+    reply = "地面可以铺防滑砖，浴室柜选悬空的。"
+    assert "地面" not in rejected("地面一定要防滑，最好整个卫生间都没有高低差。", reply)

@@ -252,7 +252,7 @@ _REPLACE_RE = re.compile(
     r"\bswitch(?:ing|ed)?\s+(?:away\s+)?from\s+(?P<opt>[^,.;]+?)\s+to\b"
     r"|\b(?:replace|replacing|swap(?:ping)?(?:\s+out)?|trade|trading)\s+(?P<opt2>[^,.;]+?)\s+"
     r"(?:with|for)\b"
-    r"|\b(?:'d|would|had)\s+(?:much\s+)?rather\s+\S.*?\s+than\s+(?P<opt3>[^,.;]+)"
+    r"|\b(?:'d|would|had)\s+(?:much\s+)?(?:rather|sooner)\s+\S.*?\s+than\s+(?P<opt3>[^,.;]+)"
     r"|\bprefer(?:s|red)?\s+(?!to\b|not\b)\S[^,.;]*?\s+(?:over|to)\s+(?P<opt4>[^,.;]+)"
     r"|\b(?:instead\s+of|rather\s+than)\s+(?P<opt5>[^,.;]+)"
     # "a tool to replace spreadsheets", "moving away from X": what is being replaced.

@@ -15,7 +15,7 @@ _ZH_O = rf"(?P<opt>{_ZH_NAME}(?:\s{_ZH_NAME}){{0,2}}[{CJK}]{{0,4}}?|[{CJK}]{{1,1
 _ZH_END = r"(?=[了吧呢啊嘛，,。.！!？?；;、：:\s也又还都就]|因为|由于|所以|太|$)"
 _ZH_VERBS = r"(?:用|使用|吃|喝|坐|去|住|买|选|订|报|带|看|穿|养|开|玩|考虑|碰)"
 _ZH_AVERSION_RE = re.compile(
-    rf"(?<!不)(?:讨厌|不喜欢|不太喜欢|不怎么喜欢|不爱|受不了|忍受不了|反感|烦|不想|不愿意|"
+    rf"(?<!不)(?:讨厌|不喜欢|不太喜欢|不怎么喜欢|不爱|受不了|忍受不了|反感|(?<![麻厌])烦|不想|不愿意|"
     rf"不让|不允许|禁止|不能接受|接受不了|没法接受|受够了|戒了|戒掉|不打算|没打算|拒绝|"
     rf"(?:别|不要)(?!的)(?:再|也)?(?:给|帮|跟|替)?(?:我们?|咱们|他们?|她)?(?:推荐|安排|介绍))"
     rf"{_ZH_VERBS}?{_ZH_O}{_ZH_END}"
@@ -42,7 +42,7 @@ _ZH_EXPERIENCER = (
 )
 _ZH_ADVERB = (
     r"(?:其实|真的|实在|确实|完全|根本|一点也|一点都|也|都|就|还是|倒是|是|向来|从来|一直|再也|坚决|"
-    r"绝对|肯定|打死也|死活|先|暂时|暂且|就先)"
+    r"绝对|肯定|打死也|死活|先|暂时|暂且|就先|直接|果断|一律|统统|全部)"
 )
 _ZH_TURNED_DOWN = (
     r"(?:不(?:太|怎么|大|是很)?(?:想|愿意|喜欢)(?:用|去|要|买|选|看|吃|住|坐|报|玩|穿)?|"
@@ -50,17 +50,20 @@ _ZH_TURNED_DOWN = (
     # A potential complement negated: "(纽扣电池她)换不了" — but 少不了/离不了 need it.
     r"(?<![少免错忘离受承])[\u4e00-\u9fff]不了|没意思|没劲|(?:看|吃|玩|用|听|住)?腻了|"
     r"喜欢不起来|提不起兴趣|没兴趣|不感兴趣|不考虑|"
-    r"想避开|要避开|避开|不感冒|吃不惯|用不惯|住不惯|看不惯|玩不来|吃腻了|腻了|受够了|接受不了|"
+    r"想避开|要避开|避开|不(?:太|怎么|大)?感冒|劝退|别(?:再)?(?:给我们?)?推荐了?|吃不惯|用不惯|住不惯|看不惯|玩不来|吃腻了|腻了|受够了|接受不了|"
     r"承受不了|受不了|不在考虑范围内?|不在考虑之内|不予考虑|一律不要|没必要|用不上|不太合适|不合适|"
     r"不适合(?:我们?|他们?|她|他|孩子|老人)?|就?pass|排除掉?|免了|算了|不要了|不用了|不需要了|"
     r"不去了|不买了|不选了|不看了|不报了|拉倒|看不上|不靠谱|不(?:太|大)?行)"
     r"(?<!预算了)"
 )
 _ZH_TURNED_DOWN_KEYS = (
-    "想愿喜考避感惯腻够受要必上合适pass排免算去买选看报拉靠行来兴" "学练租订办装养请找做换了意劲"
+    "想愿喜考避感惯腻够受要必上合适pass排免算去买选看报拉靠行来兴"
+    "学练租订办装养请找做换了意劲劝荐"
 )
 _ZH_TOPIC_FIRST_RE = re.compile(
-    rf"^(?P<opt>{_ZH_NAME}(?:[{CJK}]{{0,4}}?)|[{CJK}]{{2,10}}?)(?:那种|这种|那个|这个|那些|这类|之类的?)?"
+    # One character is a noun too ("鱼不要", "酒不喝"), unless a pronoun or an adverb.
+    rf"^(?P<opt>{_ZH_NAME}(?:[{CJK}]{{0,4}}?)|[{CJK}]{{2,10}}?|(?![我你他她它这那谁都也就还先再又])[{CJK}])"
+    r"(?:那种|这种|那个|这个|那些|这类|之类的?)?"
     # The people who judged: an experiencer, 大家, or any noun plural in 们 ("同事们觉得没意思").
     rf"(?:(?:{_ZH_EXPERIENCER}|大家|[{CJK}]{{2}}(?<![我你他她它咱])们)(?:都)?(?:觉得|感觉)?)?{_ZH_ADVERB}*{_ZH_TURNED_DOWN}"
     r"(?:报|用|买|去|吃|选|要|玩|看)?[了吧啊呀哈嘛]*(?=[，,。.！!；;]|$)"
@@ -189,7 +192,9 @@ def zh_constructions(clause: str) -> list[Construction]:
     # A hedge ("不确定要不要X") keeps every option; an allergy is still a fact to respect.
     allergy_only = bool(_ZH_HEDGE_RE.search(clause))
 
-    def add(raw: str | None, rest: str, family: str, *, hard: bool = False) -> None:
+    def add(
+        raw: str | None, rest: str, family: str, *, hard: bool = False, single: bool = False
+    ) -> None:
         if not raw:
             return
         phrase = zh_option_core(raw)
@@ -200,7 +205,7 @@ def zh_constructions(clause: str) -> list[Construction]:
         if _ZH_COVERB_RE.match(phrase) or _ZH_MODAL_INSIDE_RE.search(phrase):
             return  # "(不想)和别人共用", "酒店要能免费(取消)": a clause, not a thing
         diet = raw == phrase and ("不吃" in clause or "不喝" in clause)
-        single_ok = family in {"exclusion", "inability"} or diet
+        single_ok = single or family in {"exclusion", "inability"} or diet
         if phrase and not (len(phrase) == 1 and not single_ok):
             found.append(Construction(phrase, rest, family, hard))
 
@@ -225,7 +230,10 @@ def zh_constructions(clause: str) -> list[Construction]:
             continue  # none of the words the construction needs: skip the pattern
         for m in pattern.finditer(clause):
             opt = next((g for g in m.groups() if g), None)
-            add(opt, clause[m.end() :], family, hard=hard)
+            # The topic-first reading opens the clause with its noun: one character is one
+            # ("鱼不要"); elsewhere a lone character is mostly a cut word.
+            single = pattern is _ZH_TOPIC_FIRST_RE and m.start() == 0
+            add(opt, clause[m.end() :], family, hard=hard, single=single)
     for m in _ZH_BAD_EXPERIENCE_RE.finditer(clause):
         if _ZH_NEGATIVE_EVAL_RE.search(m.group("eval")):
             add(m.group("opt"), m.group("eval"), "bad_experience")

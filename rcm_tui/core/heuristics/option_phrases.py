@@ -77,7 +77,9 @@ _ABSTRACT_HEADS = word_set(
 
 
 # Chat noise that can trail a phrase: "heights lmao".
-_INTERJECTION_TAIL_RE = re.compile(r"(?:\s+(?:lol|lmao|haha+|hehe|tbh|imo|xd|ugh|omg))+\s*$", re.I)
+_INTERJECTION_TAIL_RE = re.compile(
+    r"(?:\s+(?:lol|lmao|haha+|hehe|tbh|imo|xd|ugh|omg|pls|plz|please|thx|tho|though))+\s*$", re.I
+)
 
 
 def clean_options(raw: str, *, allow_gerund: bool = True) -> list[str]:
@@ -96,12 +98,25 @@ def clean_options(raw: str, *, allow_gerund: bool = True) -> list[str]:
             continue
         if _ZH_BAD_OPTION_START_RE.match(option):
             continue
-        if not allow_gerund and first.endswith("ing") and len(words) > 1:
+        if not allow_gerund and first.endswith("ing") and len(words) > 1 and _verb_gerund(words):
             continue
         if _ASPECT_SUFFIX_RE.search(option):
             continue  # "not AWS-specific" qualifies something else, it rejects no option
         options.append(option)
     return options
+
+
+# After a gerund that is a verb comes what it acts on ("shelling out to rclone", "using the
+# cloud"); after one that is an adjective, its noun ("connecting flights", "running shoes").
+_GERUND_OBJECT_STARTS = word_set(
+    """out up off down over into onto to with on in at for from about around through back
+    away along across the a an our my your
+    their his her its this that these those any some it them us me him"""
+)
+
+
+def _verb_gerund(words: list[str]) -> bool:
+    return words[1].lower() in _GERUND_OBJECT_STARTS or len(words) == 1
 
 
 _INDEFINITE_RE = re.compile(r"^\s*(?:a|an|any)\s", re.I)

@@ -24,7 +24,9 @@ _ALIAS_GROUPS: tuple[tuple[str, ...], ...] = (
 
 _LEADING_NOISE_RE = re.compile(
     r"^(?:the|a|an|any|our|your|their|this|that|these|those|some|using|use\s+of|plain|whole|"
-    r"separate|another|such|other)\s+",
+    r"separate|another|such|other)\s+"
+    # A Chinese pronoun before the noun: "它鸡肉(过敏)", "我们家(的)猫".
+    r"|^(?:它们?|他们|她们|我们家?|咱们家?|我家)(?:的)?(?!的)(?=[\u4e00-\u9fff])",
     re.I,
 )
 _TRAILING_NOISE_RE = re.compile(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from .options import option_matches
+from .options import option_matches, strip_option_noise
 from .sentences import Sentence, strip_discourse
 from .text import CJK, CJK_CHAR_RE
 
@@ -170,7 +170,7 @@ def proposal_verdicts(sentences: list[Sentence], proposal: str) -> list[tuple[st
         if not topic:
             continue
         rest = sentence.text[sentence.text.find(topic) + len(topic) :]
-        judged = _judged_topic(topic, rest, proposal)
+        judged = strip_option_noise(_judged_topic(topic, rest, proposal))  # "KLM also (out)"
         if judged:
             found.append((judged, sentence.index, rest.strip(" ,.-—–:，。")))
     return found

@@ -55,7 +55,7 @@ _ASKING = r"(?:please|pls|let'?s|can\s+you|could\s+you|would\s+you)"
 # What keeps an option: a hedge ("not sure", 担心, 可能), a concession ("isn't a dealbreaker",
 # "is sufficient", 也不是不行) or what the speaker lacks ("we hold no licence": a fact).
 _KEPT_RE = re.compile(
-    r"担心|犹豫|不确定|再看看|再想想|也不是不|不排斥|不介意|可能|也许|还行|也行"
+    r"担心|怕|犹豫|不确定|再看看|再想想|也不是不|不排斥|不介意|可能|也许|还行|也行"
     r"|\b(?:not\s+sure|unsure|might|maybe|perhaps|wonder\w*|worried|not\s+against|"
     r"(?:do\s+not|don'?t)\s+mind|open\s+to|"
     r"(?:is|are|'s|'re)(?:n'?t|\s+not)\s+(?:a\s+)?(?:deal\s*-?breakers?|an?\s+issue|a\s+problem)|"
@@ -64,6 +64,12 @@ _KEPT_RE = re.compile(
     re.I,
 )
 
+# A modal right after the option makes it the subject of a need.
+_CONSTRAINED_RE = re.compile(
+    r"\s*(?:一定要|必须|要能|最好|务必)"
+    r"|\s+(?:must|has\s+to|have\s+to|should|ought\s+to)\b",
+    re.I,
+)
 _WORD_RE = re.compile(rf"[A-Za-z0-9](?:[A-Za-z0-9'+#.-]*[A-Za-z0-9+#])?|[{CJK}]+")
 _CJK_RUN_RE = re.compile(rf"[{CJK}]+")
 _MASK = "OPT"
@@ -298,6 +304,9 @@ def _rescuable(option: str, proposal: str, *, text: str) -> bool:
         return False  # "下雨的话": a condition
     if words[0] in _PERSONAL or re.search(rf"\b{_ASKING}\s+{re.escape(option)}\b", text, re.I):
         return False  # "I just wanted…", "Please look in Pleasanton": a subject or a verb
+    after = text[text.find(option) + len(option) :] if option in text else ""
+    if _CONSTRAINED_RE.match(after):
+        return False  # "地面一定要防滑", "the crate must fit": a need about it, not a refusal
     if _KEPT_RE.search(text):
         # "I'm not against Kafka", "徒步的话，我担心…可能有点累", "Certified is sufficient": a
         # hedge or a concession keeps the option; on data it was not trained on, the model's

@@ -161,9 +161,12 @@ def _sentence_rejections(sentence: Sentence) -> tuple[list[RejectionHit], set[in
             if one:
                 # "no dashboards, especially not another paid one": the paid dashboards.
                 head = hits[-1].option.split()[-1] if hits else ""
-                if not head:
+                if head:
+                    option = f"{one.group('mod') or ''}{head}"
+                elif one.group("mod"):
+                    option = one.group("mod").strip()  # "no wifi ones": the wifi kind
+                else:
                     continue
-                option = f"{one.group('mod') or ''}{head}"
             inline = reason_after(rest, zh)
             reason = inline or tidy(cause or lead, 200)
             follower = ci + 1
