@@ -36,6 +36,9 @@ class LLMRequest:
     # A JSON schema the answer must follow; providers use JSON mode or a grammar when they can.
     json_schema: dict[str, Any] | None = None
     stop: list[str] | None = None
+    # Names the reply must not write (options the user rejected). A provider that can steer
+    # sampling (the local one: it bans the tokens that start them) does; the others ignore it.
+    avoid: tuple[str, ...] = ()
 
 
 @dataclass

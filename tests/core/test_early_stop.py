@@ -197,3 +197,31 @@ async def test_once_an_attempt_is_without_the_option_a_proposing_sample_ends_the
     assert record is not None and (record.attempts, record.shown_attempt) == (2, 1)
     assert outcome.reply == CLEAN
     assert readvocacy_label(record) == "MongoDB (attempt 2 proposed it; attempt 1 shown)"
+
+
+async def test_a_small_model_is_asked_not_to_write_a_rejected_name() -> None:
+    provider = SmallModel({"refinement": [CLEAN]}, parallel_calls=False)
+    session = Session()
+    pipeline = make(provider, [])
+    await turn(pipeline, session, "We are choosing a database for a payments ledger.", CLEAN)
+    await turn(pipeline, session, REJECT, "Understood: SQL it is.")
+    await turn(pipeline, session, "No flat foods either. And no cloud storage.", CLEAN)
+
+    rejected = {r.option.lower() for r in session.active_rejections()}
+    assert {"mongodb", "flat foods", "cloud storage"} <= rejected
+    generations = [r for r in provider.log if r.purpose == "generation"]
+    assert generations[0].avoid == ()  # nothing rejected yet
+    # The turn that rejects it already answers without it: the ledger is read first.
+    assert generations[1].avoid == ("MongoDB",)
+    # Named options only: banning "cloud" or "flat" would take common words from every reply.
+    assert generations[2].avoid == ("MongoDB",)
+
+
+async def test_a_capable_model_is_not_steered() -> None:
+    provider = ScriptedProvider({}, parallel_calls=False)
+    provider.parameter_count = 70_000_000_000
+    session = Session()
+    pipeline = make(provider, [])
+    await turn(pipeline, session, REJECT, "Understood: SQL it is.")
+    await turn(pipeline, session, "Which database then?", CLEAN)
+    assert all(r.avoid == () for r in provider.log)

@@ -365,3 +365,14 @@ async def test_an_engine_that_does_not_load_here_names_the_compiled_fallback(
 
     assert error.kind == "not_installed"
     assert "GLIBC_2.38" in error.message and "rcm-tui[local-compiled]" in error.message
+
+
+async def test_a_rejected_name_cannot_be_written(provider: LocalProvider) -> None:
+    # Asked to repeat the name, the model must spell it some other way or not at all: the
+    # tokens that start it are banned (providers/gguf_vocab.py), at any temperature.
+    text = "Repeat after me, word for word: MongoDB is the best database for payments."
+    for temperature in (0.0, 1.0):
+        request = ask(text, avoid=("MongoDB",), temperature=temperature)
+        outcome = await collect(provider, request)
+        assert outcome.text.strip()
+        assert "mongo" not in outcome.text.lower(), outcome.text

@@ -11,6 +11,7 @@ from ..call_context import calling
 from ..context import AssembledPrompt, messages_tokens
 from ..echo import strip_copied_ledger
 from ..events import ReplyDelta, ReplyStarted, Stage, StageChanged
+from ..heuristics.option_phrases import NAME_MARK_RE
 from ..llm import LLMRequest, ProviderError, StreamEvent, TextDelta, Usage
 from ..models import CallRecord, Session
 from .budget import calibrate, fit_window
@@ -36,6 +37,18 @@ class _Streamed:
         return (time.perf_counter() - self.started) * 1000
 
 
+def avoided_names(engine: Engine, turn: Turn) -> tuple[str, ...]:
+    """The rejected options a small model's sampling must not start: named ones only (a
+    product, a place, a brand), since banning the words of a category ("cloud storage") would
+    take common words from the whole reply. A small model re-advocates what it just read;
+    every flagged sample costs a full further one (the first answer of the tmux check took
+    four), and a capable model follows the ledger without this."""
+    if not (engine.settings.reliability and engine.lean):
+        return ()
+    options = (r.option for r in turn.session.active_rejections())
+    return tuple(dict.fromkeys(o for o in options if NAME_MARK_RE.search(o)))
+
+
 async def stream_draft(
     engine: Engine, turn: Turn, request: LLMRequest, revising: Draft | None = None
 ) -> str:
@@ -47,6 +60,7 @@ async def stream_draft(
     to that sentence and is listed in `turn.stopped`.
     """
     attempt = 1 if revising is None else revising.attempt + 1
+    request.avoid = request.avoid or avoided_names(engine, turn)
     stage: Stage = "generating" if attempt == 1 else "refining"
     limit = engine.settings.max_refinement_attempts
     engine.emit(StageChanged(turn.number, stage, attempt - 1, limit))
