@@ -114,3 +114,10 @@ def test_a_gerund_with_its_object_is_still_no_option() -> None:
 def test_a_proposed_option_that_must_meet_a_need_is_not_rejected() -> None:
     reply = "地面可以铺防滑砖，浴室柜选悬空的。"
     assert "地面" not in rejected("地面一定要防滑，最好整个卫生间都没有高低差。", reply)
+
+
+def test_a_verb_the_user_asks_for_is_no_rejected_option() -> None:
+    # The embedded model's reply said "how to write the function"; the next request asks for
+    # more writing, it turns nothing down (seen in `rcm-tui eval` on file-upload).
+    reply = "Here is how to write the function: def upload(): ..."
+    assert rejected("Please also write pytest tests for it.", reply) == []

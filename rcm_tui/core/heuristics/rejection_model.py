@@ -302,7 +302,8 @@ def _rescuable(option: str, proposal: str, *, text: str) -> bool:
         return False  # "If", "too heavy", "Sounds good": no option
     if _NOT_AN_OPTION_ZH_RE.search(option):
         return False  # "下雨的话": a condition
-    if words[0] in _PERSONAL or re.search(rf"\b{_ASKING}\s+{re.escape(option)}\b", text, re.I):
+    asked_for = rf"\b{_ASKING}\s+(?:(?:also|just|now|then|still|too)\s+)?{re.escape(option)}\b"
+    if words[0] in _PERSONAL or re.search(asked_for, text, re.I):
         return False  # "I just wanted…", "Please look in Pleasanton": a subject or a verb
     after = text[text.find(option) + len(option) :] if option in text else ""
     if _CONSTRAINED_RE.match(after):
