@@ -35,7 +35,11 @@ def test_the_turn_package_keeps_modules_and_functions_small() -> None:
 
 def test_a_request_is_messages_and_a_response_format() -> None:
     names = {f.name for f in dataclasses.fields(LLMRequest)}
-    assert names == {"messages", "purpose", "max_tokens", "temperature", "json_schema", "stop"}
+    # `avoid` constrains sampling like `stop` does (names the reply may not write): part of the
+    # response's format, not state of the engine handed to a provider.
+    assert names == {
+        "messages", "purpose", "max_tokens", "temperature", "json_schema", "stop", "avoid"
+    }
 
 
 async def test_the_demo_reads_what_the_engine_states_for_a_call() -> None:

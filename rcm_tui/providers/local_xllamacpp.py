@@ -226,7 +226,7 @@ def _request_body(messages: list[dict[str, str]], options: dict[str, Any]) -> di
         "return_progress": True,
         "cache_prompt": True,
     }
-    for name in ("max_tokens", "temperature", "repeat_penalty", "seed"):
+    for name in ("max_tokens", "temperature", "repeat_penalty", "seed", "logprobs", "top_logprobs"):
         if options.get(name) is not None:
             body[name] = options[name]
     if options.get("stop"):

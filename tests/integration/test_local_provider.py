@@ -19,7 +19,7 @@ import pytest
 
 from rcm_tui.config import LocalSettings
 from rcm_tui.core.llm import ChatMessage, LLMRequest, TextDelta
-from rcm_tui.providers import local, local_xllamacpp
+from rcm_tui.providers import gguf_vocab, local, local_xllamacpp
 from rcm_tui.providers.local import LocalProvider
 from rcm_tui.providers.registry import local_available
 
@@ -367,12 +367,37 @@ async def test_an_engine_that_does_not_load_here_names_the_compiled_fallback(
     assert "GLIBC_2.38" in error.message and "rcm-tui[local-compiled]" in error.message
 
 
-async def test_a_rejected_name_cannot_be_written(provider: LocalProvider) -> None:
-    # Asked to repeat the name, the model must spell it some other way or not at all: the
-    # tokens that start it are banned (providers/gguf_vocab.py), at any temperature.
-    text = "Repeat after me, word for word: MongoDB is the best database for payments."
+def _generated_tokens(model: local._SharedModel, args: dict[str, object]) -> list[str]:
+    """The tokens the engine sampled, as it reports them (OpenAI-style logprobs)."""
+    with model.lock:
+        reply = model.llm.create_chat_completion(
+            **{**args, "stream": False}, logprobs=True, top_logprobs=1
+        )
+    return [entry["token"] for entry in reply["choices"][0]["logprobs"]["content"]]
+
+
+async def test_the_start_of_a_rejected_name_is_never_sampled(
+    local_engine: str, settings: LocalSettings, provider: LocalProvider
+) -> None:
+    # What the bias guarantees, at the level where it holds on any machine: the tokens that
+    # start the name (providers/gguf_vocab.py) are never sampled. Asked to repeat a sentence
+    # with the name, the unbiased model writes that token (so the check can fail).
+    await collect(provider, ask("Hi."))  # loads the model
+    model = shared_model(settings)
+    text = "Repeat after me, word for word: I think MongoDB is the best database for payments."
+    banned = gguf_vocab.name_start_tokens(str(local.bundled_model_path()), ("MongoDB",))
+    vocabulary = gguf_vocab.tokens(str(local.bundled_model_path()))
+    banned_text = {vocabulary[i].replace("\u0120", " ") for i in banned}
+
+    def args(temperature: float, avoid: tuple[str, ...]) -> dict[str, object]:
+        gen = local._Generation(
+            ask(text, avoid=avoid, temperature=temperature), 24, 7, local_engine,
+            threading.Event(), lambda item: None, banned if avoid else [],
+        )
+        return local._completion_args(gen)
+
+    assert args(0.0, ("MongoDB",))["logit_bias"] == dict.fromkeys(banned, local.BANNED_BIAS)
+    assert banned_text & set(_generated_tokens(model, args(0.0, ())))
     for temperature in (0.0, 1.0):
-        request = ask(text, avoid=("MongoDB",), temperature=temperature)
-        outcome = await collect(provider, request)
-        assert outcome.text.strip()
-        assert "mongo" not in outcome.text.lower(), outcome.text
+        sampled = _generated_tokens(model, args(temperature, ("MongoDB",)))
+        assert sampled and not banned_text & set(sampled), sampled
