@@ -5,7 +5,6 @@ derived from it, so a new action cannot be forgotten in one of them."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 from rcm_tui.actions import ACTIONS, BY_NAME, FOOTER, KEY_LIST
 from rcm_tui.commands import COMMANDS, dispatch
@@ -14,7 +13,7 @@ from rcm_tui.ui.app import RcmApp
 from rcm_tui.ui.palette import RcmCommands
 from rcm_tui.ui.screens.main import MainScreen
 from rcm_tui.ui.widgets.composer import Composer
-from tests.ui.conftest import entry_texts, make_controller
+from tests.ui.conftest import entry_texts, make_controller, send_message
 
 SCOPE_CLASS = {"screen": MainScreen, "app": RcmApp, "composer": Composer}
 
@@ -94,13 +93,6 @@ async def test_the_palette_lists_every_action_but_those_that_need_an_argument() 
             assert action.usage not in hits
 
 
-async def _type_and_send(pilot: Any, text: str) -> None:
-    pilot.app.main.composer.load_text(text)
-    await pilot.press("enter")
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
 
 async def test_slash_commands_the_chat_does_itself_make_the_same_call_as_their_keys() -> None:
     from rcm_tui.ui.screens.sessions import SessionsScreen
@@ -108,14 +100,14 @@ async def test_slash_commands_the_chat_does_itself_make_the_same_call_as_their_k
     controller = make_controller()
     app = RcmApp(controller)
     async with app.run_test(size=(120, 36)) as pilot:
-        await _type_and_send(pilot, "/sessions")  # the browser, as ctrl+o opens it
+        await send_message(pilot, "/sessions")  # the browser, as ctrl+o opens it
         assert isinstance(app.screen, SessionsScreen)
         await pilot.press("escape")
         await pilot.pause()
-        await _type_and_send(pilot, "hello")
+        await send_message(pilot, "hello")
         assert entry_texts(app, "user") == ["hello"]
         first = controller.session.id
-        await _type_and_send(pilot, "/new")  # a new session, as ctrl+n starts one
+        await send_message(pilot, "/new")  # a new session, as ctrl+n starts one
         second = controller.session.id
         assert second != first and controller.session.messages == []
         assert entry_texts(app, "user") == []  # the chat shows the new, empty session

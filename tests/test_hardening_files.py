@@ -81,8 +81,7 @@ def test_an_eval_scenario_cannot_export_outside(tmp_path: Path, bashrc: Path) ->
 
 
 async def test_tui_export_asks_before_overwriting(tmp_path: Path) -> None:
-    from .ui.conftest import converse, make_controller
-    from .ui.test_chat import send
+    from .ui.conftest import converse, make_controller, send_message
 
     target = tmp_path / "mine.md"
     target.write_text("precious\n", encoding="utf-8")
@@ -93,7 +92,7 @@ async def test_tui_export_asks_before_overwriting(tmp_path: Path) -> None:
     app = RcmApp(controller)
     async with app.run_test(size=(120, 36)) as pilot:
         await converse(controller, 1)
-        await send(pilot, f"/export {target}")
+        await send_message(pilot, f"/export {target}")
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert isinstance(app.screen, ConfirmDialog)
@@ -102,7 +101,7 @@ async def test_tui_export_asks_before_overwriting(tmp_path: Path) -> None:
         await pilot.pause()
         assert target.read_text(encoding="utf-8") == "precious\n"
 
-        await send(pilot, f"/export {target}")
+        await send_message(pilot, f"/export {target}")
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert isinstance(app.screen, ConfirmDialog)

@@ -209,6 +209,15 @@ async def wait_for(pilot: Any, condition: Callable[[], bool], seconds: float = 1
         await pilot.pause(0.02)
 
 
+async def send_message(pilot: Any, text: str) -> None:
+    """Type `text` into the composer, send it, and let the turn's workers finish."""
+    pilot.app.main.composer.load_text(text)
+    await pilot.press("enter")
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 def entry_texts(app: RcmApp, kind: str) -> list[str]:
     """The Markdown source of every transcript entry of one kind (user, assistant, ...)."""
     from textual.widgets import Markdown

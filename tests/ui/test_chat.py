@@ -14,6 +14,7 @@ from .conftest import (
     entry_texts,
     make_controller,
     notice_texts,
+    send_message,
     wait_for,
 )
 
@@ -22,14 +23,6 @@ ACID_AND_MONGO = (
     "MongoDB is off the table: multi-document transactions are too fragile for money."
 )
 
-
-async def send(pilot, text: str) -> None:  # type: ignore[no-untyped-def]
-    app: RcmApp = pilot.app
-    app.main.composer.load_text(text)
-    await pilot.press("enter")
-    await pilot.pause()
-    await app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 def footer_actions(app: RcmApp) -> set[str]:
@@ -55,7 +48,7 @@ async def test_send_shows_the_reply_and_the_ledger_in_the_panels() -> None:
     controller = make_controller()
     app = RcmApp(controller)
     async with app.run_test(size=(160, 45)) as pilot:
-        await send(pilot, ACID_AND_MONGO)
+        await send_message(pilot, ACID_AND_MONGO)
 
         assert entry_texts(app, "user") == [ACID_AND_MONGO]
         [reply] = entry_texts(app, "assistant")
@@ -77,7 +70,7 @@ async def test_solidify_key_pins_the_block_like_the_slash_command() -> None:
     controller = make_controller()
     app = RcmApp(controller)
     async with app.run_test(size=(160, 45)) as pilot:
-        await send(pilot, ACID_AND_MONGO)
+        await send_message(pilot, ACID_AND_MONGO)
         assert not solidified_widget(app).has_class("-present")
 
         await pilot.press("ctrl+s")
@@ -94,7 +87,7 @@ async def test_solidify_key_pins_the_block_like_the_slash_command() -> None:
         assert controller.session.solidified is not None
         first = controller.session.solidified.text
 
-        await send(pilot, "/solidify")
+        await send_message(pilot, "/solidify")
         assert len([n for n in entry_texts(app, "note") if "SOLIDIFIED" in n]) == 2
         assert controller.session.solidified.text == first
 
@@ -137,7 +130,7 @@ async def test_a_failed_turn_shows_the_reason_and_retry_recovers() -> None:
     controller = make_controller(providers=ProviderPair(flaky, flaky))
     app = RcmApp(controller)
     async with app.run_test(size=(120, 36)) as pilot:
-        await send(pilot, "It has to handle 2,000 writes per second at peak.")
+        await send_message(pilot, "It has to handle 2,000 writes per second at peak.")
 
         [error] = entry_texts(app, "error")
         assert "connection refused" in error
@@ -164,7 +157,7 @@ async def test_unknown_slash_command_is_explained_and_never_sent() -> None:
     controller = make_controller()
     app = RcmApp(controller)
     async with app.run_test(size=(120, 36)) as pilot:
-        await send(pilot, "/frobnicate the ledger")
+        await send_message(pilot, "/frobnicate the ledger")
 
         [notice] = notice_texts(app)
         assert "Unknown command /frobnicate" in notice
@@ -180,8 +173,8 @@ async def test_slash_commands_answer_in_the_transcript() -> None:
     async with app.run_test(size=(120, 36)) as pilot:
         await converse(controller, 4)
         await app.main.show_session()
-        await send(pilot, "/reject Cassandra: no multi-row transactions")
-        await send(pilot, "/requirements")
+        await send_message(pilot, "/reject Cassandra: no multi-row transactions")
+        await send_message(pilot, "/requirements")
 
         notes = entry_texts(app, "note")
         assert "Rejected **Cassandra**" in notes[0]
@@ -195,8 +188,8 @@ async def test_input_history_and_newline_keys() -> None:
     app = RcmApp(controller)
     async with app.run_test(size=(120, 36)) as pilot:
         composer = app.main.composer
-        await send(pilot, "/status")
-        await send(pilot, "/requirements")
+        await send_message(pilot, "/status")
+        await send_message(pilot, "/requirements")
 
         await pilot.press("up")
         assert composer.text == "/requirements"
@@ -355,7 +348,7 @@ async def test_palette_lists_the_key_actions() -> None:
         hits = [hit async for hit in provider.search("solid")]
         assert hits and hits[0].text == "Solidify"
 
-        await send(pilot, "x")  # one turn, so solidify has something to write
+        await send_message(pilot, "x")  # one turn, so solidify has something to write
         await hits[0].command()
         await pilot.pause()
         await app.workers.wait_for_complete()
@@ -367,7 +360,7 @@ async def test_remapped_keys_drive_the_footer_and_the_actions() -> None:
     controller = make_controller(flags={"keys.solidify": "ctrl+t", "keys.toggle_panels": "f6"})
     app = RcmApp(controller)
     async with app.run_test(size=(160, 45)) as pilot:
-        await send(pilot, ACID_AND_MONGO)
+        await send_message(pilot, ACID_AND_MONGO)
         keys = {b.binding.action: key for key, b in app.screen.active_bindings.items()}
         assert keys["solidify"] == "ctrl+t"
         assert keys["toggle_panels"] == "f6"

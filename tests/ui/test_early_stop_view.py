@@ -12,7 +12,7 @@ from rcm_tui.core.llm import LLMRequest
 from rcm_tui.providers.offline import OfflineProvider
 from rcm_tui.ui.app import RcmApp
 
-from .conftest import entry_texts, make_controller
+from .conftest import entry_texts, make_controller, send_message
 
 PROPOSES = (
     "MongoDB would be my pick for the ledger. It scales writes across shards, and its "
@@ -36,22 +36,14 @@ class SmallDemo(OfflineProvider):
         return super().answer(request, context)
 
 
-async def send(pilot, text: str) -> None:  # type: ignore[no-untyped-def]
-    app: RcmApp = pilot.app
-    app.main.composer.load_text(text)
-    await pilot.press("enter")
-    await pilot.pause()
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-
 
 async def test_a_stopped_sample_is_replaced_by_the_whole_next_attempt() -> None:
     model = SmallDemo()
     controller = make_controller(providers=ProviderPair(model, model))
     app = RcmApp(controller)
     async with app.run_test(size=(120, 36)) as pilot:
-        await send(pilot, "Let's not use MongoDB, our compliance team wants SQL.")
-        await send(pilot, "Which database then?")
+        await send_message(pilot, "Let's not use MongoDB, our compliance team wants SQL.")
+        await send_message(pilot, "Which database then?")
 
         replies = entry_texts(app, "assistant")
         assert replies[-1] == CLEAN

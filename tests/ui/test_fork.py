@@ -13,9 +13,9 @@ from .conftest import (
     entry_texts,
     make_controller,
     notice_texts,
+    send_message,
     wait_for,
 )
-from .test_hardening import type_and_send
 from .test_sessions import browser_titles, open_browser
 
 
@@ -43,7 +43,7 @@ async def test_the_fork_key_branches_at_the_chosen_turn_and_opens_the_branch() -
         assert store.load(branch.id).parent == branch.parent
         assert store.load(SESSION_ID).turn == 6
         # A message in the branch goes to the branch only.
-        await type_and_send(pilot, "Let us reconsider MongoDB for the ledger after all.")
+        await send_message(pilot, "Let us reconsider MongoDB for the ledger after all.")
         await wait_for(pilot, lambda: not app.main.busy)
         assert store.load(branch.id).turn == 4
         assert store.load(SESSION_ID).turn == 6
@@ -54,7 +54,7 @@ async def test_slash_fork_without_a_turn_forks_at_the_last_and_the_browser_nests
     await converse(controller, 2)
     app = RcmApp(controller)
     async with app.run_test(size=(120, 36)) as pilot:
-        await type_and_send(pilot, "/fork")
+        await send_message(pilot, "/fork")
         await wait_for(pilot, lambda: controller.session.id != SESSION_ID)
         branch_id = controller.session.id
         assert controller.session.parent is not None and controller.session.parent.turn == 2
@@ -75,10 +75,10 @@ async def test_a_bad_fork_turn_is_refused_and_nothing_is_created() -> None:
     await converse(controller, 2)
     app = RcmApp(controller)
     async with app.run_test(size=(120, 36)) as pilot:
-        await type_and_send(pilot, "/fork 9")
+        await send_message(pilot, "/fork 9")
         assert any("no turn 9 to fork at" in t for t in notice_texts(app))
         assert controller.session.id == SESSION_ID
         assert [e.id for e in SessionStore().list()] == [SESSION_ID]
-        await type_and_send(pilot, "/fork two")
+        await send_message(pilot, "/fork two")
         assert any("Usage: /fork [turn]" in t for t in notice_texts(app))
         assert controller.session.id == SESSION_ID

@@ -25,6 +25,7 @@ from .conftest import (
     entry_texts,
     make_controller,
     notice_texts,
+    send_message,
     wait_for,
     write_broken,
 )
@@ -224,21 +225,13 @@ async def test_a_remapped_newline_key_also_lands_in_order() -> None:
         assert app.main.composer.text == "aaa\nbbb"
 
 
-async def type_and_send(pilot, text: str) -> None:  # type: ignore[no-untyped-def]
-    app: RcmApp = pilot.app
-    app.main.composer.load_text(text)
-    await pilot.press("enter")
-    await pilot.pause()
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-
 
 async def test_a_path_is_not_run_as_a_command_and_double_slash_sends_it() -> None:
     controller = make_controller()
     app = RcmApp(controller)
     async with app.run_test(size=(120, 36)) as pilot:
         text = "/etc/nats/nats.conf sets max_age to 24h"
-        await type_and_send(pilot, text)
+        await send_message(pilot, text)
         assert app.main.composer.text == text
         [notice] = notice_texts(app)
         assert "//" in notice
@@ -246,7 +239,7 @@ async def test_a_path_is_not_run_as_a_command_and_double_slash_sends_it() -> Non
         await pilot.press("up")
         assert app.main.composer.text == text  # the refused text never entered the history
 
-        await type_and_send(pilot, "/" + text)
+        await send_message(pilot, "/" + text)
         assert entry_texts(app, "user") == [text]
         assert [m.content for m in controller.session.messages if m.role == "user"] == [text]
         assert app.main.composer.text == ""
@@ -255,7 +248,7 @@ async def test_a_path_is_not_run_as_a_command_and_double_slash_sends_it() -> Non
 async def test_a_mistyped_command_suggests_the_nearest_one_in_one_line() -> None:
     app = RcmApp(make_controller())
     async with app.run_test(size=(120, 36)) as pilot:
-        await type_and_send(pilot, "/solidfy")
+        await send_message(pilot, "/solidfy")
         [notice] = notice_texts(app)
         assert "Did you mean /solidify?" in notice
         assert app.main.composer.text == "/solidfy"
@@ -265,10 +258,10 @@ async def test_a_mistyped_command_suggests_the_nearest_one_in_one_line() -> None
 async def test_help_names_the_escape_and_reject_usage_shows_its_argument() -> None:
     app = RcmApp(make_controller())
     async with app.run_test(size=(120, 36)) as pilot:
-        await type_and_send(pilot, "/help")
+        await send_message(pilot, "/help")
         [help_text] = entry_texts(app, "note")
         assert "`//`" in help_text
-        await type_and_send(pilot, "/reject")
+        await send_message(pilot, "/reject")
         [usage] = notice_texts(app)
         assert "/reject <option> [: reason]" in usage
         assert entry_texts(app, "error") == []
@@ -278,12 +271,12 @@ async def test_unreject_with_a_partial_name_refuses_and_names_the_option() -> No
     controller = make_controller()
     app = RcmApp(controller)
     async with app.run_test(size=(120, 36)) as pilot:
-        await type_and_send(pilot, "/reject Redis Streams: no replay guarantees")
-        await type_and_send(pilot, "/unreject redis")
+        await send_message(pilot, "/reject Redis Streams: no replay guarantees")
+        await send_message(pilot, "/unreject redis")
         assert [r.option for r in controller.session.active_rejections()] == ["Redis Streams"]
         [notice] = notice_texts(app)
         assert "Redis Streams" in notice and "full name" in notice
-        await type_and_send(pilot, "/unreject redis streams")
+        await send_message(pilot, "/unreject redis streams")
         assert controller.session.active_rejections() == []
 
 
@@ -378,7 +371,7 @@ async def test_stage_hint_header_and_footer_fit_the_width(size: tuple[int, int])
     controller = make_controller()
     app = RcmApp(controller)
     async with app.run_test(size=size) as pilot:
-        await type_and_send(pilot, "It must support strict ACID transactions across accounts.")
+        await send_message(pilot, "It must support strict ACID transactions across accounts.")
         stage = app.main.stage
         line = str(stage.render())
         assert "turn 1 done" in line
@@ -517,7 +510,7 @@ async def test_copy_the_last_reply_and_its_code_block_to_the_clipboard() -> None
         reply = CONVERSATION[4][1]
         assert app.clipboard == reply
         assert any("Copied the last reply" in n.message for n in app._notifications)
-        await type_and_send(pilot, "/copy code")
+        await send_message(pilot, "/copy code")
         assert app.clipboard.startswith("CREATE TABLE ledger_entries (")
         assert app.clipboard.endswith(");")
         assert "```" not in app.clipboard

@@ -17,8 +17,7 @@ from rcm_tui.ui.screens.ledger_edit import (
 from rcm_tui.ui.widgets.decisions import DecisionsPanel
 from rcm_tui.ui.widgets.requirements import RequirementsTable
 
-from .conftest import converse, entry_texts, make_controller, wait_for
-from .test_hardening import type_and_send
+from .conftest import converse, entry_texts, make_controller, send_message, wait_for
 
 
 def footer_keys(app: RcmApp) -> set[str]:
@@ -75,7 +74,7 @@ async def test_edit_add_and_merge_requirements_from_the_panel() -> None:
 
         # The next turn restates the merged-away text: it stays merged, nothing is re-added.
         app.main.composer.focus()
-        await type_and_send(pilot, "We must also keep an immutable audit trail of every "
+        await send_message(pilot, "We must also keep an immutable audit trail of every "
                                    "balance change.")
         await wait_for(pilot, lambda: not app.main.busy)
         after = {r.id: r for r in controller.session.requirements}
@@ -122,9 +121,9 @@ async def test_req_commands_edit_the_ledger_and_refuse_with_a_reason() -> None:
     await converse(controller, 3)
     app = RcmApp(controller)
     async with app.run_test(size=(120, 36)) as pilot:
-        await type_and_send(pilot, "/req add Nightly backups kept for 35 days")
-        await type_and_send(pilot, "/req edit 2 Handle 5,000 writes per second at peak")
-        await type_and_send(pilot, "/req merge R1 R3 : ACID across accounts, 35-day backups")
+        await send_message(pilot, "/req add Nightly backups kept for 35 days")
+        await send_message(pilot, "/req edit 2 Handle 5,000 writes per second at peak")
+        await send_message(pilot, "/req merge R1 R3 : ACID across accounts, 35-day backups")
         notes = entry_texts(app, "note")
         assert any("Added **R3** by hand" in n for n in notes)
         assert any("Merged **R3** into **R1**" in n for n in notes)
@@ -132,8 +131,8 @@ async def test_req_commands_edit_the_ledger_and_refuse_with_a_reason() -> None:
         assert reqs["R2"].text == "Handle 5,000 writes per second at peak"
         assert reqs["R1"].text == "ACID across accounts, 35-day backups"
         assert reqs["R3"].merged_into == "R1"
-        await type_and_send(pilot, "/req merge R1")
-        await type_and_send(pilot, "/req edit R9 anything")
+        await send_message(pilot, "/req merge R1")
+        await send_message(pilot, "/req edit R9 anything")
         notices = [str(n) for n in app.main.chat.query("NoticeLine")]
         texts = [getattr(n, "text", "") for n in app.main.chat.query("NoticeLine")]
         assert any(t.startswith("/req: Usage: /req add") for t in texts), notices

@@ -15,8 +15,7 @@ from rcm_tui.store import SessionStore
 from rcm_tui.ui.app import RcmApp
 from rcm_tui.ui.palette import RcmCommands
 
-from .conftest import converse, entry_texts, make_controller, notice_texts, wait_for
-from .test_hardening import type_and_send
+from .conftest import converse, entry_texts, make_controller, notice_texts, send_message, wait_for
 
 FAKE_KEY = "sk-test-not-a-real-key-000"
 
@@ -30,7 +29,7 @@ async def test_model_alone_lists_the_current_model_and_what_is_available() -> No
     await converse(controller, 1)
     app = RcmApp(controller)
     async with app.run_test(size=(120, 36)) as pilot:
-        await type_and_send(pilot, "/model")
+        await send_message(pilot, "/model")
         [note] = [n for n in entry_texts(app, "note") if "## Model" in n]
         assert "Now: **offline · demo, no model**" in note
         assert "| anthropic | claude-sonnet-4-5 | anthropic has no API key |" in note
@@ -43,11 +42,11 @@ async def test_a_refused_switch_says_why_and_the_header_keeps_the_model() -> Non
     app = RcmApp(controller)
     async with app.run_test(size=(120, 36)) as pilot:
         before = header_provider(app)
-        await type_and_send(pilot, "/model anthropic:claude-x")
+        await send_message(pilot, "/model anthropic:claude-x")
         [notice] = [n for n in notice_texts(app) if n.startswith("/model:")]
         assert "anthropic has no API key" in notice and "still using offline" in notice
         assert not notice.startswith("/model: /model:")  # the command is named once
-        await type_and_send(pilot, "/model nosuch:thing")
+        await send_message(pilot, "/model nosuch:thing")
         assert any("unknown provider “nosuch”" in n for n in notice_texts(app))
         assert header_provider(app) == before
         assert controller.choice.name == "offline"
@@ -61,7 +60,7 @@ async def test_a_switch_from_the_palette_shows_in_the_header_and_records_the_ses
     await converse(controller, 1)
     app = RcmApp(controller)
     async with app.run_test(size=(120, 36)) as pilot:
-        await type_and_send(pilot, "/model openai:gpt-4o")
+        await send_message(pilot, "/model openai:gpt-4o")
         assert header_provider(app) == "openai · gpt-4o"
         assert "switched with /model" in str(app.main.query_one("#header").reason)  # type: ignore[attr-defined]
         assert SessionStore().load(controller.session.id).provider.name == "openai"

@@ -10,8 +10,15 @@ from rcm_tui.store import SessionStore
 from rcm_tui.ui.app import RcmApp
 from rcm_tui.ui.screens.dialogs import EditDialog, TextDialog
 
-from .conftest import CONVERSATION, SESSION_ID, converse, entry_texts, make_controller, wait_for
-from .test_hardening import type_and_send
+from .conftest import (
+    CONVERSATION,
+    SESSION_ID,
+    converse,
+    entry_texts,
+    make_controller,
+    send_message,
+    wait_for,
+)
 
 
 async def _idle(pilot, app: RcmApp) -> None:  # type: ignore[no-untyped-def]
@@ -100,11 +107,11 @@ async def test_edit_command_with_a_turn_opens_that_message_and_escape_changes_no
     app = RcmApp(controller)
     async with app.run_test(size=(120, 36)) as pilot:
         await wait_for(pilot, lambda: app.main.ready)
-        await type_and_send(pilot, "/edit 2")
+        await send_message(pilot, "/edit 2")
         await wait_for(pilot, lambda: isinstance(app.screen, EditDialog))
         assert app.screen.query_one(TextArea).text == CONVERSATION[1][0]
         await pilot.press("escape")
         await pilot.pause()
         assert controller.session.turn == 3 and len(entry_texts(app, "user")) == 3
-        await type_and_send(pilot, "/edit 9")
+        await send_message(pilot, "/edit 9")
         assert any("No turn “9”" in n.message for n in app._notifications)
