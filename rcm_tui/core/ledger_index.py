@@ -30,7 +30,7 @@ from .heuristics.quantities import quantity_keys
 from .heuristics.text import content_tokens
 from .ledger_snapshot import RequirementItem
 from .models import Requirement, RequirementStatus
-from .requirement_writes import Position, position, written_since
+from .requirement_writes import Position, followed_entry, position, written_since
 
 # The merge threshold's consequence for the overlap: Dice >= 0.6 means a shared count of at
 # least 3/7 of either side's tokens.
@@ -148,13 +148,13 @@ _CACHED_LEDGERS = 4
 def index_of(requirements: list[Requirement]) -> RequirementIndex:
     """The index of this list of requirements, brought up to date with their texts."""
     writes = position()  # first: a write while the texts are read is seen next time
-    entry = next((e for e in _cache if e.requirements is requirements), None)
-    if entry is None or not _texts_kept(entry, requirements):
-        if entry is not None:
-            _cache.remove(entry)
-        entry = _Indexed(requirements, RequirementIndex())
-        _cache.insert(0, entry)
-        del _cache[_CACHED_LEDGERS:]
+    entry = followed_entry(
+        _cache,
+        requirements,
+        lambda e: _texts_kept(e, requirements),
+        lambda: _Indexed(requirements, RequirementIndex()),
+        _CACHED_LEDGERS,
+    )
     index = entry.index
     if not all(map(operator.is_, requirements, entry.items)):
         entry.items = []  # the same texts in other objects: follow those

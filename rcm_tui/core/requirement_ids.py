@@ -14,7 +14,7 @@ import operator
 from dataclasses import dataclass, field
 
 from .models import Requirement
-from .requirement_writes import Position, position, written_since
+from .requirement_writes import Position, followed_entry, position, written_since
 
 PREFIX = "R"
 
@@ -63,13 +63,13 @@ _CACHED = 4
 def requirement_ids(requirements: list[Requirement]) -> RequirementIds:
     """The ids of `requirements` as they stand now."""
     writes = position()  # first: a write while the ids are read is seen next time
-    held = next((h for h in _followed if h.requirements is requirements), None)
-    if held is None or not _still_holds(held, requirements):
-        if held is not None:
-            _followed.remove(held)
-        held = RequirementIds(requirements)
-        _followed.insert(0, held)
-        del _followed[_CACHED:]
+    held = followed_entry(
+        _followed,
+        requirements,
+        lambda h: _still_holds(h, requirements),
+        lambda: RequirementIds(requirements),
+        _CACHED,
+    )
     for req in requirements[len(held.items) :]:
         held.add(req)
     held.writes = writes

@@ -14,7 +14,8 @@ position of an older epoch compares everything once, as before.
 from __future__ import annotations
 
 import weakref
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
 
 MAX_WRITES = 20_000
 _log: list[weakref.ref[Any]] = []
@@ -103,3 +104,29 @@ def positions_of(
 def holds(item: Any, written: Any, names: tuple[str, ...]) -> bool:
     """Is `written` (from the log) this item or one of its list fields?"""
     return item is written or any(item.__dict__.get(name) is written for name in names)
+
+
+class _Follows(Protocol):
+    requirements: list[Any]
+
+
+Followed = TypeVar("Followed", bound=_Follows)
+
+
+def followed_entry(
+    cache: list[Followed],
+    requirements: list[Any],
+    still_holds: Callable[[Followed], bool],
+    build: Callable[[], Followed],
+    size: int,
+) -> Followed:
+    """The cache entry that follows this very list of requirements, or a new one (at the
+    front, the oldest dropped past `size`) when there is none or it no longer holds."""
+    entry = next((e for e in cache if e.requirements is requirements), None)
+    if entry is None or not still_holds(entry):
+        if entry is not None:
+            cache.remove(entry)
+        entry = build()
+        cache.insert(0, entry)
+        del cache[size:]
+    return entry
