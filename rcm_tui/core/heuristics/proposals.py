@@ -113,6 +113,13 @@ _NOT_A_ZH_TOPIC = frozenset(
 )
 
 
+def _named_opening(clause: str, proposal: str) -> str:
+    """The option of the reply a clause opens with, read as Chinese or as English."""
+    core = strip_discourse(clause)
+    zh = bool(CJK_CHAR_RE.search(core[:12]))
+    return _named_zh_topic(core, proposal) if zh else _named_topic(core, proposal)
+
+
 def _topic(clause: str) -> str:
     core = strip_discourse(clause)
     m = (_ZH_TOPIC_RE if CJK_CHAR_RE.search(core[:2]) else _EN_TOPIC_RE).match(core)
@@ -164,9 +171,7 @@ def proposal_verdicts(sentences: list[Sentence], proposal: str) -> list[tuple[st
         opening = sentence.clauses[0] if sentence.clauses else sentence.text
         topic = _topic(opening)
         if not topic or not option_matches(topic, proposal):
-            core = strip_discourse(opening)
-            zh = bool(CJK_CHAR_RE.search(core[:12]))
-            topic = _named_zh_topic(core, proposal) if zh else _named_topic(core, proposal)
+            topic = _named_opening(opening, proposal)
         if not topic:
             continue
         rest = sentence.text[sentence.text.find(topic) + len(topic) :]
@@ -193,9 +198,7 @@ def _judged_topic(topic: str, rest: str, proposal: str) -> str:
     current, accepted = topic, False
     for index, piece in enumerate(_PIECE_SPLIT_RE.split(rest)):
         if index and accepted:
-            core = strip_discourse(piece)
-            zh = bool(CJK_CHAR_RE.search(core[:12]))
-            named = _named_zh_topic(core, proposal) if zh else _named_topic(core, proposal)
+            named = _named_opening(piece, proposal)
             current, accepted = (named, False) if named else (current, accepted)
         if _negative(piece) and not accepted:
             return current
@@ -208,9 +211,7 @@ def clause_topics(clause: str, proposal: str) -> list[str]:
     of the replies (candidates for the rejection model, rejection_model.py)."""
     topics = [_topic(clause)]
     if proposal:
-        core = strip_discourse(clause)
-        zh = bool(CJK_CHAR_RE.search(core[:12]))
-        topics.append(_named_zh_topic(core, proposal) if zh else _named_topic(core, proposal))
+        topics.append(_named_opening(clause, proposal))
     return [t for t in dict.fromkeys(topics) if t]
 
 

@@ -284,9 +284,14 @@ def proposal_text(view: LedgerSnapshot) -> str:
     return "\n".join([*view.earlier_assistant_messages, view.last_assistant_message]).strip()
 
 
+def _after(text: str, option: str, missing: str = "") -> str:
+    """What the sentence says after the option (`missing` when it does not name it)."""
+    return text[text.find(option) + len(option) :] if option in text else missing
+
+
 def _praised(text: str, option: str) -> bool:
     """Praise and no complaint after the option ("Heroku is great, we know it well")."""
-    after = _tokens(text[text.find(option) + len(option) :] if option in text else text)
+    after = _tokens(_after(text, option, missing=text))
     negative, positive = valence_counts(after)
     return positive > 0 and negative == 0
 
@@ -305,8 +310,7 @@ def _rescuable(option: str, proposal: str, *, text: str) -> bool:
     asked_for = rf"\b{_ASKING}\s+(?:(?:also|just|now|then|still|too)\s+)?{re.escape(option)}\b"
     if words[0] in _PERSONAL or re.search(asked_for, text, re.I):
         return False  # "I just wanted…", "Please look in Pleasanton": a subject or a verb
-    after = text[text.find(option) + len(option) :] if option in text else ""
-    if _CONSTRAINED_RE.match(after):
+    if _CONSTRAINED_RE.match(_after(text, option)):
         return False  # "地面一定要防滑", "the crate must fit": a need about it, not a refusal
     if _KEPT_RE.search(text):
         # "I'm not against Kafka", "徒步的话，我担心…可能有点累", "Certified is sufficient": a
@@ -347,7 +351,7 @@ def apply_model(
         # Chinese has no spaces: the rules' cut was wrong when it holds nothing of the table.
         scan.hits[:] = [h for h in scan.hits if h not in ruled]
         text = sentences[index].text
-        rest = text[text.find(cand.option) + len(cand.option) :] if cand.option in text else ""
+        rest = _after(text, cand.option)
         reason = tidy(strip_discourse(rest.strip(" ,.-—–:;，。！!")), 200)
         scan.hits.append(RejectionHit(cand.option, reason, index, 0, False, "", False, "model"))
         scan.clauses[(index, 0)] = ""
