@@ -30,6 +30,7 @@ from .sentences import (
     tidy,
 )
 from .statement_scan import scan_statements
+from .tagged_rejections import apply_tagger
 from .text import (
     MESSAGE_HEAD,
     MESSAGE_TAIL,
@@ -350,6 +351,7 @@ def analyse_message(text: str, turn: int, view: LedgerSnapshot) -> Analysis:
         return analysis
     sentences, scan, dropped_ids, drop_sentences = ruled
     apply_model(sentences, scan, view, drop_sentences)
+    apply_tagger(sentences, scan, view, drop_sentences)
     hits = scan.hits
     reason_sentences = {
         s.index

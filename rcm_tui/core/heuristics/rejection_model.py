@@ -300,6 +300,12 @@ def _rescuable(option: str, proposal: str, *, text: str) -> bool:
     """Only an option the assistant put on the table is added: a sentence's opening words are
     an option far less often, and across the corpus the model was not precise enough on them
     (scripts/train_rejection_model.py --cv)."""
+    return plausibly_rejected(option, text) and bool(proposal) and option_matches(option, proposal)
+
+
+def plausibly_rejected(option: str, text: str) -> bool:
+    """Could `text` turn `option` down at all? Not when it praises it, asks for it, states a need
+    about it or hedges, nor when the "option" is a pronoun, an adverb or a condition."""
     if _praised(text, option):
         return False
     words = option.strip(" .,!?;:").lower().split()
@@ -312,12 +318,10 @@ def _rescuable(option: str, proposal: str, *, text: str) -> bool:
         return False  # "I just wanted…", "Please look in Pleasanton": a subject or a verb
     if _CONSTRAINED_RE.match(_after(text, option)):
         return False  # "地面一定要防滑", "the crate must fit": a need about it, not a refusal
-    if _KEPT_RE.search(text):
-        # "I'm not against Kafka", "徒步的话，我担心…可能有点累", "Certified is sufficient": a
-        # hedge or a concession keeps the option; on data it was not trained on, the model's
-        # additions in such sentences were mostly wrong (dev6-dev8).
-        return False
-    return bool(proposal) and option_matches(option, proposal)
+    # "I'm not against Kafka", "徒步的话，我担心…可能有点累", "Certified is sufficient": a
+    # hedge or a concession keeps the option; on data it was not trained on, the model's
+    # additions in such sentences were mostly wrong (dev6-dev8).
+    return not _KEPT_RE.search(text)
 
 
 def apply_model(
@@ -369,6 +373,7 @@ __all__ = [
     "current_model",
     "features",
     "packaged_model",
+    "plausibly_rejected",
     "proposal_text",
     "proposed_items",
     "use_model",
