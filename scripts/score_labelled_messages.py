@@ -34,13 +34,13 @@ def found_by(arm: str, item: dict) -> list[str]:
     if arm == "tagger":
         return [s.text for s in rt.tag(item["text"], item["context"]) if s.label == rt.REJECTED]
     view = LedgerSnapshot(last_assistant_message=item["context"])
-    saved = tr.ADD_FROM
+    saved = tr.ADD_FROM, tr.KEEP_FROM
     if arm == "rules":
-        tr.ADD_FROM = 2.0
+        tr.ADD_FROM, tr.KEEP_FROM = 2.0, 2.0
     try:
         return [r.option for r in analyse_message(item["text"], 1, view).rejections]
     finally:
-        tr.ADD_FROM = saved
+        tr.ADD_FROM, tr.KEEP_FROM = saved
 
 
 def score(arm: str, items: list[dict]) -> dict[str, Counter]:
@@ -63,8 +63,10 @@ def main() -> int:
     parser.add_argument("--arms", default="rules,tagger,both")
     parser.add_argument("--add", type=float, default=tr.ADD_FROM, help="ADD_FROM for `both`")
     parser.add_argument("--judged", type=float, default=tr.JUDGED_FROM, help="for `both`")
+    parser.add_argument("--keep", type=float, default=tr.KEEP_FROM, help="for `both`")
     args = parser.parse_args()
     tr.ADD_FROM, tr.JUDGED_FROM = args.add, args.judged
+    tr.KEEP_FROM = args.keep
     if args.tagger:
         rt.use_model(args.tagger)
     items = []

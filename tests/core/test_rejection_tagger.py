@@ -210,3 +210,16 @@ def test_every_labelled_span_is_in_its_message() -> None:
                 assert span in item["text"], f"{path.name}:{n}: {span!r}"
             for span in item["rejected"]:
                 assert span in item["text"] or span in item["context"], f"{path.name}:{n}"
+
+
+def test_the_model_s_addition_the_tagger_reads_as_kept_is_withdrawn_a_rule_s_is_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    text = "Vault is more flexible but someone has to run it."
+    kept = rt.TaggedSpan(rt.KEPT, "Vault", 0, 5, tr.KEEP_FROM + 0.05)
+    monkeypatch.setattr(tr, "read", lambda *_: _reading(text, {}, [kept]))
+    for family, stays in [("model", False), ("aversion", True), ("", True)]:
+        hit = RejectionHit("Vault", "", 0, 0, False, family=family)
+        sentences, scan = _scan(text, [hit])
+        tr.apply_tagger(sentences, scan, LedgerSnapshot(), set())
+        assert scan.hits == ([hit] if stays else []), family
