@@ -223,3 +223,9 @@ def test_the_model_s_addition_the_tagger_reads_as_kept_is_withdrawn_a_rule_s_is_
         sentences, scan = _scan(text, [hit])
         tr.apply_tagger(sentences, scan, LedgerSnapshot(), set())
         assert scan.hits == ([hit] if stays else []), family
+
+
+def test_a_lone_surrogate_is_read_not_a_crash() -> None:
+    message = rt.read("no \ud800 cruises for us", "a cruise \udfff or a rail tour?")
+    assert len(message.tokens) == len(message.rejected) == 5
+    assert message.text == "no ? cruises for us"

@@ -270,8 +270,15 @@ class TaggedMessage:
         return best
 
 
+def _encodable(text: str) -> str:
+    """A lone surrogate (pasted binary, a broken emoji) as "?": CRFsuite takes UTF-8 only, and
+    one character for one keeps every offset."""
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
 def read(text: str, context: str = "") -> TaggedMessage:
     """Tag a message: its REJ and KEEP spans and each token's probability of REJ."""
+    text, context = _encodable(text), _encodable(context)
     tokens = tokenize(text)
     if not tokens:
         return TaggedMessage(text, [], [], [])
