@@ -22,15 +22,15 @@ index follows the ledger by comparing the requirement texts it indexed with the 
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .heuristics.quantities import quantity_keys
 from .heuristics.text import content_tokens
-from .ledger_snapshot import RequirementItem
+from .ledger_snapshot import RequirementItem, note_derived
 from .models import Requirement, RequirementStatus
 from .requirement_writes import Position, followed_entry, position, written_since
+from .tracked_lists import Seen, kept_prefix, seen
 
 # The merge threshold's consequence for the overlap: Dice >= 0.6 means a shared count of at
 # least 3/7 of either side's tokens.
@@ -139,6 +139,7 @@ class _Indexed:
     items: list[Requirement] = field(default_factory=list)
     where: dict[int, int] = field(default_factory=dict)
     writes: Position = field(default_factory=position)
+    seen: Seen | None = None
 
 
 _cache: list[_Indexed] = []
@@ -148,6 +149,7 @@ _CACHED_LEDGERS = 4
 def index_of(requirements: list[Requirement]) -> RequirementIndex:
     """The index of this list of requirements, brought up to date with their texts."""
     writes = position()  # first: a write while the texts are read is seen next time
+    now = seen(requirements)
     entry = followed_entry(
         _cache,
         requirements,
@@ -156,7 +158,7 @@ def index_of(requirements: list[Requirement]) -> RequirementIndex:
         _CACHED_LEDGERS,
     )
     index = entry.index
-    if not all(map(operator.is_, requirements, entry.items)):
+    if not kept_prefix(requirements, entry.seen, entry.items):
         entry.items = []  # the same texts in other objects: follow those
         entry.where = {}
     for at in range(len(entry.items), len(requirements)):
@@ -166,6 +168,7 @@ def index_of(requirements: list[Requirement]) -> RequirementIndex:
         entry.items.append(req)
         entry.where[id(req)] = at
     entry.writes = writes
+    entry.seen = now
     return index
 
 
@@ -176,7 +179,7 @@ def _texts_kept(entry: _Indexed, requirements: list[Requirement]) -> bool:
     if len(requirements) < len(texts):
         return False
     written = written_since(entry.writes)
-    if written is None or not all(map(operator.is_, requirements, entry.items)):
+    if written is None or not kept_prefix(requirements, entry.seen, entry.items):
         return [r.text for r in requirements[: len(texts)]] == texts
     for req in written:
         at = entry.where.get(id(req))
@@ -194,11 +197,14 @@ _CACHED_ITEMS = 20_000
 
 @dataclass
 class _Items:
-    """The items last built: for which requirement objects, and the write log's position."""
+    """The items last built: for which requirement objects (a copy, grown in place), where
+    each is, and where the write log and the list stood."""
 
     requirements: list[Requirement]
     items: tuple[RequirementItem, ...]
     writes: Position
+    seen: Seen | None = None
+    where: dict[int, int] = field(default_factory=dict)
 
 
 _last_items = _Items([], (), position())
@@ -217,26 +223,43 @@ def requirement_items(requirements: list[Requirement]) -> tuple[RequirementItem,
     (which lets the bounded block be reused too)."""
     global _last_items
     writes = position()  # first: a write while the items are read is seen next time
+    now = seen(requirements)
     last = _last_items
-    shared = len(last.requirements)
     written = written_since(last.writes)
-    if written is None or shared > len(requirements) or not all(
-        map(operator.is_, requirements[:shared], last.requirements)
-    ):
+    if written is None or not kept_prefix(requirements, last.seen, last.requirements):
         if len(_items_cache) > _CACHED_ITEMS:
             _items_cache.clear()
         items = tuple(map(_item, requirements))
-    elif not written and shared == len(requirements):
-        items = last.items
-    else:
-        rebuilt = list(last.items)
-        if written:
-            where = dict(zip(map(id, last.requirements), range(shared), strict=True))
-            for req in written:
-                index = where.get(id(req))
-                if index is not None and last.requirements[index] is req:
-                    rebuilt[index] = _item(req)
-        rebuilt += map(_item, requirements[shared:])
-        items = last.items if rebuilt == list(last.items) else tuple(rebuilt)
-    _last_items = _Items(list(requirements), items, writes)
+        where = dict(zip(map(id, requirements), range(len(requirements)), strict=True))
+        _last_items = _Items(list(requirements), items, writes, now, where)
+        return items
+    last.items = _grown_items(last, requirements, written)
+    last.writes, last.seen = writes, now
+    return last.items
+
+
+def _grown_items(
+    last: _Items, requirements: list[Requirement], written: list[Requirement]
+) -> tuple[RequirementItem, ...]:
+    """The last items with those of the requirements written to since rebuilt and the new ones
+    added (the requirements before them are the same objects as last time)."""
+    shared = len(last.requirements)
+    changed: dict[int, RequirementItem] = {}
+    for req in written:
+        index = last.where.get(id(req))
+        if index is not None and last.requirements[index] is req:
+            item = _item(req)
+            if item is not last.items[index]:
+                changed[index] = item
+    added = requirements[shared:]
+    if not (changed or added):
+        return last.items
+    rebuilt = list(last.items)
+    for index, item in changed.items():
+        rebuilt[index] = item
+    rebuilt += map(_item, added)
+    last.requirements += added
+    last.where.update(zip(map(id, added), range(shared, len(requirements)), strict=True))
+    items = tuple(rebuilt)
+    note_derived(items, last.items, sorted(changed))
     return items
