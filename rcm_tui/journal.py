@@ -18,17 +18,7 @@ Crash safety stays what it was:
 
 What a line holds: `set` (top-level keys whose value changed, encoded whole; `metrics` without
 the lists tracked below) and `lists` (for the lists that grow with the session: the list's new
-length and the items that are new or changed, by index). Three kinds of list:
-- by turn (messages, calls, ...: items carry a `turn`): items older than `WINDOW_TURNS` turns
-  are taken as unchanged unless the list itself was rearranged or an item replaced (checked by
-  identity, which costs a pointer comparison per item); the pipeline changes only recent items
-  in place, and replaces a call record when it prunes its text, `CALL_TEXT_TURNS` (30) turns
-  on. The window's
-  snapshots are taken and compared as whole lists (comparisons in C), and its start moves on
-  from where the last save found it, rather than with a walk over the window per save;
-- every item (the requirements: any of them may change at any turn): each item's field values
-  are compared with those of the last write, which costs a tuple per item, not an encoding;
-- plain values (answer lengths, consolidation turns): compared by value.
+length and the items that are new or changed, by index; `journal_lists.py` finds those).
 Encoding a grown list whole on every save made a line of a 1,000-turn session ~100 KB (the
 restated requirements in `metrics`), and one with 1,000 requirements ~200 KB.
 
@@ -38,34 +28,31 @@ Version 1 lines (from before `metrics` and the requirements were tracked) still 
 
 from __future__ import annotations
 
-import functools
 import json
-import operator
 import os
 import stat
 import weakref
-from dataclasses import dataclass, field
-from itertools import compress
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, get_origin
+from typing import Any
 
-from pydantic import BaseModel
-
-from .core.models import REQUIREMENT_LISTS, Session
-from .core.requirement_writes import Position, holds, position, positions_of, written_since
+from .core.models import Session
+from .journal_lists import (
+    BY_TURN,
+    EVERY_ITEM,
+    PLAIN,
+    ListState,
+    list_changes,
+    state_of,
+)
 from .safe_files import fsync_folder, open_for_append, write_all
 
 JOURNAL_SUFFIX = ".journal"
 JOURNAL_VERSION = 2
 READABLE_VERSIONS = frozenset({1, JOURNAL_VERSION})
-# Items whose turn is this recent are compared field by field on every save; older ones are
-# unchanged unless replaced (the pipeline replaces the call records whose text it prunes, 30
-# turns on). Background work (a consolidation) may finish a few turns after its own turn.
-WINDOW_TURNS = 12
 # Compact once the journal is as large as the document (but not for tiny sessions): the
 # amortised cost of rewriting the document then stays proportional to what was appended.
 MIN_COMPACT_BYTES = 1024 * 1024
-BY_TURN, EVERY_ITEM, PLAIN = "turn", "item", "plain"
 # The lists that grow with the session: (parent key or None, key) -> how changes are found.
 TRACKED: dict[tuple[str | None, str], str] = {
     (None, "messages"): BY_TURN,
@@ -95,50 +82,10 @@ def journal_path(document: Path) -> Path:
 # -- writing --------------------------------------------------------------------------------
 
 
-@functools.cache
-def _list_fields(model: type[BaseModel]) -> tuple[str, ...]:
-    return tuple(
-        name for name, info in model.model_fields.items() if get_origin(info.annotation) is list
-    )
-
-
-@dataclass
-class _ListState:
-    items: list[Any]
-    # the snapshots of items[watched:] at the last write (items before `watched` are compared
-    # by identity only)
-    snapshots: list[tuple[Any, ...]] = field(default_factory=list)
-    watched: int = 0
-    turn: int = 0
-    # every item: where the requirement write log stood before the snapshots were taken
-    writes: Position | None = None
-    # every item: id(item) and id(its list fields) -> its index, kept from save to save (the
-    # items before the new ones are the same objects), not built again for each save
-    where: dict[int, int] | None = None
-
-    def snapshot_at(self, index: int) -> tuple[Any, ...] | None:
-        at = index - self.watched
-        return self.snapshots[at] if 0 <= at < len(self.snapshots) else None
-
-
 def _tracked_list(session: Session, parent: str | None, key: str) -> list[Any]:
     owner = getattr(session, parent) if parent else session
     value: list[Any] = getattr(owner, key)
     return value
-
-
-def _window_start(items: list[Any], horizon: int) -> int:
-    start = len(items)
-    while start > 0 and getattr(items[start - 1], "turn", horizon) >= horizon:
-        start -= 1
-    return start
-
-
-def _first_difference(now: list[Any], before: list[Any], limit: int) -> int:
-    """The first index below `limit` where the two lists hold different objects."""
-    limit = min(limit, len(before))
-    # One pointer comparison per item, in C (slicing both lists first copied them).
-    return next(compress(range(limit), map(operator.is_not, now, before)), limit)
 
 
 def listed_of(session: Session) -> tuple[str, int, int]:
@@ -167,7 +114,7 @@ class SessionJournal:
         self.listed: tuple[str, int, int] = listed_of(session)
         self._rest = session.model_dump(mode="json", exclude=_EXCLUDE)
         self._lists = {
-            name: _state_of(_tracked_list(session, *name), session.turn, kind)
+            name: state_of(_tracked_list(session, *name), session.turn, kind)
             for name, kind in TRACKED.items()
         }
 
@@ -193,16 +140,16 @@ class SessionJournal:
 
     def _changes(
         self, session: Session
-    ) -> tuple[dict[str, Any] | None, dict[tuple[str | None, str], _ListState]]:
+    ) -> tuple[dict[str, Any] | None, dict[tuple[str | None, str], ListState]]:
         rest = session.model_dump(mode="json", exclude=_EXCLUDE)
         changed = {k: v for k, v in rest.items() if self._rest.get(k, _MISSING) != v}
         removed = [k for k in self._rest if k not in rest]
         turn = session.turn
         lists: dict[str, Any] = {}
-        states: dict[tuple[str | None, str], _ListState] = {}
+        states: dict[tuple[str | None, str], ListState] = {}
         for (parent, key), kind in TRACKED.items():
             items = _tracked_list(session, parent, key)
-            delta, state = _list_changes(self._lists[(parent, key)], items, turn, kind)
+            delta, state = list_changes(self._lists[(parent, key)], items, turn, kind)
             states[(parent, key)] = state
             if delta is not None:
                 lists[f"{parent}.{key}" if parent else key] = delta
@@ -230,152 +177,6 @@ class SessionJournal:
             os.close(fd)
         if created:
             fsync_folder(self.path.parent)
-
-
-def _watched_from(items: list[Any], turn: int, kind: str, before: _ListState | None) -> int:
-    """The first index whose item is compared field by field at each write."""
-    if kind != BY_TURN:
-        return 0
-    horizon = turn - WINDOW_TURNS
-    if before is None or turn < before.turn or len(items) < len(before.items):
-        return _window_start(items, horizon)
-    # From where the last write started: the window moves by what crossed the horizon since,
-    # not by a walk over every item of it. Stopping at the first recent item watches at least
-    # what the walk from the end would.
-    start = before.watched
-    while start < len(items) and getattr(items[start], "turn", horizon) < horizon:
-        start += 1
-    return start
-
-
-def _first_other_value(now: list[Any], before: list[Any]) -> int:
-    shared = min(len(now), len(before))
-    if now[:shared] == before[:shared]:  # appended to: one comparison in C
-        return shared
-    return next(i for i in range(shared) if now[i] != before[i])
-
-
-def _snapshots(items: list[Any], kind: str) -> list[tuple[Any, ...]]:
-    """Each item's field values, by reference: the pipeline reassigns a field to change it,
-    and comparing references costs a pointer comparison per field where re-encoding cost a
-    serialisation. One comprehension, no call per item: this runs at every save, over the
-    window, and over every requirement (whose list fields are copied: the ledger grows some
-    in place, restated_turns)."""
-    if kind == EVERY_ITEM and items:
-        model: type[BaseModel] = type(items[0])
-        grown = _list_fields(model)
-        return [
-            (tuple(values.values()), item.__pydantic_extra__ and tuple(
-                item.__pydantic_extra__.items()), tuple([tuple(values[f]) for f in grown]))
-            for item in items
-            for values in (item.__dict__,)
-        ]
-    return [
-        (tuple(item.__dict__.values()), item.__pydantic_extra__ and tuple(
-            item.__pydantic_extra__.items()))
-        for item in items
-    ]
-
-
-def _state_of(
-    items: list[Any], turn: int, kind: str, before: _ListState | None = None
-) -> _ListState:
-    if kind == PLAIN:
-        return _ListState(list(items))
-    if kind == EVERY_ITEM:
-        writes = position()  # first: a write while the snapshots are taken is seen next time
-        return _ListState(list(items), _snapshots(items, kind), 0, turn, writes,
-                          positions_of(items, REQUIREMENT_LISTS))
-    start = _watched_from(items, turn, kind, before)
-    return _ListState(list(items), _snapshots(items[start:], kind), start, turn)
-
-
-def _unchanged_but_appended(before: _ListState, state: _ListState) -> bool:
-    """The common case, checked with comparisons in C: the items the last write saw are the
-    same objects with the same field values; only new items follow them."""
-    shared = len(before.items)
-    if shared > len(state.items) or before.watched > state.watched:
-        return False
-    if not all(map(operator.is_, state.items, before.items)):  # by identity, in C
-        return False
-    offset = state.watched - before.watched
-    return before.snapshots[offset:] == state.snapshots[: max(0, shared - state.watched)]
-
-
-def _written_changes(
-    before: _ListState, items: list[Any], turn: int
-) -> tuple[dict[str, Any] | None, _ListState] | None:
-    """Every item's changes from the write log: the items written to since the last save are
-    compared (a list field changed in place logs itself: a NotedList), the others are not;
-    None when the log cannot tell (then all are compared): the list was rearranged or an item
-    replaced, a new epoch."""
-    writes = position()
-    shared = len(before.items)
-    written = written_since(before.writes) if before.writes is not None else None
-    if written is None or shared > len(items) or not all(
-        map(operator.is_, items[:shared], before.items)
-    ):
-        return None
-    where = before.where
-    if where is None:
-        where = positions_of(items[:shared], REQUIREMENT_LISTS)
-    touched = sorted({
-        index for item in written
-        if (index := where.get(id(item), shared)) < shared
-        and holds(items[index], item, REQUIREMENT_LISTS)
-    })
-    snapshots = list(before.snapshots)
-    at: dict[str, Any] = {}
-    for index, seen in zip(touched, _snapshots([items[i] for i in touched], EVERY_ITEM),
-                           strict=True):
-        if seen != snapshots[index]:
-            snapshots[index] = seen
-            at[str(index)] = items[index].model_dump(mode="json")
-        # A list field assigned anew: follow that list from now on.
-        positions_of([items[index]], REQUIREMENT_LISTS, index, where)
-    snapshots += _snapshots(items[shared:], EVERY_ITEM)
-    for index in range(shared, len(items)):
-        at[str(index)] = items[index].model_dump(mode="json")
-    positions_of(items[shared:], REQUIREMENT_LISTS, shared, where)
-    state = _ListState(list(items), snapshots, 0, turn, writes, where)
-    if not at and len(items) == shared:
-        return None, state
-    return {"len": len(items), "at": at}, state
-
-
-def _list_changes(
-    before: _ListState, items: list[Any], turn: int, kind: str
-) -> tuple[dict[str, Any] | None, _ListState]:
-    if kind == EVERY_ITEM and (quick := _written_changes(before, items, turn)) is not None:
-        return quick
-    state = _state_of(items, turn, kind, before)
-    if kind == PLAIN:
-        start = _first_other_value(items, before.items)
-        at = {str(i): items[i] for i in range(start, len(items))}
-    elif _unchanged_but_appended(before, state):
-        at = {str(i): items[i].model_dump(mode="json")
-              for i in range(len(before.items), len(items))}
-    else:
-        start = _first_difference(items, before.items, state.watched)
-        at = {
-            str(index): items[index].model_dump(mode="json")
-            for index in range(start, len(items))
-            if not (
-                index < len(before.items)
-                and items[index] is before.items[index]
-                and (
-                    # before the window: unchanged unless replaced (a pruned call record)
-                    index < state.watched
-                    or (
-                        (seen := before.snapshot_at(index)) is not None
-                        and seen == state.snapshot_at(index)
-                    )
-                )
-            )
-        }
-    if not at and len(items) == len(before.items):
-        return None, state
-    return {"len": len(items), "at": at}, state
 
 
 class _Missing:

@@ -3,7 +3,6 @@ kept with the file's signature so a warm index reads no session file), and its o
 
 from __future__ import annotations
 
-import operator
 import os
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -11,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from .core.models import QualityRecord, Session
+from .core.tracked_lists import Seen, kept_prefix, seen
 from .session_files import Signature, signature
 
 # Titles are shown in one table row; the index should not carry a pasted novel.
@@ -85,6 +85,7 @@ class _RunningSums:
 
     records: list[QualityRecord]
     sums: list[float]
+    seen: Seen | None = None
 
 
 _running = _RunningSums([], [0])
@@ -99,11 +100,13 @@ def average_quality(session: Session) -> float | None:
     if not records:
         return None
     held = _running
-    if len(held.records) > len(records) or not all(map(operator.is_, records, held.records)):
+    now = seen(records)
+    if not kept_prefix(records, held.seen, held.records):
         held = _RunningSums([], [0])
     for record in records[len(held.records) :]:
         held.records.append(record)
         held.sums.append(held.sums[-1] + record.overall)
+    held.seen = now
     _running = held
     return held.sums[-1] / len(records)
 

@@ -37,6 +37,7 @@ from .session_files import (
     Signature,
     Unusable,
     check_kind,
+    collector_paused,
     encode_document,
     parse_json,
     printable,
@@ -82,8 +83,12 @@ def _read_session_and_journal(
     session_id: str, path: Path
 ) -> tuple[Session, os.stat_result, journal.Replayed]:
     raw, st = read_bounded(path)
-    changes = journal.replay_checked(parse_json(raw), journal.read_journal(path, MAX_FILE_BYTES))
-    return validate(session_id, changes.data), st, changes
+    with collector_paused():
+        changes = journal.replay_checked(
+            parse_json(raw), journal.read_journal(path, MAX_FILE_BYTES)
+        )
+        return validate(session_id, changes.data), st, changes
+
 
 
 class SessionStore:

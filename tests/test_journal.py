@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from rcm_tui import journal
+from rcm_tui import journal, journal_lists
 from rcm_tui.core import call_text
 from rcm_tui.core.models import CallRecord, Message, Session
 from rcm_tui.core.turn import calls
@@ -164,7 +164,7 @@ def test_search_finds_text_that_is_only_in_the_journal(store: SessionStore) -> N
 def test_pruned_call_text_is_journaled(store: SessionStore) -> None:
     # The pipeline empties the text of calls CALL_TEXT_TURNS old, further back than the
     # journal's window: it replaces the record, which the journal sees anywhere in the list.
-    assert journal.WINDOW_TURNS < calls.CALL_TEXT_TURNS
+    assert journal_lists.WINDOW_TURNS < calls.CALL_TEXT_TURNS
     session = build_session(40)
     for record in session.calls:
         record.response = f"reply {record.turn}"

@@ -3,9 +3,15 @@ requirement: a snapshot after an edit has the edit, a bounded block after an edi
 
 from __future__ import annotations
 
+import random
+
+import pytest
+
 from rcm_tui.core.context import render_ledger
 from rcm_tui.core.ledger import ledger_snapshot, set_requirement_status
-from rcm_tui.core.models import Requirement
+from rcm_tui.core.ledger_edits import _standing
+from rcm_tui.core.models import Requirement, Session
+from rcm_tui.core.requirement_ids import requirement_ids
 from rcm_tui.eval.long_session import build_session
 
 
@@ -49,3 +55,41 @@ def test_a_snapshot_follows_replaced_requirements_and_other_sessions() -> None:
     assert ledger_snapshot(other).requirements[0].status == "confirmed"
     del session.requirements[10:]
     assert [r.id for r in ledger_snapshot(session).requirements] == [f"R{n}" for n in range(1, 11)]
+
+
+def _changed(rng: random.Random, session: Session, step: int) -> None:
+    reqs = session.requirements
+    at = rng.randrange(len(reqs))
+    match rng.randrange(8):
+        case 0 | 1:
+            reqs.append(Requirement(id=f"N{step}", text=f"need {step}", source_turn=step))
+        case 2 | 3:
+            reqs[at].status = rng.choice(("pending", "addressed", "confirmed", "dropped"))
+        case 4:
+            reqs[at] = Requirement(id=f"S{step}", text=f"swapped {step}", source_turn=step,
+                                   status=rng.choice(("pending", "dropped")))
+        case 5:
+            reqs[at].replaced_texts.append(f"older wording {step}")
+        case 6:
+            del reqs[at]
+        case _:
+            reqs.insert(at, Requirement(id=f"I{step}", text=f"inserted {step}", source_turn=step))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_views_that_follow_the_ledger_match_a_full_pass(seed: int) -> None:
+    """The snapshot's live and pending lists (patched where a requirement changed), the ids,
+    and the requirements standing for other texts, after random changes, against a scan."""
+    rng = random.Random(seed)
+    session = build_session(80)
+    for step in range(300):
+        for _ in range(rng.randint(0, 2)):
+            _changed(rng, session, step)
+        view = ledger_snapshot(session)
+        reqs = session.requirements
+        assert [r.id for r in view.live_requirements] == [
+            r.id for r in reqs if r.status != "dropped"]
+        assert [(r.id, r.status) for r in view.pending] == [
+            (r.id, r.status) for r in reqs if r.status == "pending"]
+        assert _standing(reqs) == [r for r in reqs if r.replaced_texts]
+        assert requirement_ids(reqs).ids == [r.id for r in reqs]

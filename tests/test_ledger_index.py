@@ -63,7 +63,8 @@ def test_distinct_needs_are_looked_up_among_few_candidates() -> None:
         session.requirements.append(Requirement(
             id=f"R{number}", text=long_session.user_turn(number), source_turn=number))
     candidates = index_of(session.requirements).candidates(long_session.user_turn(1001))
-    assert candidates is not None and len(candidates) < 100
+    # None shares the need's subject, area and unit: none is worth scoring (it was ~70).
+    assert candidates is not None and len(candidates) <= 3
     assert _similar_requirement(session, long_session.user_turn(1001)) is None
     restated = long_session.user_turn(500)
     assert _similar_requirement(session, restated) is session.requirements[499]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from rcm_tui import journal
+from rcm_tui import journal, journal_lists
 from rcm_tui.core import requirement_writes
 from rcm_tui.core.models import Requirement
 from rcm_tui.eval.long_session import build_session
@@ -69,14 +69,14 @@ def test_a_save_after_one_change_compares_only_that_requirement(
     store.save(session)
     session.requirements[500].status = "confirmed"
     compared: list[int] = []
-    snapshots = journal._snapshots
+    snapshots = journal_lists._snapshots
 
     def counting(items: list[object], kind: str) -> list[tuple[object, ...]]:
-        if kind == journal.EVERY_ITEM:
+        if kind == journal_lists.EVERY_ITEM:
             compared.append(len(items))
         return snapshots(items, kind)
 
-    monkeypatch.setattr(journal, "_snapshots", counting)
+    monkeypatch.setattr(journal_lists, "_snapshots", counting)
     store.save(session)
     assert compared == [1, 0]  # the written requirement, no new one
     assert _on_disk(store, session.id) == encode_document(session)

@@ -13,12 +13,12 @@ against the full pass.
 from __future__ import annotations
 
 import bisect
-import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .models import Message
 from .requirement_writes import Position, position, written_since
+from .tracked_lists import Seen, kept_prefix, seen
 
 Pair = tuple[Message, Message]
 _CACHED = 4
@@ -49,6 +49,7 @@ class _Followed:
     index_of: dict[int, int] = field(default_factory=dict)
     # Pair turns never go down (the usual order): a prefix is found by bisection.
     ordered: bool = True
+    seen: Seen | None = None
 
     def add(self, message: Message, tokens_of: Callable[[Pair], int]) -> None:
         self.index_of[id(message)] = len(self.messages)
@@ -73,11 +74,10 @@ class _Followed:
     def follow(self, messages: list[Message], tokens_of: Callable[[Pair], int]) -> bool:
         """Catch up with `messages`; False when they are not this history grown."""
         writes = position()
+        now = seen(messages)
         shared = len(self.messages)
         written = written_since(self.writes)
-        if written is None or shared > len(messages) or not all(
-            map(operator.is_, messages, self.messages)
-        ):
+        if written is None or not kept_prefix(messages, self.seen, self.messages):
             return False
         recount: set[int] = set()
         for message in written:
@@ -96,6 +96,7 @@ class _Followed:
                 self.sums[at + 1] = self.sums[at] + self.tokens[at]
         for message in messages[shared:]:
             self.add(message, tokens_of)
+        self.seen = now
         return True
 
     def before(self, turn: int) -> AnsweredTurns:

@@ -10,7 +10,12 @@ this index can look up:
   text's tokens and (by pigeonhole) one of its rarest; or one side's tokens all lie in the
   other's, found through the new text's rarest token or the old one's designated token;
 - their numbers differ: the words without the numbers overlap >= 0.8 and one side's words lie
-  in the other's — the new text's rarest word, or the old one's designated word;
+  in the other's — all the new text's words (the intersection of their postings), or the old
+  one's designated word;
+- an old requirement found through its designated token matters only when all the words it
+  was chosen from (its numbers, if it has no words) lie in the new text: the other shapes are
+  found through the new text's tokens, so the others are dropped before any scoring (a common
+  designated term, an area or a platform, named ~70 of 1,000 long-session needs);
 - one is in Chinese and the other not: they share a quantity key ("7天" / "7 days");
 - a text without content tokens matches only itself, so those are always candidates.
 
@@ -22,15 +27,15 @@ index follows the ledger by comparing the requirement texts it indexed with the 
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .heuristics.quantities import quantity_keys
 from .heuristics.text import content_tokens
-from .ledger_snapshot import RequirementItem
+from .ledger_snapshot import RequirementItem, note_derived
 from .models import Requirement, RequirementStatus
 from .requirement_writes import Position, followed_entry, position, written_since
+from .tracked_lists import Seen, kept_prefix, seen
 
 # The merge threshold's consequence for the overlap: Dice >= 0.6 means a shared count of at
 # least 3/7 of either side's tokens.
@@ -63,6 +68,16 @@ class _Postings:
             found |= self.get(token)
         return found
 
+    def holding_all(self, tokens: frozenset[str]) -> set[int]:
+        """Every position holding all of `tokens` (an intersection, from the rarest)."""
+        postings = sorted((self.get(t) for t in tokens), key=len)
+        found = set(postings[0]) if postings else set()
+        for more in postings[1:]:
+            if not found:
+                break
+            found &= more
+        return found
+
 
 _EMPTY: set[int] = set()
 
@@ -73,6 +88,9 @@ class RequirementIndex:
 
     def __init__(self) -> None:
         self.texts: list[str] = []
+        # Per position, what its designated term is chosen from: its words, or its numbers
+        # when it has none (nothing for a text without content tokens).
+        self._pools: list[frozenset[str]] = []
         self._all = _Postings()  # every content token of every requirement
         self._plain = _Postings()  # the tokens of requirements without numbers
         self._numbered_words = _Postings()  # the words of requirements with numbers
@@ -87,9 +105,11 @@ class RequirementIndex:
         tokens = content_tokens(text)
         if not tokens:
             self._tokenless.add(position)
+            self._pools.append(frozenset())
             return
         numbers = _numbers(tokens)
         words = tokens - numbers
+        self._pools.append(words or numbers)
         self._all.add(tokens, position)
         if numbers:
             self._numbered_words.add(words, position)
@@ -111,7 +131,12 @@ class RequirementIndex:
         words = tokens - numbers
         found = set(self._tokenless)
         for token in tokens:
-            found |= self._designated.get(token)
+            # Found through its designated term, a requirement matches only when the words it
+            # was chosen from all lie in the text (old ⊆ new, or its words in the new words
+            # with other numbers); the other shapes are found below. A shared common term
+            # (a platform, an area) named ~70 of 1,000 long-session needs to score.
+            pools = self._pools
+            found.update(p for p in self._designated.get(token) if pools[p] <= tokens)
         for key in quantity_keys(text):
             found |= self._quantities.get(key)
         at_least = max(1, int(len(tokens) * _DICE_SHARE))
@@ -123,7 +148,7 @@ class RequirementIndex:
             if words:
                 # Other numbers: the words must lie one side in the other (the other way
                 # round is the designated term above).
-                found |= self._numbered_words.sharing(words, len(words))
+                found |= self._numbered_words.holding_all(words)
         else:
             found |= self._all.sharing(tokens, at_least)
         return sorted(found)
@@ -139,6 +164,7 @@ class _Indexed:
     items: list[Requirement] = field(default_factory=list)
     where: dict[int, int] = field(default_factory=dict)
     writes: Position = field(default_factory=position)
+    seen: Seen | None = None
 
 
 _cache: list[_Indexed] = []
@@ -148,6 +174,7 @@ _CACHED_LEDGERS = 4
 def index_of(requirements: list[Requirement]) -> RequirementIndex:
     """The index of this list of requirements, brought up to date with their texts."""
     writes = position()  # first: a write while the texts are read is seen next time
+    now = seen(requirements)
     entry = followed_entry(
         _cache,
         requirements,
@@ -156,7 +183,7 @@ def index_of(requirements: list[Requirement]) -> RequirementIndex:
         _CACHED_LEDGERS,
     )
     index = entry.index
-    if not all(map(operator.is_, requirements, entry.items)):
+    if not kept_prefix(requirements, entry.seen, entry.items):
         entry.items = []  # the same texts in other objects: follow those
         entry.where = {}
     for at in range(len(entry.items), len(requirements)):
@@ -166,6 +193,7 @@ def index_of(requirements: list[Requirement]) -> RequirementIndex:
         entry.items.append(req)
         entry.where[id(req)] = at
     entry.writes = writes
+    entry.seen = now
     return index
 
 
@@ -176,7 +204,7 @@ def _texts_kept(entry: _Indexed, requirements: list[Requirement]) -> bool:
     if len(requirements) < len(texts):
         return False
     written = written_since(entry.writes)
-    if written is None or not all(map(operator.is_, requirements, entry.items)):
+    if written is None or not kept_prefix(requirements, entry.seen, entry.items):
         return [r.text for r in requirements[: len(texts)]] == texts
     for req in written:
         at = entry.where.get(id(req))
@@ -194,11 +222,14 @@ _CACHED_ITEMS = 20_000
 
 @dataclass
 class _Items:
-    """The items last built: for which requirement objects, and the write log's position."""
+    """The items last built: for which requirement objects (a copy, grown in place), where
+    each is, and where the write log and the list stood."""
 
     requirements: list[Requirement]
     items: tuple[RequirementItem, ...]
     writes: Position
+    seen: Seen | None = None
+    where: dict[int, int] = field(default_factory=dict)
 
 
 _last_items = _Items([], (), position())
@@ -217,26 +248,43 @@ def requirement_items(requirements: list[Requirement]) -> tuple[RequirementItem,
     (which lets the bounded block be reused too)."""
     global _last_items
     writes = position()  # first: a write while the items are read is seen next time
+    now = seen(requirements)
     last = _last_items
-    shared = len(last.requirements)
     written = written_since(last.writes)
-    if written is None or shared > len(requirements) or not all(
-        map(operator.is_, requirements[:shared], last.requirements)
-    ):
+    if written is None or not kept_prefix(requirements, last.seen, last.requirements):
         if len(_items_cache) > _CACHED_ITEMS:
             _items_cache.clear()
         items = tuple(map(_item, requirements))
-    elif not written and shared == len(requirements):
-        items = last.items
-    else:
-        rebuilt = list(last.items)
-        if written:
-            where = dict(zip(map(id, last.requirements), range(shared), strict=True))
-            for req in written:
-                index = where.get(id(req))
-                if index is not None and last.requirements[index] is req:
-                    rebuilt[index] = _item(req)
-        rebuilt += map(_item, requirements[shared:])
-        items = last.items if rebuilt == list(last.items) else tuple(rebuilt)
-    _last_items = _Items(list(requirements), items, writes)
+        where = dict(zip(map(id, requirements), range(len(requirements)), strict=True))
+        _last_items = _Items(list(requirements), items, writes, now, where)
+        return items
+    last.items = _grown_items(last, requirements, written)
+    last.writes, last.seen = writes, now
+    return last.items
+
+
+def _grown_items(
+    last: _Items, requirements: list[Requirement], written: list[Requirement]
+) -> tuple[RequirementItem, ...]:
+    """The last items with those of the requirements written to since rebuilt and the new ones
+    added (the requirements before them are the same objects as last time)."""
+    shared = len(last.requirements)
+    changed: dict[int, RequirementItem] = {}
+    for req in written:
+        index = last.where.get(id(req))
+        if index is not None and last.requirements[index] is req:
+            item = _item(req)
+            if item is not last.items[index]:
+                changed[index] = item
+    added = requirements[shared:]
+    if not (changed or added):
+        return last.items
+    rebuilt = list(last.items)
+    for index, item in changed.items():
+        rebuilt[index] = item
+    rebuilt += map(_item, added)
+    last.requirements += added
+    last.where.update(zip(map(id, added), range(shared, len(requirements)), strict=True))
+    items = tuple(rebuilt)
+    note_derived(items, last.items, sorted(changed))
     return items

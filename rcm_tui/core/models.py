@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import operator
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
-from typing import Annotated, Any, Generic, Literal, TypeVar
+from typing import Annotated, Any, ClassVar, Generic, Literal, Self, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from .requirement_writes import NotedList, note_write, noted_lists
+from .tracked_lists import TrackedList
 
 SCHEMA_VERSION = 1
 
@@ -50,6 +51,31 @@ class Document(BaseModel):
     model_config = ConfigDict(
         extra="allow", validate_assignment=False, ser_json_inf_nan="constants"
     )
+
+
+class _Tracking(Document):
+    """A part whose lists grow with the session: they are TrackedLists (tracked_lists.py),
+    which tell the journal and the indexes what changed without a pass over every item. A
+    list assigned to one of them is copied into a TrackedList: keep using the attribute, not
+    the list assigned."""
+
+    _TRACKED: ClassVar[tuple[str, ...]] = ()
+
+    def model_post_init(self, context: Any, /) -> None:
+        values = self.__dict__
+        for name in self._TRACKED:
+            if type(values.get(name)) is list:
+                values[name] = TrackedList(values[name])
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in self._TRACKED and type(value) is list:
+            value = TrackedList(value)
+        super().__setattr__(name, value)
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        copied = super().model_copy(update=update, deep=deep)
+        copied.model_post_init(None)  # the lists given in `update` are plain
+        return copied
 
 
 class Message(Document):
@@ -250,7 +276,10 @@ class Restatement(Document):
     text: str
 
 
-class Metrics(Document):
+class Metrics(_Tracking):
+    _TRACKED = ("answer_lengths", "consolidation_turns", "status_turns", "llm_calls",
+                "restated_requirements")
+
     answer_lengths: list[int] = Field(default_factory=list)
     bloat_ratio: float | None = None
     first_answer_attempt_turn: int | None = None
@@ -322,7 +351,9 @@ class SerialCalls(Document):
     reason: str
 
 
-class Session(Document):
+class Session(_Tracking):
+    _TRACKED = ("messages", "requirements", "status_blocks", "quality", "calls", "sent_ledgers")
+
     schema_version: int = SCHEMA_VERSION
     id: str = Field(default_factory=new_session_id)
     title: str = "New session"

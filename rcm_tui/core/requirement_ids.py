@@ -10,11 +10,11 @@ scans it replaces.
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass, field
 
 from .models import Requirement
 from .requirement_writes import Position, followed_entry, position, written_since
+from .tracked_lists import Seen, kept_prefix, seen
 
 PREFIX = "R"
 
@@ -32,6 +32,7 @@ class RequirementIds:
     # an "R" id whose digits int() refuses ("R²"): next_id fails on it as before
     refused: str | None = None
     writes: Position = field(default_factory=position)
+    seen: Seen | None = None
 
     def add(self, req: Requirement) -> None:
         at = len(self.items)
@@ -63,6 +64,7 @@ _CACHED = 4
 def requirement_ids(requirements: list[Requirement]) -> RequirementIds:
     """The ids of `requirements` as they stand now."""
     writes = position()  # first: a write while the ids are read is seen next time
+    now = seen(requirements)
     held = followed_entry(
         _followed,
         requirements,
@@ -73,6 +75,7 @@ def requirement_ids(requirements: list[Requirement]) -> RequirementIds:
     for req in requirements[len(held.items) :]:
         held.add(req)
     held.writes = writes
+    held.seen = now
     return held
 
 
@@ -80,7 +83,7 @@ def _still_holds(held: RequirementIds, requirements: list[Requirement]) -> bool:
     if len(requirements) < len(held.items):
         return False
     written = written_since(held.writes)
-    if written is None or not all(map(operator.is_, requirements, held.items)):
+    if written is None or not kept_prefix(requirements, held.seen, held.items):
         return False
     for req in written:
         at = held.where.get(id(req))

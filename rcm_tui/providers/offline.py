@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import re
 from collections.abc import AsyncIterator, Iterator
@@ -46,13 +47,17 @@ class OfflineProvider:
         text = self.answer(request, context)
         if self.settings.latency_ms:
             await asyncio.sleep(self.settings.latency_ms / 1000)
-        tokens = _TOKEN.findall(text) or [text]
-        for index, token in enumerate(tokens):
-            if index and self.settings.token_ms:
+        # Token by token as they are read: a caller that stops at max_tokens (as a model does)
+        # costs the demo what it read, not a pass over a "summary" listing every requirement.
+        tokens = (match.group() for match in _TOKEN.finditer(text))
+        count = 0
+        for token in itertools.chain(tokens, [text] if not text else []):
+            if count and self.settings.token_ms:
                 await asyncio.sleep(self.settings.token_ms / 1000)
+            count += 1
             yield TextDelta(token)
         prompt_tokens = sum(estimate_tokens(m.content) + 4 for m in request.messages)
-        yield Finished(Usage(prompt_tokens=prompt_tokens, completion_tokens=len(tokens)))
+        yield Finished(Usage(prompt_tokens=prompt_tokens, completion_tokens=count))
 
     # -- answers by purpose ----------------------------------------------------------------
     def answer(self, request: LLMRequest, context: CallContext) -> str:
@@ -207,7 +212,7 @@ def _as_shown(ledger: LedgerSnapshot) -> LedgerSnapshot:
     """What the demo reads a message against: the ledger as a prompt's block shows it (the
     live requirements and the standing rejections), not the conversation behind it."""
     return LedgerSnapshot(
-        requirements=tuple(ledger.live_requirements),
+        requirements=ledger.live_items,
         rejected=ledger.rejected,
         reopenable=tuple(ledger.active_rejections),
     )
