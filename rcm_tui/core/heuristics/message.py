@@ -21,6 +21,7 @@ from .rejections import (
     choice,
     find_rejections,
 )
+from .rhetorical import rhetorical_rejections, self_answered
 from .sentences import (
     FENCED_CODE_RE,
     Sentence,
@@ -335,6 +336,10 @@ def rule_scan(
             scan.hits.append(pronoun)
             scan.clauses[(pronoun.sentence, 0)] = pronoun.cause
     _add_proposal_verdicts(sentences, view, scan, drop_sentences)
+    for hit in rhetorical_rejections(sentences, drop_sentences):
+        if not any(same_option(hit.option, h.option) for h in scan.hits):
+            scan.hits.append(hit)
+            scan.clauses[(hit.sentence, 0)] = ""
     return sentences, scan, dropped_ids, drop_sentences
 
 
@@ -376,7 +381,10 @@ def analyse_message(text: str, turn: int, view: LedgerSnapshot) -> Analysis:
     analysis.requirements = _without_confirmed(kept, analysis.confirmed_ids, view)
     analysis.facts = found.facts
     analysis.trajectory = found.trajectory
-    analysis.questions = list(dict.fromkeys(q for q in found.questions if q))
+    answered = self_answered(sentences)
+    analysis.questions = list(
+        dict.fromkeys(q for q in found.questions if q and q.strip().lower() not in answered)
+    )
     analysis.pivot = bool(_PIVOT_RE.search(text)) or any(
         _was_on_the_table(h.option, view, text) for h in hits
     )
