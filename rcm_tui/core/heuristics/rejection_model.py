@@ -289,6 +289,12 @@ def _after(text: str, option: str, missing: str = "") -> str:
     return text[text.find(option) + len(option) :] if option in text else missing
 
 
+def reason_after(text: str, option: str) -> str:
+    """The reason a sentence gives after the option it turns down ("X, too slow" → "Too slow")."""
+    rest = _after(text, option)
+    return tidy(strip_discourse(rest.strip(" ,.-—–:;，。！!")), 200)
+
+
 def _praised(text: str, option: str) -> bool:
     """Praise and no complaint after the option ("Heroku is great, we know it well")."""
     after = _tokens(_after(text, option, missing=text))
@@ -354,9 +360,7 @@ def apply_model(
             continue  # the rules read an option of the table here, or an English phrase: theirs
         # Chinese has no spaces: the rules' cut was wrong when it holds nothing of the table.
         scan.hits[:] = [h for h in scan.hits if h not in ruled]
-        text = sentences[index].text
-        rest = _after(text, cand.option)
-        reason = tidy(strip_discourse(rest.strip(" ,.-—–:;，。！!")), 200)
+        reason = reason_after(sentences[index].text, cand.option)
         scan.hits.append(RejectionHit(cand.option, reason, index, 0, False, "", False, "model"))
         scan.clauses[(index, 0)] = ""
         # The rest of the sentence explains the rejection: only a strongly worded need is read.
@@ -376,5 +380,6 @@ __all__ = [
     "plausibly_rejected",
     "proposal_text",
     "proposed_items",
+    "reason_after",
     "use_model",
 ]

@@ -123,7 +123,7 @@ def _groups(word: str, where: str) -> list[str]:
     return [f"{where}g{i}={g}" for i, g in enumerate(groups)] if groups else []
 
 
-def token_features(tokens: list[Token], context: str, text: str) -> list[list[str]]:
+def token_features(tokens: list[Token], context: str) -> list[list[str]]:
     """What the CRF sees of each token of a message."""
     words = [t.text.lower() for t in tokens]
     table = _context_vocabulary(context)
@@ -219,23 +219,15 @@ def bio_labels(tokens: list[Token], spans: Iterable[tuple[int, int, str]]) -> li
     return labels
 
 
-@functools.lru_cache(maxsize=1)
-def _tagger() -> pycrfsuite.Tagger:
-    tagger = pycrfsuite.Tagger()
-    tagger.open(str(MODEL_PATH))
-    return tagger
-
-
 _active: list[str] = []
 
 
 def use_model(path: str | None) -> None:
     """Tag with the model at `path` (evaluation of a model trained on other data)."""
     _active[:] = [path] if path else []
-    _tagger_at.cache_clear()
 
 
-@functools.lru_cache(maxsize=1)
+@functools.lru_cache(maxsize=2)
 def _tagger_at(path: str) -> pycrfsuite.Tagger:
     tagger = pycrfsuite.Tagger()
     tagger.open(path)
@@ -243,31 +235,7 @@ def _tagger_at(path: str) -> pycrfsuite.Tagger:
 
 
 def current_tagger() -> pycrfsuite.Tagger:
-    return _tagger_at(_active[0]) if _active else _tagger()
-
-
-@dataclass(frozen=True)
-class TaggedMessage:
-    text: str
-    tokens: list[Token]
-    spans: list[TaggedSpan]
-    # Per token, the probability that it names a turned-down option (B- or I-REJ).
-    rejected: list[float]
-
-    def rejection_probability(self, option: str) -> float | None:
-        """How likely the tagger finds it that the message turns `option` down: the mean over
-        the option's tokens at its likeliest occurrence; None when the message never names it."""
-        best: float | None = None
-        for match in re.finditer(re.escape(option.strip()), self.text, re.I):
-            inside = [
-                p
-                for t, p in zip(self.tokens, self.rejected, strict=True)
-                if t.start < match.end() and t.end > match.start()
-            ]
-            if inside:
-                mean = sum(inside) / len(inside)
-                best = mean if best is None else max(best, mean)
-        return best
+    return _tagger_at(_active[0] if _active else str(MODEL_PATH))
 
 
 def _encodable(text: str) -> str:
@@ -276,19 +244,14 @@ def _encodable(text: str) -> str:
     return text.encode("utf-8", "replace").decode("utf-8")
 
 
-def read(text: str, context: str = "") -> TaggedMessage:
-    """Tag a message: its REJ and KEEP spans and each token's probability of REJ."""
+def tag(text: str, context: str = "") -> list[TaggedSpan]:
+    """The REJ and KEEP spans of a message, each with the tagger's confidence."""
     text, context = _encodable(text), _encodable(context)
     tokens = tokenize(text)
     if not tokens:
-        return TaggedMessage(text, [], [], [])
+        return []
     tagger = current_tagger()
-    labels = tagger.tag(token_features(tokens, context, text))
-    known = set(tagger.labels())
-    rejected = [
-        sum(tagger.marginal(f"{p}-{REJECTED}", k) for p in "BI" if f"{p}-{REJECTED}" in known)
-        for k in range(len(tokens))
-    ]
+    labels = tagger.tag(token_features(tokens, context))
     spans: list[TaggedSpan] = []
     i = 0
     while i < len(tokens):
@@ -303,24 +266,17 @@ def read(text: str, context: str = "") -> TaggedMessage:
         start, end = tokens[i].start, tokens[j - 1].end
         spans.append(TaggedSpan(kind, text[start:end], start, end, confidence))
         i = j
-    return TaggedMessage(text, tokens, spans, rejected)
-
-
-def tag(text: str, context: str = "") -> list[TaggedSpan]:
-    """The REJ and KEEP spans of a message, each with the tagger's confidence."""
-    return read(text, context).spans
+    return spans
 
 
 __all__ = [
     "KEPT",
     "MODEL_PATH",
     "REJECTED",
-    "TaggedMessage",
     "TaggedSpan",
     "Token",
     "bio_labels",
     "current_tagger",
-    "read",
     "tag",
     "token_features",
     "tokenize",

@@ -1,18 +1,18 @@
 """The rejection tagger's reading joined to the rules' (issue 12).
 
 The rules and the rejection model read constructions; the tagger (rejection_tagger.py) reads
-what four writers' labelled messages taught it. An option the tagger reads as turned down is
+what eight writers' labelled messages taught it. An option the tagger reads as turned down is
 added when no rule read it, the assistant had put it on the table, the sentence could turn it
 down at all (not praised, hedged, asked for, nor the subject of a need:
 `rejection_model.plausibly_rejected`), and the rejection model, judging the option in the
 masked sentence, agrees. Each condition removed errors the tagger alone made with confidence
 ("I don't hate jazz", "Rule out DynamoDB" → "Rule"): a CRF over a thousand messages does not
-learn the scope of a negation. The
-tagger never withdraws a rule's hit: tried, a low tagger probability withdrew "let's not use
-MongoDB" — the design register is rare in the writers' messages — and cost more recall than
-it gained precision. ADD_FROM was chosen by leave-one-writer-out over the training writers
-(scripts/score_labelled_messages.py), with the shared scenarios and the trap tests held;
-never on the splits reported as held out.
+learn the scope of a negation. The tagger never withdraws a rule's hit: tried, a low tagger
+probability withdrew "let's not use MongoDB" — the design register was rare in the first
+writers' messages — and cost more recall than it gained precision; it withdraws only the
+rejection model's own additions it is sure are kept. The thresholds were chosen by
+leave-one-writer-out over the training writers (scripts/score_labelled_messages.py), with the
+shared scenarios and the trap tests held; never on the splits reported as held out.
 """
 
 from __future__ import annotations
@@ -25,10 +25,11 @@ from .rejection_model import (
     current_model,
     plausibly_rejected,
     proposal_text,
+    reason_after,
 )
-from .rejection_tagger import KEPT, REJECTED, TaggedMessage, TaggedSpan, read
+from .rejection_tagger import KEPT, REJECTED, TaggedSpan, tag
 from .rejections import RejectionHit, RejectionScan
-from .sentences import Sentence, strip_discourse, tidy
+from .sentences import Sentence
 
 # A tagged rejection no rule read is added from this confidence.
 ADD_FROM = 0.5
@@ -37,7 +38,6 @@ JUDGED_FROM = 0.6
 # The rejection model's addition is withdrawn when the tagger reads the option as kept from
 # this confidence.
 KEEP_FROM = 0.9
-_REASON_LIMIT = 200
 
 
 def _overlap(a: str, b: str) -> bool:
@@ -45,14 +45,14 @@ def _overlap(a: str, b: str) -> bool:
     return same_option(a, b) or option_matches(a, b) or option_matches(b, a)
 
 
-def _kept(hit: RejectionHit, tagged: TaggedMessage) -> bool:
+def _kept(hit: RejectionHit, tagged: list[TaggedSpan]) -> bool:
     """The rejection model added an option the tagger is sure the user keeps ("vault is more
     flexible but someone has to run it"). Only the model's additions: over three writers held
     out in turn, the tagger was right about 16 of 19 of them, and wrong about both rule hits
     it would have withdrawn ("把燃气灶换成电磁炉" reads to it as keeping 燃气灶)."""
     return hit.family == "model" and any(
         s.label == KEPT and s.confidence >= KEEP_FROM and _overlap(s.text, hit.option)
-        for s in tagged.spans
+        for s in tagged
     )
 
 
@@ -70,11 +70,6 @@ def _clause_of(option: str, sentence: Sentence) -> int:
     return 0
 
 
-def _reason(option: str, sentence: Sentence) -> str:
-    rest = sentence.text[sentence.text.find(option) + len(option) :]
-    return tidy(strip_discourse(rest.strip(" ,.-—–:;，。！!")), _REASON_LIMIT)
-
-
 def apply_tagger(
     sentences: list[Sentence],
     scan: RejectionScan,
@@ -83,9 +78,9 @@ def apply_tagger(
 ) -> None:
     # The sentences as the rules read them: code and quotations already left out.
     proposal = proposal_text(view)
-    tagged = read(" ".join(s.text for s in sentences), proposal)
+    tagged = tag(" ".join(s.text for s in sentences), proposal)
     scan.hits[:] = [h for h in scan.hits if not _kept(h, tagged)]
-    for span in tagged.spans:
+    for span in tagged:
         if span.label != REJECTED or span.confidence < ADD_FROM:
             continue
         if any(_overlap(span.text, h.option) for h in scan.hits):
@@ -102,7 +97,7 @@ def apply_tagger(
         if judged < JUDGED_FROM:
             continue
         clause = _clause_of(span.text, sentence)
-        reason = _reason(span.text, sentence)
+        reason = reason_after(sentence.text, span.text)
         hit = RejectionHit(span.text, reason, sentence.index, clause, False, "", False, "tagger")
         scan.hits.append(hit)
         scan.clauses[(sentence.index, clause)] = ""
