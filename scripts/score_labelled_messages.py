@@ -14,20 +14,17 @@ tagger's REJ spans alone), `both` (the analyser as shipped). Figures per languag
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter
 from pathlib import Path
+
+from train_rejection_tagger import load  # this folder: how label files are read, in one place
 
 from rcm_tui.core.heuristics import rejection_tagger as rt
 from rcm_tui.core.heuristics import tagged_rejections as tr
 from rcm_tui.core.heuristics.message import analyse_message
 from rcm_tui.core.ledger_snapshot import LedgerSnapshot
-
-
-def _same(a: str, b: str) -> bool:
-    a, b = a.lower().strip(), b.lower().strip()
-    return bool(a and b) and (a in b or b in a)
+from rcm_tui.eval.ab import group_hits
 
 
 def found_by(arm: str, item: dict) -> list[str]:
@@ -50,9 +47,9 @@ def score(arm: str, items: list[dict]) -> dict[str, Counter]:
         found = found_by(arm, item)
         gold = item.get("rejected", [])
         c["gold"] += len(gold)
-        c["hit"] += sum(any(_same(g, f) for f in found) for g in gold)
+        c["hit"] += sum(group_hits([g], found) for g in gold)
         c["found"] += len(found)
-        c["right"] += sum(any(_same(g, f) for g in gold) for f in found)
+        c["right"] += sum(group_hits(gold, [f]) for f in found)
     return out
 
 
@@ -69,13 +66,7 @@ def main() -> int:
     tr.KEEP_FROM = args.keep
     if args.tagger:
         rt.use_model(args.tagger)
-    items = []
-    for path in args.files:
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                item = json.loads(line)
-                item.setdefault("context", item.get("reply", ""))
-                items.append(item)
+    items = [item for path in args.files for item in load(path)]
     for arm in args.arms.split(","):
         for lang, c in sorted(score(arm, items).items()):
             r = c["hit"] / c["gold"] if c["gold"] else 0.0

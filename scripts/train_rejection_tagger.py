@@ -2,7 +2,7 @@
 """Train the rejection tagger shipped in rcm_tui/core/heuristics/rejection_tagger.crfsuite.
 
     PYTHONPATH=. python scripts/train_rejection_tagger.py                 # train, write the model
-    PYTHONPATH=. python scripts/train_rejection_tagger.py --test writer_b  # hold a writer out
+    PYTHONPATH=. python scripts/train_rejection_tagger.py --without writer_b --out /tmp/no_b.crf
 
 Examples are single labelled messages (corpus/ledger/labels/*.jsonl, one writer per file, and
 corpus/ledger/rejection_labels.jsonl): {"context", "text", "rejected", "kept", ...}. Every
@@ -10,9 +10,8 @@ occurrence in "text" of a rejected option is tagged REJ, of a kept one KEEP (a r
 only in the context, "the second one", gives no span). CRFsuite's L-BFGS with fixed settings is
 deterministic: the same data give the same model.
 
-`--test NAME` trains on every other file and scores the held-out file per span (a predicted
-REJ span is right when it and a labelled rejected option contain one another, case-insensitive,
-as the corpus scorers match), per language.
+`--without NAME` leaves a label file out of training (a writer held out in turn); score the
+model on it with `scripts/score_labelled_messages.py FILE --tagger MODEL`.
 """
 
 from __future__ import annotations
@@ -21,8 +20,6 @@ import argparse
 import json
 import re
 import sys
-import tempfile
-from collections import Counter
 from pathlib import Path
 
 import pycrfsuite
@@ -116,7 +113,7 @@ def sequence(item: dict) -> tuple[list[list[str]], list[str]]:
         for start, end in _occurrences(text, option)
         if not any(start < e and end > s for s, e in taken)
     ]
-    return rt.token_features(tokens, item["context"], text), rt.bio_labels(tokens, spans)
+    return rt.token_features(tokens, item["context"]), rt.bio_labels(tokens, spans)
 
 
 def train(items: list[dict], path: Path) -> None:
@@ -129,65 +126,28 @@ def train(items: list[dict], path: Path) -> None:
     trainer.train(str(path))
 
 
-def _same(a: str, b: str) -> bool:
-    a, b = a.lower().strip(), b.lower().strip()
-    return bool(a and b) and (a in b or b in a)
-
-
-def score(items: list[dict], model: Path) -> dict[str, Counter]:
-    rt.use_model(str(model))
-    counts: dict[str, Counter] = {}
-    try:
-        for item in items:
-            c = counts.setdefault(item.get("lang", "en"), Counter())
-            found = [s.text for s in rt.tag(item["text"], item["context"]) if s.label == "REJ"]
-            gold = item.get("rejected", [])
-            c["gold"] += len(gold)
-            c["hit"] += sum(any(_same(g, f) for f in found) for g in gold)
-            c["found"] += len(found)
-            c["right"] += sum(any(_same(g, f) for g in gold) for f in found)
-            c["messages"] += 1
-            c["false_in_clean"] += bool(found) and not gold
-    finally:
-        rt.use_model(None)
-    return counts
-
-
-def report(name: str, counts: dict[str, Counter]) -> None:
-    for lang, c in sorted(counts.items()):
-        recall = c["hit"] / c["gold"] if c["gold"] else 0.0
-        precision = c["right"] / c["found"] if c["found"] else 0.0
-        print(
-            f"{name} {lang}: messages {c['messages']}  REJ recall {recall:.2f} "
-            f"({c['hit']}/{c['gold']})  precision {precision:.2f} ({c['right']}/{c['found']})  "
-            f"messages with a false rejection and none labelled {c['false_in_clean']}"
-        )
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--test", action="append", default=[], help="label file stem to hold out")
+    parser.add_argument(
+        "--without", action="append", default=[], help="a label file stem left out of training"
+    )
     parser.add_argument("--out", type=Path, default=rt.MODEL_PATH)
     parser.add_argument(
         "--corpus", default=",".join(CORPUS_SPLITS), help="ledger-corpus splits to train on too"
     )
     args = parser.parse_args()
     files = [*sorted(LABEL_DIR.glob("*.jsonl")), EXTRA]
-    held = [f for f in files if f.stem in args.test]
-    training = [item for f in files if f not in held and f.stem not in HELD_OUT for item in load(f)]
+    training = [
+        item
+        for f in files
+        if f.stem not in args.without and f.stem not in HELD_OUT
+        for item in load(f)
+    ]
     training += [
         item for split in filter(None, args.corpus.split(",")) for item in conversation_items(split)
     ]
-    if not held:
-        train(training, args.out)
-        print(f"trained on {len(training)} messages -> {args.out}")
-        return 0
-    with tempfile.TemporaryDirectory() as tmp:
-        model = Path(tmp) / "tagger.crfsuite"
-        train(training, model)
-        print(f"trained on {len(training)} messages (without {', '.join(args.test)})")
-        for f in held:
-            report(f.stem, score(load(f), model))
+    train(training, args.out)
+    print(f"trained on {len(training)} messages -> {args.out}")
     return 0
 
 
