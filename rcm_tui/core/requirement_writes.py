@@ -17,6 +17,8 @@ import weakref
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
+from .tracked_lists import list_method_then
+
 MAX_WRITES = 20_000
 _log: list[weakref.ref[Any]] = []
 _epoch = 0
@@ -49,15 +51,7 @@ class NotedList(list[Any]):
     """A list that logs itself when changed in place (a requirement's list fields)."""
 
     def _noted(name: str) -> Any:  # type: ignore[misc]
-        method = getattr(list, name)
-
-        def changed(self: NotedList, *args: Any, **kwargs: Any) -> Any:
-            result = method(self, *args, **kwargs)
-            note_write(self)
-            return result
-
-        changed.__name__ = name
-        return changed
+        return list_method_then(name, note_write)
 
     append = _noted("append")
     extend = _noted("extend")

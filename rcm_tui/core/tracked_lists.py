@@ -22,6 +22,7 @@ is simply read the old way.
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from typing import Any, SupportsIndex, TypeVar
 
 T = TypeVar("T")
@@ -29,6 +30,23 @@ T = TypeVar("T")
 MAX_REPLACED = 4096
 # (the list, its length, times rearranged, replacements logged) when a reader last looked.
 Seen = tuple[list[Any], int, int, int]
+
+
+def list_method_then(name: str, after: Callable[[Any], None]) -> Any:
+    """`list.<name>`, then `after(the list)`: how a list subclass hears of its own changes."""
+    method = getattr(list, name)
+
+    def changed(self: list[Any], *args: Any, **kwargs: Any) -> Any:
+        result = method(self, *args, **kwargs)
+        after(self)
+        return result
+
+    changed.__name__ = name
+    return changed
+
+
+def _rearranged(items: TrackedList[Any]) -> None:
+    items.rearranged += 1
 
 
 class TrackedList(list[T]):
@@ -41,15 +59,7 @@ class TrackedList(list[T]):
         self.replaced: list[int] = []
 
     def _moved(name: str) -> Any:  # type: ignore[misc]
-        method = getattr(list, name)
-
-        def changed(self: TrackedList[Any], *args: Any, **kwargs: Any) -> Any:
-            result = method(self, *args, **kwargs)
-            self.rearranged += 1
-            return result
-
-        changed.__name__ = name
-        return changed
+        return list_method_then(name, _rearranged)
 
     insert = _moved("insert")
     remove = _moved("remove")
