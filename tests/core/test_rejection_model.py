@@ -4,8 +4,6 @@ no corpus file and no training label."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
@@ -15,7 +13,7 @@ from rcm_tui.core.heuristics.message import analyse_message
 from rcm_tui.core.heuristics.options import option_matches
 from rcm_tui.core.ledger_snapshot import LedgerSnapshot
 
-ROOT = Path(__file__).resolve().parents[2]
+from .scripts import load_script
 
 
 def _rejected(text: str, reply: str = "") -> list[str]:
@@ -35,14 +33,7 @@ def test_the_model_loads_from_package_data() -> None:
 
 
 def _trainer():
-    spec = importlib.util.spec_from_file_location(
-        "train_rejection_model", ROOT / "scripts" / "train_rejection_model.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script("train_rejection_model")
 
 
 def test_the_training_script_reproduces_the_shipped_model(tmp_path: Path) -> None:
