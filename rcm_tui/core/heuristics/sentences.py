@@ -79,8 +79,14 @@ _PASTE_LABEL_RE = re.compile(
 )
 
 
+# Control characters are not text: a backspace pasted after "Redis" must not end up in the
+# option the ledger records (the panels escape them, but "Redis\x08" would never match "Redis").
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
 def _plain(line: str) -> str:
-    unquoted = _CODE_SPAN_RE.sub(_unquoted, line).replace("`", " ")
+    visible = _CONTROL_RE.sub(" ", line)
+    unquoted = _CODE_SPAN_RE.sub(_unquoted, visible).replace("`", " ")
     return _PASTE_LABEL_RE.sub("", _EMPHASIS_RE.sub(_unmarked, unquoted).strip())
 
 
