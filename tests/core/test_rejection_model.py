@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from rcm_tui.core.heuristics import rejection_encoder
 from rcm_tui.core.heuristics import rejection_model as rm
 from rcm_tui.core.heuristics.message import analyse_message
 from rcm_tui.core.heuristics.options import option_matches
@@ -108,10 +109,12 @@ def test_a_model_swapped_in_for_evaluation_is_used_and_restored() -> None:
     reply = "For the trip: a camper van, a rented cottage, or a hotel in town."
     assert _names("Camper vans", _rejected(text, reply))
     rm.use_model(rm.RejectionModel({}, -10.0))  # never sure of anything
+    rejection_encoder.use_adapter("")  # the model alone: the encoder reads this one too
     try:
         assert not _names("Camper vans", _rejected(text, reply))
     finally:
         rm.use_model(None)
+        rejection_encoder.use_adapter(None)
     assert rm.current_model() is rm.packaged_model()
 
 

@@ -81,8 +81,9 @@ def test_the_packaged_tagger_reads_a_message() -> None:
 
 
 def _feed(spans: list[rt.TaggedSpan]):
-    """The tagger's reading, fixed: what the join does with it is under test."""
-    return lambda *_: spans
+    """The tagger's reading, fixed, joined with the CRF's settings: what the join does with it
+    is under test."""
+    return lambda *_: tr.Reader(spans, tr.crf_settings(), lambda _start, _end: None)
 
 
 class _Judge:
@@ -104,7 +105,7 @@ def test_a_tagged_rejection_no_rule_read_is_added_when_the_model_agrees(
 ) -> None:
     text = "The escape room gives half my team anxiety. Cooking class it is."
     span = rt.TaggedSpan(rt.REJECTED, "escape room", 4, 15, 0.97)
-    monkeypatch.setattr(tr, "tag", _feed([span]))
+    monkeypatch.setattr(tr, "read_spans", _feed([span]))
     offered = LedgerSnapshot(last_assistant_message="An escape room or a cooking class?")
     for judged, added in [(tr.JUDGED_FROM + 0.1, True), (tr.JUDGED_FROM - 0.1, False)]:
         monkeypatch.setattr(tr, "current_model", lambda p=judged: _Judge(p))
@@ -117,7 +118,7 @@ def test_a_tagged_rejection_no_rule_read_is_added_when_the_model_agrees(
 def test_a_tagged_option_nobody_offered_is_not_added(monkeypatch: pytest.MonkeyPatch) -> None:
     text = "Rule out DynamoDB, vendor lock-in worries legal."
     span = rt.TaggedSpan(rt.REJECTED, "Rule", 0, 4, 0.99)
-    monkeypatch.setattr(tr, "tag", _feed([span]))
+    monkeypatch.setattr(tr, "read_spans", _feed([span]))
     sentences, scan = _scan(text, [])
     tr.apply_tagger(sentences, scan, LedgerSnapshot(last_assistant_message="DynamoDB?"), set())
     assert scan.hits == []
@@ -131,7 +132,7 @@ def test_an_unsure_span_or_one_a_rule_read_is_not_added_again(
         rt.TaggedSpan(rt.REJECTED, "Redis", 3, 8, 0.95),
         rt.TaggedSpan(rt.REJECTED, "escape room", 28, 39, tr.ADD_FROM - 0.1),
     ]
-    monkeypatch.setattr(tr, "tag", _feed(spans))
+    monkeypatch.setattr(tr, "read_spans", _feed(spans))
     rule = RejectionHit("Redis", "", 0, 0, False)
     sentences, scan = _scan(text, [rule])
     tr.apply_tagger(sentences, scan, LedgerSnapshot(), set())
@@ -159,7 +160,7 @@ def test_the_build_script_reproduces_the_shipped_word_groups(
 def test_a_tagged_piece_of_a_rule_hit_is_no_second_option(monkeypatch: pytest.MonkeyPatch) -> None:
     text = "Avoid Visual Basic for Applications."
     span = rt.TaggedSpan(rt.REJECTED, "Visual Basic", 6, 18, 0.99)
-    monkeypatch.setattr(tr, "tag", _feed([span]))
+    monkeypatch.setattr(tr, "read_spans", _feed([span]))
     rule = RejectionHit("Visual Basic for Applications", "", 0, 0, False)
     sentences, scan = _scan(text, [rule])
     tr.apply_tagger(sentences, scan, LedgerSnapshot(), set())
@@ -175,7 +176,7 @@ def test_a_tagged_option_the_sentence_praises_or_needs_is_not_added(
     ]:
         at = text.index(option)
         span = rt.TaggedSpan(rt.REJECTED, option, at, at + len(option), 0.99)
-        monkeypatch.setattr(tr, "tag", _feed([span]))
+        monkeypatch.setattr(tr, "read_spans", _feed([span]))
         sentences, scan = _scan(text, [])
         offered = LedgerSnapshot(last_assistant_message=f"{option} or something else?")
         tr.apply_tagger(sentences, scan, offered, set())
@@ -200,7 +201,7 @@ def test_the_model_s_addition_the_tagger_reads_as_kept_is_withdrawn_a_rule_s_is_
 ) -> None:
     text = "Vault is more flexible but someone has to run it."
     kept = rt.TaggedSpan(rt.KEPT, "Vault", 0, 5, tr.KEEP_FROM + 0.05)
-    monkeypatch.setattr(tr, "tag", _feed([kept]))
+    monkeypatch.setattr(tr, "read_spans", _feed([kept]))
     for family, stays in [("model", False), ("aversion", True), ("", True)]:
         hit = RejectionHit("Vault", "", 0, 0, False, family=family)
         sentences, scan = _scan(text, [hit])
@@ -211,3 +212,36 @@ def test_the_model_s_addition_the_tagger_reads_as_kept_is_withdrawn_a_rule_s_is_
 def test_a_lone_surrogate_is_read_not_a_crash() -> None:
     spans = rt.tag("no \ud800 cruises for us", "a cruise \udfff or a rail tour?")
     assert all(s.text == "no ? cruises for us"[s.start : s.end] for s in spans)
+
+
+def _reader_with_chance(chance: float):
+    """An encoder's reading, fixed: no spans, and this chance of rejection everywhere."""
+    return lambda *_: tr.Reader([], tr.ENCODER_SETTINGS, lambda _start, _end: chance)
+
+
+def test_the_encoder_vetoes_an_indirect_hit_it_reads_as_not_turned_down(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    text = "MongoDB is a no for the cache layer."
+    offered = LedgerSnapshot(last_assistant_message="MongoDB or Redis for the cache?")
+    for chance, kept in [(tr.ENCODER_SETTINGS.veto_below - 0.1, False), (0.9, True)]:
+        monkeypatch.setattr(tr, "read_spans", _reader_with_chance(chance))
+        verdict = RejectionHit("MongoDB", "", 0, 0, False, family="verdict")
+        sentences, scan = _scan(text, [verdict])
+        tr.apply_tagger(sentences, scan, offered, set())
+        assert (scan.hits == [verdict]) is kept
+
+
+def test_the_encoder_never_vetoes_a_plain_refusal_nor_without_an_assistant_message(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(tr, "read_spans", _reader_with_chance(0.0))
+    offered = LedgerSnapshot(last_assistant_message="Which queue do you run today?")
+    plain = RejectionHit("Kafka", "", 0, 0, False)  # "Definitely not Kafka." reads as kept
+    sentences, scan = _scan("Definitely not Kafka.", [plain])
+    tr.apply_tagger(sentences, scan, offered, set())
+    assert scan.hits == [plain]
+    model = RejectionHit("camper van", "", 0, 0, False, family="model")
+    sentences, scan = _scan("A camper van makes him seasick.", [model])
+    tr.apply_tagger(sentences, scan, LedgerSnapshot(), set())
+    assert scan.hits == [model]

@@ -238,15 +238,15 @@ def current_tagger() -> pycrfsuite.Tagger:
     return _tagger_at(_active[0] if _active else str(MODEL_PATH))
 
 
-def _encodable(text: str) -> str:
-    """A lone surrogate (pasted binary, a broken emoji) as "?": CRFsuite takes UTF-8 only, and
-    one character for one keeps every offset."""
+def encodable(text: str) -> str:
+    """A lone surrogate (pasted binary, a broken emoji) as "?": CRFsuite and tokenizers take
+    UTF-8 only, and one character for one keeps every offset."""
     return text.encode("utf-8", "replace").decode("utf-8")
 
 
 def tag(text: str, context: str = "") -> list[TaggedSpan]:
     """The REJ and KEEP spans of a message, each with the tagger's confidence."""
-    text, context = _encodable(text), _encodable(context)
+    text, context = encodable(text), encodable(context)
     tokens = tokenize(text)
     if not tokens:
         return []
@@ -277,6 +277,7 @@ __all__ = [
     "Token",
     "bio_labels",
     "current_tagger",
+    "encodable",
     "tag",
     "token_features",
     "tokenize",
