@@ -108,3 +108,15 @@ def test_without_the_encoder_the_crf_reads(monkeypatch: pytest.MonkeyPatch) -> N
         assert [r.option for r in found.rejections] == ["cruises"]
     finally:
         re_.use_adapter(None)
+
+
+def test_options_the_user_listed_are_on_the_table_when_the_reply_names_none() -> None:
+    # The embedded model often answers without naming the options; the user's list counts.
+    listed = "Team offsite for 14: go-karting, an escape room or a cooking class. Which one?"
+    text = "An escape room? in this economy? half the team is claustrophobic. cooking class it is."
+    reply = "The most challenging part is choosing! Each has pros and cons."
+    with_list = LedgerSnapshot(recent_user_messages=(listed, text), last_assistant_message=reply)
+    found = analyse_message(text, 2, with_list).rejections
+    assert [(r.option, r.reason) for r in found] == [("escape room", "")]
+    alone = LedgerSnapshot(recent_user_messages=(text,), last_assistant_message=reply)
+    assert analyse_message(text, 2, alone).rejections == []

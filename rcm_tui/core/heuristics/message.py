@@ -356,7 +356,7 @@ def analyse_message(text: str, turn: int, view: LedgerSnapshot) -> Analysis:
         return analysis
     sentences, scan, dropped_ids, drop_sentences = ruled
     apply_model(sentences, scan, view, drop_sentences)
-    apply_tagger(sentences, scan, view, drop_sentences)
+    apply_tagger(sentences, scan, view, drop_sentences, message=text)
     hits = scan.hits
     reason_sentences = {
         s.index

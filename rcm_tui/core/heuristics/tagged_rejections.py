@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 from ..ledger_snapshot import LedgerSnapshot
 from . import rejection_encoder
-from .option_phrases import clean_options
-from .options import option_matches, same_option
+from .option_phrases import BAD_OPTION_STARTS
+from .options import option_matches, same_option, strip_option_noise
 from .rejection_model import (
     Candidate,
     candidate_features,
@@ -36,7 +36,7 @@ from .rejection_model import (
 from .rejection_tagger import KEPT, REJECTED, TaggedSpan, tag
 from .rejections import RejectionHit, RejectionScan
 from .sentences import Sentence
-from .text import CJK_CHAR_RE
+from .text import CJK_CHAR_RE, STOPWORDS
 
 # A tagged rejection no rule read is added from this confidence.
 ADD_FROM = 0.5
@@ -156,13 +156,29 @@ def _clause_of(option: str, sentence: Sentence) -> int:
     return 0
 
 
+def _on_the_table(proposal: str, message: str, view: LedgerSnapshot, reader: Reader) -> str:
+    """What names the options on the table: the assistant's messages, and for the encoder the
+    user's own earlier ones too ("go-karting, an escape room or a cooking class — which?" then
+    "an escape room? in this economy?"), since an embedded model's reply often names none."""
+    if reader.settings.checks:
+        return proposal
+    earlier = [m for m in view.recent_user_messages if m.strip() != message.strip()]
+    return "\n".join([proposal, *earlier])
+
+
 def _option_of(span: TaggedSpan, settings: JoinSettings) -> str | None:
-    """The option a span names: the CRF's span as tagged; the encoder's as an option phrase
-    ("the sushi place" → "sushi place"; "me", "4" name none)."""
+    """The option a span names: the CRF's span as tagged; the encoder's without the words
+    around a name ("the sushi place" → "sushi place"; "me", "4" name none). Not the rules'
+    option cleaning: it drops "escape room" for "no room for X"."""
     if settings.checks:
         return span.text
-    options = clean_options(span.text)
-    return options[0] if len(options) == 1 else None
+    option = strip_option_noise(span.text)
+    words = option.split()
+    if not words or len(words) > 4 or not any(c.isalpha() for c in option):
+        return None
+    if words[0].casefold() in BAD_OPTION_STARTS or option.casefold() in STOPWORDS:
+        return None
+    return option
 
 
 def _passes_checks(
@@ -184,12 +200,14 @@ def apply_tagger(
     scan: RejectionScan,
     view: LedgerSnapshot,
     skip: set[int],
+    message: str = "",
 ) -> None:
     # The sentences as the rules read them: code and quotations already left out.
     proposal = proposal_text(view)
     offer = view.last_assistant_message or proposal
     text = " ".join(s.text for s in sentences)
     reader = read_spans(text, proposal, offer)
+    table = _on_the_table(proposal, message, view, reader)
     tagged, settings = reader.spans, reader.settings
     scan.hits[:] = [
         h
@@ -205,7 +223,7 @@ def apply_tagger(
         sentence = _sentence_of(span, sentences)
         if sentence is None or sentence.index in skip:
             continue
-        if settings.on_table and not option_matches(option, proposal):
+        if settings.on_table and not option_matches(option, table):
             continue  # off the table, the tagger took verbs and subjects ("Rule out X")
         if not plausibly_rejected(option, sentence.text):
             continue  # praised, hedged, asked for, the subject of a need
@@ -213,6 +231,8 @@ def apply_tagger(
             continue
         clause = _clause_of(option, sentence)
         reason = reason_after(sentence.text, option)
+        if not any(c.isalnum() for c in reason):
+            reason = ""  # "An escape room?" gives no reason, not "?"
         hit = RejectionHit(option, reason, sentence.index, clause, False, "", False, "tagger")
         scan.hits.append(hit)
         scan.clauses[(sentence.index, clause)] = ""
