@@ -49,20 +49,23 @@ KEEP_FROM = 0.9
 
 @dataclass(frozen=True)
 class JoinSettings:
-    """How far a reader's spans are trusted: adding from `add_from` when the rejection model
-    agrees from `judged_from` (and, with `on_table`, only options the assistant offered);
-    withdrawing the model's own additions read as kept from `keep_from`."""
+    """How far a reader's spans are trusted: adding from `add_from` (and, with `on_table`,
+    only options on the table: `_on_the_table`); withdrawing the rejection model's own
+    additions read as kept from `keep_from`."""
 
     add_from: float
     judged_from: float
     keep_from: float
     on_table: bool
-    # Any hit, a rule's too, is withdrawn when the reader gives the option's words a lower
+    # A hit of VETOED_FAMILIES is withdrawn when the reader gives the option's words a lower
     # chance of being turned down than this (0: never; the CRF has no such chance).
     veto_below: float = 0.0
-    # The CRF's span passes the sentence checks first (not a question, the rejection model
-    # agrees); the encoder's reading of a question ("go-karting? in this economy?") is its own.
-    # Both must pass `plausibly_rejected` (not praised, hedged, asked for, a need's subject).
+    # True for the CRF's reading: its span passes the sentence checks first (not a question,
+    # the rejection model agrees from `judged_from`), is taken as tagged, and only the
+    # assistant's messages put options on the table. False for the encoder's: it reads a
+    # question ("go-karting? in this economy?") itself, its span is cut to the name
+    # (`_option_of`), and the user's earlier messages count as on the table. Both must pass
+    # `plausibly_rejected` (not praised, hedged, asked for, a need's subject).
     checks: bool = True
 
 
