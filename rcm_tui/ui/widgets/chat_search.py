@@ -22,6 +22,7 @@ from textual.css.query import NoMatches
 from textual.widgets import Input, Label, Static
 from textual.widgets.markdown import MarkdownBlock, MarkdownFence
 
+from ..screens.base import follow_app_cursor_blink
 from .chat import ChatEntry, ChatLog
 from .ordered_input import OrderedInput
 
@@ -48,6 +49,7 @@ async def open_chat_search(main: MainScreen) -> None:
     except NoMatches:
         bar = ChatSearch(id="chat-search")
         await main.query_one("#chat-column").mount(bar, before=main.chat)
+        follow_app_cursor_blink(bar)  # mounted after the screen set its inputs' blink
     else:
         if bar.query_one(Input).has_focus:
             bar.move(1)
@@ -146,7 +148,11 @@ class ChatSearch(Horizontal):
             self._styled.add(block)
         self._update_count()
         if self.current >= 0:
-            self.chat.scroll_to_widget(self.hits[self.current].block, animate=False)
+            # After the next refresh: the restyled blocks and a transcript still being laid
+            # out (a session just opened) change heights, and a scroll computed before lands
+            # a few lines off (seen in CI under load).
+            block = self.hits[self.current].block
+            self.call_after_refresh(self.chat.scroll_to_widget, block, animate=False)
 
     def _update_count(self) -> None:
         count = self.query_one("#chat-search-count", Static)
