@@ -226,8 +226,8 @@ class Reading:
     """The encoder's reading of a message: its spans, and per word piece of the message the
     probability of each of LABELS (to ask how likely any stretch of it is turned down)."""
 
-    spans: list[TaggedSpan]
-    offsets: list[tuple[int, int]]
+    spans: tuple[TaggedSpan, ...]  # a cached reading is shared: nothing in it can change
+    offsets: tuple[tuple[int, int], ...]
     probabilities: np.ndarray
 
     def rejected_chance(self, start: int, end: int) -> float | None:
@@ -249,7 +249,7 @@ def read(text: str, context: str = "") -> Reading | None:
 
 
 # A message is read again when a session is replayed, reloaded or re-analysed after an edit;
-# 40–70 ms a time is worth remembering. Readings are never changed by their users.
+# 40–70 ms a time is worth remembering.
 @functools.lru_cache(maxsize=256)
 def _read(adapter_path: str, text: str, context: str) -> Reading | None:
     encoder = _loaded(adapter_path)
@@ -258,7 +258,7 @@ def _read(adapter_path: str, text: str, context: str) -> Reading | None:
     import numpy as np
 
     if not text.strip():
-        return Reading([], [], np.zeros((0, len(LABELS)), np.float32))
+        return Reading((), (), np.zeros((0, len(LABELS)), np.float32))
     encoded = encode(encodable(text), encodable(context))
     probabilities = encoder.probabilities(encoded)[1 : len(encoded.offsets) + 1]
     probabilities.flags.writeable = False  # shared by every caller of the cached reading
@@ -277,7 +277,7 @@ def _read(adapter_path: str, text: str, context: str) -> Reading | None:
         confidence = float(probabilities[i:j, label].min())
         spans.append(TaggedSpan(LABELS[label], text[start:end], start, end, confidence))
         i = j
-    return Reading(spans, encoded.offsets, probabilities)
+    return Reading(tuple(spans), tuple(encoded.offsets), probabilities)
 
 
 def tag(text: str, context: str = "") -> list[TaggedSpan] | None:

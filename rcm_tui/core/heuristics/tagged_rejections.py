@@ -18,7 +18,7 @@ shared scenarios and the trap tests held; never on the splits reported as held o
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..ledger_snapshot import LedgerSnapshot
@@ -93,7 +93,7 @@ ENCODER_SETTINGS = JoinSettings(
 
 @dataclass(frozen=True)
 class Reader:
-    spans: list[TaggedSpan]
+    spans: Sequence[TaggedSpan]
     settings: JoinSettings
     # How likely the reader thinks a stretch of the text is turned down (None: unknown).
     rejected_chance: Callable[[int, int], float | None]
@@ -135,7 +135,7 @@ def _overlap(a: str, b: str) -> bool:
     return same_option(a, b) or option_matches(a, b) or option_matches(b, a)
 
 
-def _kept(hit: RejectionHit, tagged: list[TaggedSpan], keep_from: float) -> bool:
+def _kept(hit: RejectionHit, tagged: Sequence[TaggedSpan], keep_from: float) -> bool:
     """The rejection model added an option the tagger is sure the user keeps ("vault is more
     flexible but someone has to run it"). Only the model's additions: over three writers held
     out in turn, the tagger was right about 16 of 19 of them, and wrong about both rule hits
