@@ -123,3 +123,14 @@ def make_session() -> SessionFactory:
     """`make_session(turns=3, title=..., session_id=..., requirements=..., rejected=...,
     quality=..., solidified=..., **Session fields)` → a Session (not saved anywhere)."""
     return build_session
+
+
+@pytest.fixture
+def member_reader_off() -> Iterator[None]:
+    """The guard reads by names, variants and the lexicon alone, as on a machine without the
+    base model: for tests whose subject is that reading, not the member reader's."""
+    from rcm_tui.core.heuristics import member_reader
+
+    member_reader.use_adapter("")
+    yield
+    member_reader.use_adapter(None)

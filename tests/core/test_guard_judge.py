@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from rcm_tui.core import prompts
 from rcm_tui.core.heuristics import find_readvocacy
 from rcm_tui.core.models import Message, RejectedOption, Session
@@ -49,7 +51,9 @@ async def first_draft_flags(session: Session, answers: list[str], reply: str) ->
     return list(record.readvocated)
 
 
+@pytest.mark.usefixtures("member_reader_off")
 async def test_the_judge_catches_a_member_the_names_do_not_show() -> None:
+    # Without the member reader (a machine without its base model), names alone miss it.
     reply = "Easiest: a driver meets you at arrivals, and it is a 15-minute ride."
     assert find_readvocacy(reply, ["taxis"]) == []  # no name, variant or member to see
     session = session_rejecting("taxis")

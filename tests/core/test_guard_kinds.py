@@ -42,8 +42,10 @@ def test_a_general_option_covers_what_lies_just_below_it(option: str, reply: str
     assert flags(reply, option) == [option]
 
 
+@pytest.mark.usefixtures("member_reader_off")
 def test_a_general_option_does_not_reach_far_down() -> None:
-    # A goat is an animal seven levels down: a farm visit does not propose "animals".
+    # A goat is an animal seven levels down: the hierarchy does not make a farm visit propose
+    # "animals" (the member reader, off here, reads that one as proposing them).
     assert flags("Visit the farm and feed the goats, the kids will love it.", "animals") == []
 
 

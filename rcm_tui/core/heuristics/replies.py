@@ -7,6 +7,7 @@ import functools
 import re
 from collections.abc import Callable
 
+from . import member_reader
 from .categories import guard_spans, name_spans
 from .options import option_matches, same_option
 from .reply_lines import BOLD_RE, ReplyLine, reply_lines, reply_sentences, speech_spans
@@ -16,6 +17,10 @@ from .sentences import (
     FENCED_CODE_RE,
 )
 from .text import CJK_CHAR_RE, REPLY_HEAD, REPLY_TAIL, bounded_text
+
+# How sure the member reader must be that a sentence proposes a rejected option it does not
+# name: chosen on the guard's tuning splits (dev, dev2, fresh2), never on heldout or fresh3.
+MEMBER_PROPOSAL_CHANCE = 0.85
 
 # Cues right before a mention, nearest wins; a longer cue ending at the same place beats a
 # shorter one, so "don't use X" / "不用X" read as negative although they contain "use" / "用".
@@ -271,6 +276,8 @@ def find_readvocacy_evidence(
         if not option.strip() or any(same_option(option, p) for p in proposed):
             continue
         found = _proposal(reply, option, lines, as_reply=as_reply)
+        if found is None and as_reply:
+            found = _member_proposal(option, lines)
         if found is not None:
             proposed[option] = found
     return proposed
@@ -314,6 +321,52 @@ def _proposal(
                 if found is not None:
                     return found
     return None
+
+
+def _member_proposal(option: str, lines: list[ReplyLine]) -> str | None:
+    """A sentence that proposes the option without naming it ("a local guide drives you" for
+    guided tours), as the member reader judges it, or None. Only sentences the names left
+    unread are asked: one that names the option was judged by its words above, and a reply
+    that excludes the option or a kind of it ("I've kept out the treadmill and any jogging")
+    has applied the rule and offers the rest as what lies outside it."""
+    if CJK_CHAR_RE.search(option) or not member_reader.available():
+        return None
+    if _excluded_by_name(option, lines) or _excludes_a_kind(option, lines):
+        return None
+    for line in lines:
+        if line.excluded:
+            continue
+        sentences = reply_sentences(line.text)
+        for index, sentence in enumerate(sentences):
+            following = sentences[index + 1] if index + 1 < len(sentences) else ""
+            if (
+                not (line.item or BOLD_RE.search(sentence) or _OFFER_SIGNAL_RE.search(sentence))
+                or CJK_CHAR_RE.search(sentence)
+                or guard_spans(option, sentence, wide=True)
+                or _excluding_frame(sentence, following)
+            ):
+                continue
+            chance = member_reader.proposal_chance(option, sentence)
+            if chance is not None and chance >= MEMBER_PROPOSAL_CHANCE:
+                bold = BOLD_RE.search(sentence)
+                return bold.group().strip("*_ ") if bold else sentence.strip().rstrip(".!?;:")
+    return None
+
+
+def _excludes_a_kind(option: str, lines: list[ReplyLine]) -> bool:
+    """Does a sentence that frames what it names as excluded name the option, a variant or a
+    member of it (categories.guard_spans, wide)?"""
+    for line in lines:
+        if not guard_spans(option, line.text, wide=True):
+            continue
+        if line.excluded:
+            return True
+        sentences = reply_sentences(line.text)
+        for index, sentence in enumerate(sentences):
+            following = sentences[index + 1] if index + 1 < len(sentences) else ""
+            if guard_spans(option, sentence, wide=True) and _excluding_frame(sentence, following):
+                return True
+    return False
 
 
 def _excluded_by_name(option: str, lines: list[ReplyLine]) -> bool:
