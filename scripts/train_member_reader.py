@@ -157,8 +157,9 @@ def main() -> int:
     parser.add_argument("--epochs", type=int, default=EPOCHS)
     parser.add_argument("--near", type=int, default=NEAR, help="crossed pairs this many groups off")
     parser.add_argument("--no-cross", action="store_true", help="no crossed pairs")
+    parser.add_argument("--threads", type=int, default=1, help="torch threads (1: bit-for-bit)")
     args = parser.parse_args()
-    torch.set_num_threads(1)
+    torch.set_num_threads(args.threads)
     torch.use_deterministic_algorithms(True)
     files = sorted(PAIR_DIR.glob("*.jsonl"))
     skipped = {*args.without, *HELD_OUT}

@@ -64,7 +64,7 @@ class Adapted(nn.Module):
 
 
 class EncoderTagger(nn.Module):
-    """The same computation as rejection_encoder._Encoder, in torch, with adapters."""
+    """The same computation as rejection_encoder.AdaptedEncoder, in torch, with adapters."""
 
     def __init__(self, base: dict[str, torch.Tensor]) -> None:
         super().__init__()

@@ -36,7 +36,7 @@ REFERENCE = {
 }
 
 
-def _without_adapters() -> re_._Encoder:
+def _without_adapters() -> re_.AdaptedEncoder:
     base = re_.base_weights()
     adapter: dict[str, np.ndarray] = {"scale": np.array(0.0, dtype=np.float32)}
     for layer in range(re_.LAYERS):
@@ -51,7 +51,7 @@ def _without_adapters() -> re_._Encoder:
                 adapter[key] = base[key]
     adapter["head.weight"] = np.zeros((3, re_.HIDDEN), np.float32)
     adapter["head.bias"] = np.zeros(3, np.float32)
-    return re_._Encoder(base, adapter)
+    return re_.AdaptedEncoder(base, adapter)
 
 
 def test_the_numpy_forward_pass_matches_the_reference_implementation() -> None:

@@ -21,13 +21,9 @@ from __future__ import annotations
 import functools
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from .rejection_encoder import Encoded, _Encoder, base_model_dir, base_weights, tokenizer
+from .rejection_encoder import AdaptedEncoder, Encoded, loaded_encoder, tokenizer
 from .rejection_tagger import encodable
-
-if TYPE_CHECKING:
-    import numpy as np
 
 ADAPTER_PATH = Path(__file__).with_name("member_reader.npz")
 # Word pieces of the option and of the sentence (a sentence longer than this is judged by its
@@ -47,22 +43,11 @@ def encode_pair(option: str, sentence: str) -> Encoded:
     return Encoded(ids, types, [])
 
 
-def pooled_logit(encoder: _Encoder, encoded: Encoded) -> float:
+def pooled_logit(encoder: AdaptedEncoder, encoded: Encoded) -> float:
     """The head on the mean of the last layer's states (as trained: the head is linear, so
     this is also the mean of the per-piece logits)."""
     states = encoder.hidden_states(encoded)
     return float((states.mean(0) @ encoder.head_w.T + encoder.head_b)[0])
-
-
-@functools.cache
-def _loaded(adapter_path: str) -> _Encoder | None:
-    if base_model_dir() is None or not adapter_path or not Path(adapter_path).is_file():
-        return None
-    import numpy as np
-
-    with np.load(adapter_path) as stored:
-        adapter: dict[str, np.ndarray] = {k: stored[k].astype(np.float32) for k in stored.files}
-    return _Encoder(base_weights(), adapter)
 
 
 _adapter_path = str(ADAPTER_PATH)
@@ -76,7 +61,7 @@ def use_adapter(path: str | None) -> None:  # None: the packaged adapter
 
 
 def available() -> bool:
-    return _loaded(_adapter_path) is not None
+    return loaded_encoder(_adapter_path) is not None
 
 
 def proposal_chance(option: str, sentence: str) -> float | None:
@@ -89,7 +74,7 @@ def proposal_chance(option: str, sentence: str) -> float | None:
 # read before is remembered.
 @functools.lru_cache(maxsize=1024)
 def _chance(adapter_path: str, option: str, sentence: str) -> float | None:
-    encoder = _loaded(adapter_path)
+    encoder = loaded_encoder(adapter_path)
     if encoder is None:
         return None
     if not option.strip() or not sentence.strip():

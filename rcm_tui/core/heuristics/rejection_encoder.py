@@ -99,7 +99,7 @@ def encode(text: str, context: str) -> Encoded:
     return Encoded(ids, types, list(message.offsets[:MESSAGE_PIECES]))
 
 
-class _Encoder:
+class AdaptedEncoder:
     """all-MiniLM-L6-v2 with the adapters merged into its weights, run in NumPy."""
 
     def __init__(self, base: dict[str, np.ndarray], adapter: dict[str, np.ndarray]) -> None:
@@ -197,14 +197,16 @@ def base_weights() -> dict[str, np.ndarray]:
 
 
 @functools.cache
-def _loaded(adapter_path: str) -> _Encoder | None:
+def loaded_encoder(adapter_path: str) -> AdaptedEncoder | None:
+    """The base model with an adapter file merged in (once per file), or None when the base
+    package or the file is missing. The member reader loads its own adapters with it too."""
     if base_model_dir() is None or not adapter_path or not Path(adapter_path).is_file():
         return None
     import numpy as np
 
     with np.load(adapter_path) as stored:
         adapter = {k: stored[k].astype(np.float32) for k in stored.files}
-    return _Encoder(base_weights(), adapter)
+    return AdaptedEncoder(base_weights(), adapter)
 
 
 _adapter_path = str(ADAPTER_PATH)
@@ -218,7 +220,7 @@ def use_adapter(path: str | None) -> None:  # None: the packaged adapter
 
 
 def available() -> bool:
-    return _loaded(_adapter_path) is not None
+    return loaded_encoder(_adapter_path) is not None
 
 
 @dataclass(frozen=True)
@@ -252,7 +254,7 @@ def read(text: str, context: str = "") -> Reading | None:
 # 40–70 ms a time is worth remembering.
 @functools.lru_cache(maxsize=256)
 def _read(adapter_path: str, text: str, context: str) -> Reading | None:
-    encoder = _loaded(adapter_path)
+    encoder = loaded_encoder(adapter_path)
     if encoder is None:
         return None
     import numpy as np
@@ -304,10 +306,13 @@ def _inside_word(left: str, right: str) -> bool:
 __all__ = [
     "ADAPTER_PATH",
     "LABELS",
+    "AdaptedEncoder",
+    "Encoded",
     "Reading",
     "available",
     "base_model_dir",
     "encode",
+    "loaded_encoder",
     "read",
     "tag",
     "use_adapter",
