@@ -10,7 +10,7 @@ import json
 import pytest
 
 from rcm_tui.core import prompts
-from rcm_tui.core.heuristics import find_readvocacy
+from rcm_tui.core.heuristics import find_readvocacy, member_reader
 from rcm_tui.core.models import Message, RejectedOption, Session
 from rcm_tui.core.turn import Pipeline, PipelineSettings
 from rcm_tui.providers.offline import scripted_reply
@@ -129,3 +129,17 @@ async def test_a_malformed_judge_verdict_leaves_the_heuristic_call() -> None:
     clean = "Take tram 28 from the square; it stops at the gate."
     session = session_rejecting("taxis")
     assert await first_draft_flags(session, ["{not json"], clean) == []
+
+
+@pytest.mark.skipif(not member_reader.available(), reason="no base model for the member reader")
+async def test_the_member_reader_sees_the_ride_and_the_judge_still_decides() -> None:
+    reply = "Easiest: a driver meets you at arrivals, and it is a 15-minute ride."
+    assert find_readvocacy(reply, ["taxis"], as_reply=True) == ["taxis"]
+    # No answer for the option: the reader's call stands, and the issue names the reply's words.
+    session = session_rejecting("taxis")
+    assert await first_draft_flags(session, [judge([])], reply) == ["taxis"]
+    issues = session.quality[-1].issues
+    assert any(i.endswith("which is taxis: the user rejected it") for i in issues), issues
+    # A judge that read the reply as no taxi clears it.
+    session = session_rejecting("taxis")
+    assert await first_draft_flags(session, [judge([("taxis", False)])], reply) == []
