@@ -6,7 +6,10 @@
     PYTHONPATH=. python scripts/train_member_reader.py --out /tmp/m.npz --without writer_r
 
 Pairs (a rejected option, one sentence of a reply, does the sentence propose it?) from
-corpus/guard/pairs/*.jsonl, but the held-out writer S, which is scored after training. The base
+corpus/guard/pairs/*.jsonl, but the held-out writer S, which is scored after training. The
+second round of writers (pairs/round2/, `--extra corpus/guard/pairs/round2`) trained a reader
+with better pair figures and a worse guard on its tuning splits; the shipped reader is trained
+without it (corpus/README.md). The base
 model (all-MiniLM-L6-v2) stays frozen; trained are the same rank-8 LoRA adapters and layer
 norms as the rejection encoder's (train_rejection_encoder.EncoderTagger) and a one-logit head
 on the mean of the last layer's states. Fixed seeds, deterministic kernels, one thread.
@@ -151,6 +154,9 @@ def report(model: EncoderTagger, pairs: list[dict], name: str) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--without", action="append", default=[], help="a pair file left out")
+    parser.add_argument(
+        "--extra", type=Path, action="append", default=[], help="a folder of more pair files"
+    )
     parser.add_argument("--out", type=Path, default=member_reader.ADAPTER_PATH)
     # Seed 1: of seeds 0 and 1, the one whose reader did better on the guard's tuning splits.
     parser.add_argument("--seed", type=int, default=1)
@@ -161,7 +167,9 @@ def main() -> int:
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     torch.use_deterministic_algorithms(True)
-    files = sorted(PAIR_DIR.glob("*.jsonl"))
+    files = sorted(PAIR_DIR.glob("*.jsonl")) + [
+        f for folder in args.extra for f in sorted(folder.glob("*.jsonl"))
+    ]
     skipped = {*args.without, *HELD_OUT}
     pairs = [p for f in files if f.stem not in skipped for p in load_pairs(f)]
     if not args.no_cross:
