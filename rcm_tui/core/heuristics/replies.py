@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from . import member_reader
 from .categories import guard_spans, name_spans
@@ -19,7 +19,8 @@ from .sentences import (
 from .text import CJK_CHAR_RE, REPLY_HEAD, REPLY_TAIL, bounded_text
 
 # How sure the member reader must be that a sentence proposes a rejected option it does not
-# name: chosen on the guard's tuning splits (dev, dev2, fresh2), never on heldout or fresh3.
+# name: chosen on the guard's tuning splits (dev, dev2, fresh2, our own replies), never on
+# heldout, fresh or fresh3.
 MEMBER_PROPOSAL_CHANCE = 0.85
 
 # Cues right before a mention, nearest wins; a longer cue ending at the same place beats a
@@ -336,9 +337,7 @@ def _member_proposal(option: str, lines: list[ReplyLine]) -> str | None:
     for line in lines:
         if line.excluded:
             continue
-        sentences = reply_sentences(line.text)
-        for index, sentence in enumerate(sentences):
-            following = sentences[index + 1] if index + 1 < len(sentences) else ""
+        for sentence, following in _with_following(reply_sentences(line.text)):
             if (
                 not (line.item or BOLD_RE.search(sentence) or _OFFER_SIGNAL_RE.search(sentence))
                 or CJK_CHAR_RE.search(sentence)
@@ -361,12 +360,16 @@ def _excludes_a_kind(option: str, lines: list[ReplyLine]) -> bool:
             continue
         if line.excluded:
             return True
-        sentences = reply_sentences(line.text)
-        for index, sentence in enumerate(sentences):
-            following = sentences[index + 1] if index + 1 < len(sentences) else ""
+        for sentence, following in _with_following(reply_sentences(line.text)):
             if guard_spans(option, sentence, wide=True) and _excluding_frame(sentence, following):
                 return True
     return False
+
+
+def _with_following(sentences: list[str]) -> Iterator[tuple[str, str]]:
+    """Each sentence with the one after it ("" for the last): a next sentence can turn back
+    on this one ("X is the obvious pick. But you ruled it out.")."""
+    yield from zip(sentences, [*sentences[1:], ""], strict=True)
 
 
 def _excluded_by_name(option: str, lines: list[ReplyLine]) -> bool:
