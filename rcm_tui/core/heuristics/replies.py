@@ -276,8 +276,11 @@ def find_readvocacy_evidence(
     for option in rejected_options:
         if not option.strip() or any(same_option(option, p) for p in proposed):
             continue
-        found = _proposal(reply, option, lines, as_reply=as_reply)
-        if found is None and as_reply:
+        # A reply that names the option to exclude it is read for its names alone, by the
+        # words and by the member reader both: asked once here.
+        named_out = as_reply and _excluded_by_name(option, lines)
+        found = _proposal(reply, option, lines, as_reply=as_reply, named_out=named_out)
+        if found is None and as_reply and not named_out:
             found = _member_proposal(option, lines)
         if found is not None:
             proposed[option] = found
@@ -300,17 +303,20 @@ def proposes_option(reply: str, option: str) -> bool:
 
 
 def _proposal(
-    reply: str, option: str, lines: list[ReplyLine], *, as_reply: bool = False
+    reply: str,
+    option: str,
+    lines: list[ReplyLine],
+    *,
+    as_reply: bool = False,
+    named_out: bool = False,
 ) -> str | None:
     """The words of the reply that propose the option, or None. `as_reply`: the option is
-    looked for wide, and one named in an offering sentence with no excluding frame counts."""
+    looked for wide, and one named in an offering sentence with no excluding frame counts.
+    `named_out` (the reply excludes the option by name, `_excluded_by_name`): only the
+    option's own names are looked for."""
     if any(_code_uses(block, option) for block in CODE_BLOCK_RE.findall(reply)):
         return option
-    spans = (
-        name_spans
-        if as_reply and _excluded_by_name(option, lines)
-        else (functools.partial(guard_spans, wide=as_reply))
-    )
+    spans = name_spans if named_out else functools.partial(guard_spans, wide=as_reply)
     for line in lines:
         if not spans(option, line.text):
             continue
@@ -328,42 +334,42 @@ def _member_proposal(option: str, lines: list[ReplyLine]) -> str | None:
     """A sentence that proposes the option without naming it ("a local guide drives you" for
     guided tours), as the member reader judges it, or None. Only sentences the names left
     unread are asked: one that names the option was judged by its words above, and a reply
-    that excludes the option or a kind of it ("I've kept out the treadmill and any jogging")
-    has applied the rule and offers the rest as what lies outside it."""
+    that excludes a kind of the option by name ("I've kept out the treadmill and any jogging")
+    has applied the rule and offers the rest as what lies outside it (the caller has already
+    set aside a reply that excludes the option itself)."""
     if CJK_CHAR_RE.search(option) or not member_reader.available():
         return None
-    if _excluded_by_name(option, lines) or _excludes_a_kind(option, lines):
-        return None
-    for line in lines:
-        if line.excluded:
-            continue
-        for sentence, following in _with_following(reply_sentences(line.text)):
-            if (
-                not (line.item or BOLD_RE.search(sentence) or _OFFER_SIGNAL_RE.search(sentence))
-                or CJK_CHAR_RE.search(sentence)
-                or guard_spans(option, sentence, wide=True)
-                or _excluding_frame(sentence, following)
-            ):
-                continue
-            chance = member_reader.proposal_chance(option, sentence)
-            if chance is not None and chance >= MEMBER_PROPOSAL_CHANCE:
-                bold = BOLD_RE.search(sentence)
-                return bold.group().strip("*_ ") if bold else sentence.strip().rstrip(".!?;:")
+    unnamed = _unnamed_offers(option, lines)
+    for sentence in unnamed or ():
+        chance = member_reader.proposal_chance(option, sentence)
+        if chance is not None and chance >= MEMBER_PROPOSAL_CHANCE:
+            bold = BOLD_RE.search(sentence)
+            return bold.group().strip("*_ ") if bold else sentence.strip().rstrip(".!?;:")
     return None
 
 
-def _excludes_a_kind(option: str, lines: list[ReplyLine]) -> bool:
-    """Does a sentence that frames what it names as excluded name the option, a variant or a
-    member of it (categories.guard_spans, wide)?"""
+def _unnamed_offers(option: str, lines: list[ReplyLine]) -> list[str] | None:
+    """The English sentences that offer something (in a list item, in bold, or with an offer
+    signal), frame nothing as excluded and name nothing of the option; None when a sentence
+    or an excluded line names the option, a variant or a member of it (categories.guard_spans,
+    wide) as excluded. One walk: each line's names are looked for once."""
+    offers: list[str] = []
     for line in lines:
-        if not guard_spans(option, line.text, wide=True):
-            continue
+        named = bool(guard_spans(option, line.text, wide=True))
         if line.excluded:
-            return True
+            if named:
+                return None
+            continue
         for sentence, following in _with_following(reply_sentences(line.text)):
-            if guard_spans(option, sentence, wide=True) and _excluding_frame(sentence, following):
-                return True
-    return False
+            framed = _excluding_frame(sentence, following)
+            if named and guard_spans(option, sentence, wide=True):
+                if framed:
+                    return None
+                continue
+            offering = line.item or BOLD_RE.search(sentence) or _OFFER_SIGNAL_RE.search(sentence)
+            if offering and not framed and not CJK_CHAR_RE.search(sentence):
+                offers.append(sentence)
+    return offers
 
 
 def _with_following(sentences: list[str]) -> Iterator[tuple[str, str]]:
