@@ -8,16 +8,16 @@ from dataclasses import dataclass, field
 
 from ..analysis import RequirementFinding
 from .cues import BUILD_VERB_RE, FACT_RE, OUTPUT_VERB_RE, SYSTEM_VERB_RE
-from .rejections import REASON_START_RE, SO_SPLIT_RE, choice
+from .rejections import REASON_START_RE, SO_SPLIT_RE, choice, is_bare_refusal
 from .requirements import (
     AND_NEED_RE,
     DECLARATIVE_VERB_RE,
     INFO_VERB_RE,
-    NOT_A_NEED_ZH_RE,
     ONLY_RE,
     STRONG_MODAL_RE,
     TRAJECTORY_RE,
     main_clause,
+    not_a_need,
     requirement_from_clause,
     team_size,
 )
@@ -70,8 +70,8 @@ class Findings:
     answered: bool = False
 
     def add_requirement(self, text: str, confidence: float) -> None:
-        if not _WORD_RE.search(text):
-            return  # '"…"' (a quotation set aside) says nothing
+        if not _WORD_RE.search(text) or is_bare_refusal(text):
+            return  # '"…"' (a quotation set aside) says nothing; "Hard pass" only refuses
         if not any(text_similarity(text, r.text) >= 0.8 for r in self.requirements):
             self.requirements.append(RequirementFinding(text, round(confidence, 2)))
 
@@ -181,6 +181,13 @@ def _read_facts(
     return core, clause
 
 
+_LEADING_CHOICE_RE = re.compile(
+    r"^(?:let'?s|we(?:'ll|\s+will)?|i'll|i\s+will)\s+(?:go\s+with|stick\s+with|settle\s+on|opt\s+for|"
+    r"trial)\b",
+    re.I,
+)
+
+
 def _read_need(
     core: str,
     clause: str,
@@ -196,7 +203,9 @@ def _read_need(
         return previous  # "..., because tax law requires it" explains, it adds nothing
     head, comma, _ = core.partition(", ")
     # "REDCap it is, hosted by the university IT department": the choice, then its detail.
-    picked = choice(core) or (choice(head) if comma and " it is" in head.lower() else None)
+    # "Lets go with grafana oncall, I'll set up a trial monday": the choice, then what follows.
+    picks_first = " it is" in head.lower() or bool(_LEADING_CHOICE_RE.match(head))
+    picked = choice(core) or (choice(head) if comma and picks_first else None)
     if picked and STRONG_MODAL_RE.search(picked):
         picked = None  # "费用别超过两千" reads "用" as a choice of "别超过两千": a limit, no choice
     if picked:
@@ -218,7 +227,7 @@ def _read_need(
         # "We're not doing gRPC; the APIs will be plain REST": what comes instead is decided.
         result = (tidy(core), 0.7)
     main = main_clause(core)
-    quiet = strong_only or explicit_only or bool(NOT_A_NEED_ZH_RE.search(main))
+    quiet = strong_only or explicit_only or not_a_need(main)
     if result is None and not quiet:
         stated = stated_requirement(main)
         result = (tidy(stated), 0.55) if stated else None

@@ -91,9 +91,21 @@ _BARE_REFUSAL_RE = re.compile(
     # Idioms of refusal: a closed class, not a list of products.
     r"(?:not|never)\s+in\s+a\s+million\s+years|not\s+a\s+chance|no\s+chance|"
     r"over\s+my\s+dead\s+body|not\s+on\s+your\s+life|hard\s+no|big\s+no|no\s+thank\s+you|"
-    r"(?:that'?s|it'?s)\s+a\s+no(?:\s+from\s+(?:me|us))?|a\s+no\s+from\s+(?:me|us))\s*[.!]*$",
+    r"(?:that'?s|it'?s)\s+a\s+no(?:\s+from\s+(?:me|us))?|a\s+no\s+from\s+(?:me|us)|"
+    r"(?:i|we)?\s*can'?t\s+do\s+(?:it|that|this)|not\s+(?:them|those|that\s+one|it)|"
+    r"(?:i|we)(?:'ll|\s+will|'d|\s+would)\s+(?:just\s+)?pass(?:\s+on\s+(?:that|it|this|those|them))?)"
+    r"\s*[.!]*$",
     re.I,
 )
+
+
+_LAST_PIECE_RE = re.compile(r",\s*(?:so|but|and|then)?\s*", re.I)
+
+
+def is_bare_refusal(text: str) -> bool:
+    """ "Hard pass.", "Never again", "Cant do it", and "Duolingo I used for 400 days …, so I will
+    pass on that": a refusal, or what ends in one — a rejection with its reason, no requirement."""
+    return bool(_BARE_REFUSAL_RE.match(_LAST_PIECE_RE.split(text.strip())[-1]))
 
 
 _TRIED_IT_RE = re.compile(
@@ -351,7 +363,7 @@ _CHOICE_RE = re.compile(
     # "GoodJob then.", "Seville then": the pick after the options were narrowed.
     r"|^(?P<h>[^,]{1,40}?)\s+then$"
     r"|^(?:(?:let'?s|we(?:'ll|\s+will|\s+should)?|i'd|i\s+would)\s+)?(?:go\s+with|stick\s+with|"
-    r"settle\s+on|opt\s+for|pick|choose)\s+(?P<c>.+)$"
+    r"settle\s+on|opt\s+for|pick|choose|trial)\s+(?P<c>.+)$"
     r"|^(?:we\s+)?(?:chose|picked|decided\s+on|went\s+with|settled\s+on)\s+(?P<d>.+)$"
     # "主要用微信" / "平时用X" describe a habit, they choose nothing.
     rf"|^(?:我们|咱们|(?!主要|平时|一般|经常|偶尔|通常|常常|每天|只是)[{CJK}]{{1,6}}?)?(?:就|还是|决定|改|那就)?(?:用|选|选用|采用)(?P<e>[^，,。]+?)(?:吧|了)?$"

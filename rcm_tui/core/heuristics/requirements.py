@@ -218,7 +218,8 @@ _EVALUATES_RE = re.compile(
 # "大家第二天还要上班"), hearsay ("听说…"), a story ("之前被套路过"), or a bare confirmation that
 # points at a requirement already stated ("这个是硬性要求", "这个要求不变").
 NOT_A_NEED_ZH_RE = re.compile(
-    r"(?:他|她|我|大家|孩子|老公|老婆|同事)们?(?:每天|第二天|早上|平时|还|也)+要"
+    r"(?:他|她|我|大家|孩子|老公|老婆|同事)们?(?:每天|第二天|早上|上午|下午|晚上|白天|平时|周末|还|也)+要"
+    r"|^(?:每天|白天|平时)(?:还|也)?要(?!能|求)"
     r"|^(?:听说|据说)|之前被|被[\u4e00-\u9fff]{0,4}过"
     r"|^(?:这个|这|那个)(?:是|还是)?(?:硬性)?(?:要求|条件)(?:不变|是硬性的?)?[。.！!]?$"
     r"|^(?:这个|这|那个)?(?:硬性)?要求(?:不变|还是不变)[。.！!]?$"
@@ -229,7 +230,58 @@ NOT_A_NEED_ZH_RE = re.compile(
     r"|要(?:拆|去|扔|删|砍)掉|(?:也行|也可以|也没关系|也无所谓)[。.！!]?$"
     # "一万多": a price said about an option; a limit says 以内, 左右 or 不超过.
     r"|^[\d一二两三四五六七八九十百千万]+多(?:块钱?|元)?[。.！!]?$"
+    # Something that happened a number of times or for a while: "它戴过一次", "排队排了一上午",
+    # "最近摔了一次" tell a story, they ask for nothing.
+    r"|[\u4e00-\u9fff](?<![超不没])[过了][一两二三四五六七八九十几半\d]+(?:次|回|遍|趟|个?小时|天|个?上午|个?下午|"
+    r"个?晚上|个?月|年|周)"
+    # Leave to go over a limit ("可以稍微超一点") relaxes it; a verdict that an option is too
+    # much ("一年制时间太短", "四十台一年下来太贵了") judges; "不要太贵" still asks.
+    r"|可以(?:稍微|适当)?超|稍微超一点"
+    r"|(?<![不别要能])太(?:贵|短|长|远|小|大|吵|累|难|慢|麻烦|复杂)了?[。.！!]?$"
 )
+# A price said about an option ("一节课两百多", "一节三四百", "学费一年四五十万", "一个月几万美元"):
+# an approximate amount and no word that makes it a limit.
+_ZH_PRICE_SAID_RE = re.compile(
+    r"(?:[一两二三四五六七八九]{2}|几)[十百千万]+(?=[块元美刀]|[。，,.！!]?$)"
+    r"|[百千万]多(?:块|元)?(?![以之])"
+)
+_ZH_LIMIT_RE = re.compile(
+    r"以内|左右|不超过|不要超过|别超过|预算|控制|最多|以下|至多|上限|之内|不能超"
+)
+# English verdicts on an option or exclusions, which the modal words in them make look like
+# needs: a price verdict ("B2 is over budget", "way over budget"), and a need or wish the user
+# negates ("Dont need any app or subscription stuff", "We don't require one") — an exclusion is
+# a rejection, never a requirement; a prohibition ("it must not ask for a PIN") still is one.
+_OVER_BUDGET_RE = re.compile(
+    r"\b(?:over|above|beyond|outside|out\s+of)\s+(?:the\s+|our\s+|my\s+|your\s+)?budget\b",
+    re.I,
+)
+# The clause's own verb, near its start: "It needs an enclosure, …, and I don't want little
+# fingers near the hotend" still needs the enclosure.
+_NEGATED_NEED_RE = re.compile(
+    r"^(?:[\w']+\s+){0,2}?(?:(?:do|does|did|will|would)(?:n'?t|\s+not)|dont|doesnt|didnt|wont)"
+    r"\s+(?:really\s+|even\s+|actually\s+)?(?:need|require|want)\b",
+    re.I,
+)
+
+_LIMIT_WORDS_RE = re.compile(
+    r"\b(?:more|less|longer|shorter|bigger|smaller|heavier|further|later|earlier)\s+than\b"
+    r"|\b(?:over|above|under|below|beyond|past|after|before)\s+(?:[$€£¥]|\d|an?\s)"
+    r"|\b(?:max|maximum|min|minimum|at\s+most|at\s+least|tops)\b",
+    re.I,
+)
+
+
+def not_a_need(text: str) -> bool:
+    """A clause whose modal words state no need: a story, a verdict or an exclusion. "I don't
+    want to spend more than £300" negates a wish and still sets a limit, and "beyond our budget,
+    which is £6,000 a year" still states the budget."""
+    if NOT_A_NEED_ZH_RE.search(text):
+        return True
+    if _ZH_PRICE_SAID_RE.search(text) and not _ZH_LIMIT_RE.search(text):
+        return True
+    verdict = _OVER_BUDGET_RE.search(text) or _NEGATED_NEED_RE.search(text)
+    return bool(verdict) and not (_LIMIT_WORDS_RE.search(text) or _QUANTITY_RE.search(text))
 
 
 _ZH_SOFT_MODAL_ONLY_RE = re.compile(r"要")
@@ -243,7 +295,7 @@ def requirement_from_clause(
 ) -> tuple[str, float] | None:
     """(text, confidence) when the clause states a need or constraint."""
     core = main_clause(strip_discourse(clause))
-    if not core or _EVALUATES_RE.match(core) or NOT_A_NEED_ZH_RE.search(core):
+    if not core or _EVALUATES_RE.match(core) or not_a_need(core):
         return None
     m = _DONT_FORGET_RE.match(core)
     if m:

@@ -119,6 +119,14 @@ _STORY_RE = re.compile(
     r"|以前|之前买|上次|本来|已经|问一个问题|之前|被[\u4e00-\u9fff]{0,4}过|坏了|第一次|听说|据说",
     re.I,
 )
+# Someone did something: a regular past tense right after its subject ("We stayed in one in
+# Osaka", "they turned up 40 mins late"); a story unless the sentence also says what is wanted
+# ("I just moved into a north-facing flat and I'd love plants that cope with low light").
+_DID_RE = re.compile(
+    r"\b(?:i|we|he|she|they)\s+(?:\w+ly\s+|already\s+|just\s+|also\s+|once\s+)?"
+    r"(?!(?:need|want|hop|plann|intend|prefer|requir|expect|neede|wante)ed\b)\w{2,}ed\b",
+    re.I,
+)
 _CHAT_RE = re.compile(
     r"^(?:thanks|thank\s+you|ok|okay|cool|great|nice|perfect|sounds\s+good|looks\s+good|"
     r"interesting|hmm|sure|got\s+it|makes\s+sense|let\s+me\s+think|i\s+see)\b|再想想|好的$"
@@ -172,7 +180,8 @@ def stated_requirement(core: str) -> str | None:
         return None
     counted = bool(_COUNT_RE.search(body) or _AGE_RE.search(body))
     timed = bool(_WHEN_RE.search(body))
-    if _STORY_RE.search(body) and not _AGE_RE.search(body):
+    story = _STORY_RE.search(body) or (_DID_RE.search(body) and not _PREFER_RE.search(body))
+    if story and not _AGE_RE.search(body):
         return None  # "之前买的空调三年坏了两次": what happened, not what is wanted
     if counted or timed or _PREFER_RE.search(body) or _CONTEXT_RE.search(body):
         return body
