@@ -212,3 +212,19 @@ def test_a_concession_about_something_else_or_later_keeps_the_rejection(
     text: str, rejected: str
 ) -> None:
     assert rejected in rejections_after_offer(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Barbie 2 is out on Netflix!! film night Saturday?",
+        "Arcane season 2 is out.",
+        "The Witcher season 4 is out, finally.",
+    ],
+)
+def test_news_of_a_release_rules_nothing_out(text: str) -> None:
+    assert rejections(text) == {}
+
+
+def test_an_option_that_is_out_is_still_ruled_out() -> None:
+    assert "Ember" in rejections("Ember is out, the team knows React.")

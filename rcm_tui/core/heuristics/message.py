@@ -366,15 +366,32 @@ _TAKEN_BACK_RE = re.compile(
 )
 
 
+# "Dune 2 is out on streaming!!", "The Bear season 3 is out, no spoilers": news of a release,
+# not an option ruled out ("Flutter's out, the team knows TypeScript" still is one).
+_RELEASED_RE = re.compile(
+    r"\b(?:is|are|'s)\s+(?:finally\s+|already\s+)?out\s+(?:on\s+(?:streaming|netflix|disney|hulu|"
+    r"prime|max|steam|spotify|blu-?ray|dvd|vinyl|the\s+app\s+store|ios|android)|in\s+(?:cinemas?|"
+    r"theat(?:re|er)s|stores|shops|beta|preview)|today|at\s+last)\b"
+    r"|\b(?:is|are|'s)\s+finally\s+out\b"
+    r"|\b(?:season|series|episode|sequel|trailer|album|edition)\s+\d*\s*(?:is|are|'s)\s+out\b",
+    re.I,
+)
+
+
 def _taken_back(hits: list[RejectionHit], sentences: list[Sentence]) -> list[RejectionHit]:
-    """The hits kept: a sentence's only hit is withdrawn when the sentence takes it back."""
+    """The hits kept: a sentence's only hit is withdrawn when the sentence takes it back, and
+    an option whose release the sentence announces is no rejection."""
     per_sentence = Counter(h.sentence for h in hits)
     by_index = {s.index: s.text for s in sentences}
-    return [
-        h
-        for h in hits
-        if per_sentence[h.sentence] > 1 or not _TAKEN_BACK_RE.search(by_index.get(h.sentence, ""))
-    ]
+
+    def kept(hit: RejectionHit) -> bool:
+        said = by_index.get(hit.sentence, "")
+        released = _RELEASED_RE.search(said)
+        if released and option_matches(hit.option, said[: released.end()]):
+            return False
+        return per_sentence[hit.sentence] > 1 or not _TAKEN_BACK_RE.search(said)
+
+    return [h for h in hits if kept(h)]
 
 
 def analyse_message(text: str, turn: int, view: LedgerSnapshot) -> Analysis:
