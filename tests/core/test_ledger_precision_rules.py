@@ -180,40 +180,6 @@ def test_no_but_thanks_rejects_nothing() -> None:
 
 
 
-OFFER = "A rowing machine, the ferry, or the hostel?"
-
-
-def rejections_after_offer(text: str) -> list[str]:
-    view = LedgerSnapshot(last_assistant_message=OFFER)
-    return [r.option for r in analyse_message(text, 3, view).rejections]
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "The ferry made me seasick once, but I'd take it again for the views.",
-        "I hate how pricey the hostel is, but I'm not saying no.",
-        "The ferry is a bit of a nightmare with luggage, not a hard no though.",
-    ],
-)
-def test_a_complaint_taken_back_in_the_same_sentence_keeps_the_option(text: str) -> None:
-    assert rejections_after_offer(text) == []
-
-
-@pytest.mark.parametrize(
-    ("text", "rejected"),
-    [
-        ("No ferry, I'd consider the hostel though.", "ferry"),
-        ("The ferry is out. I'd try it only in summer.", "ferry"),
-        ("I hate the hostel, and the ferry is out, but I'd try the rowing machine.", "hostel"),
-    ],
-)
-def test_a_concession_about_something_else_or_later_keeps_the_rejection(
-    text: str, rejected: str
-) -> None:
-    assert rejected in rejections_after_offer(text)
-
-
 @pytest.mark.parametrize(
     "text",
     [

@@ -4,7 +4,6 @@ topic shifts, dialog state, and `analyse_message`."""
 from __future__ import annotations
 
 import re
-from collections import Counter
 
 from ..analysis import Analysis, RejectionFinding, RequirementFinding
 from ..ledger_snapshot import LedgerSnapshot
@@ -344,28 +343,6 @@ def rule_scan(
     return sentences, scan, dropped_ids, drop_sentences
 
 
-# A complaint the speaker takes back in the same sentence keeps the option: "Peloton is lovely but
-# the subscription adds up — not ruling it out", "Night splints sound medieval but I'd try one",
-# "a $400 stand mixer, which I'm not saying no to". A closed class of concessions whose object is
-# the option itself (a pronoun, or none): "I'd consider Kong" says nothing of the option before.
-_PRONOUN_OBJECT = (
-    r"(?:\s+(?:it|that|them|one|this|those|either))?"
-    r"(?=\s*(?:[,.;:!?—–-]|$|\b(?:again|though|too|if|for|but)\b))"
-)
-_TAKEN_BACK_RE = re.compile(
-    r"\b(?:i'?d|i\s+would|we'?d|we\s+would|i'?ll|we'?ll)\s+(?:still\s+|probably\s+|happily\s+)?"
-    rf"(?:consider|try|use|take|do){_PRONOUN_OBJECT}"
-    r"|\b(?:i'?d|we'?d)\s+(?:still\s+)?give\s+(?:it|them|that)\s+(?:another|a)\s+(?:go|shot|try|chance)"
-    r"|\bnot\s+(?:ruling|writing|crossing|counting)\s+(?:it|them|that)\s+(?:out|off)"
-    r"|\b(?:won'?t|will\s+not|wouldn'?t)\s+(?:rule|write|cross)\s+(?:it|them|that)\s+(?:out|off)"
-    r"|\b(?:won'?t|will\s+not|wouldn'?t)\s+take\s+(?:it|them|that)\s+off\s+the\s+table"
-    r"|\bnot\s+(?:saying|ruling)\s+no\b|\bnot\s+a\s+(?:hard\s+)?no\b"
-    r"|\b(?:isn'?t|is\s+not|not)\s+a\s+deal\s*-?breaker|\b(?:doesn'?t|does\s+not)\s+bother\s+(?:me|us)"
-    r"|\b(?:i'?m|we'?re|i\s+am|we\s+are)\s+not\s+(?:opposed|against|dismissing|put\s+off)",
-    re.I,
-)
-
-
 # "Dune 2 is out on streaming!!", "The Bear season 3 is out, no spoilers": news of a release,
 # not an option ruled out ("Flutter's out, the team knows TypeScript" still is one).
 _RELEASED_RE = re.compile(
@@ -378,20 +355,16 @@ _RELEASED_RE = re.compile(
 )
 
 
-def _taken_back(hits: list[RejectionHit], sentences: list[Sentence]) -> list[RejectionHit]:
-    """The hits kept: a sentence's only hit is withdrawn when the sentence takes it back, and
-    an option whose release the sentence announces is no rejection."""
-    per_sentence = Counter(h.sentence for h in hits)
+def _not_released(hits: list[RejectionHit], sentences: list[Sentence]) -> list[RejectionHit]:
+    """The hits kept: an option whose release its sentence announces is no rejection."""
     by_index = {s.index: s.text for s in sentences}
 
-    def kept(hit: RejectionHit) -> bool:
+    def announced(hit: RejectionHit) -> bool:
         said = by_index.get(hit.sentence, "")
         released = _RELEASED_RE.search(said)
-        if released and option_matches(hit.option, said[: released.end()]):
-            return False
-        return per_sentence[hit.sentence] > 1 or not _TAKEN_BACK_RE.search(said)
+        return bool(released and option_matches(hit.option, said[: released.end()]))
 
-    return [h for h in hits if kept(h)]
+    return [h for h in hits if not announced(h)]
 
 
 def analyse_message(text: str, turn: int, view: LedgerSnapshot) -> Analysis:
@@ -408,7 +381,7 @@ def analyse_message(text: str, turn: int, view: LedgerSnapshot) -> Analysis:
     sentences, scan, dropped_ids, drop_sentences = ruled
     apply_model(sentences, scan, view, drop_sentences)
     apply_tagger(sentences, scan, view, drop_sentences, message=text)
-    scan.hits = _taken_back(scan.hits, sentences)
+    scan.hits = _not_released(scan.hits, sentences)
     hits = scan.hits
     reason_sentences = {
         s.index
