@@ -8,7 +8,13 @@ from dataclasses import dataclass, field
 
 from ..analysis import RequirementFinding
 from .cues import BUILD_VERB_RE, FACT_RE, OUTPUT_VERB_RE, SYSTEM_VERB_RE
-from .rejections import REASON_START_RE, SO_SPLIT_RE, choice, is_bare_refusal
+from .rejections import (
+    CHOOSING_LEAD_RE,
+    REASON_START_RE,
+    SO_SPLIT_RE,
+    choice,
+    is_bare_refusal,
+)
 from .requirements import (
     AND_NEED_RE,
     DECLARATIVE_VERB_RE,
@@ -181,13 +187,6 @@ def _read_facts(
     return core, clause
 
 
-_LEADING_CHOICE_RE = re.compile(
-    r"^(?:let'?s|we(?:'ll|\s+will)?|i'll|i\s+will)\s+(?:go\s+with|stick\s+with|settle\s+on|opt\s+for|"
-    r"trial)\b",
-    re.I,
-)
-
-
 def _read_need(
     core: str,
     clause: str,
@@ -204,7 +203,7 @@ def _read_need(
     head, comma, _ = core.partition(", ")
     # "REDCap it is, hosted by the university IT department": the choice, then its detail.
     # "Lets go with grafana oncall, I'll set up a trial monday": the choice, then what follows.
-    picks_first = " it is" in head.lower() or bool(_LEADING_CHOICE_RE.match(head))
+    picks_first = " it is" in head.lower() or bool(CHOOSING_LEAD_RE.match(head))
     picked = choice(core) or (choice(head) if comma and picks_first else None)
     if picked and STRONG_MODAL_RE.search(picked):
         picked = None  # "费用别超过两千" reads "用" as a choice of "别超过两千": a limit, no choice

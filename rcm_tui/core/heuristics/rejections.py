@@ -355,6 +355,8 @@ def _neighbour_reason(sentences: list[Sentence], index: int, hits: list[Rejectio
     return ""
 
 
+# Verbs that choose what follows them ("let's go with X", "we'll settle on X").
+_CHOOSING_VERBS = r"go\s+with|stick\s+with|settle\s+on|opt\s+for"
 _CHOICE_RE = re.compile(
     r"^(?P<a>[^,]{1,40}?)\s*,?\s+it\s+is$"
     r"|^(?P<b>.+?)\s+(?:is|are|seems|sounds)\s+(?:definitely\s+)?(?:the\s+way\s+to\s+go|"
@@ -362,13 +364,20 @@ _CHOICE_RE = re.compile(
     r"|^(?P<f>.+?)\s+(?:will\s+do|does\s+the\s+job|works\s+for\s+us)"
     # "GoodJob then.", "Seville then": the pick after the options were narrowed.
     r"|^(?P<h>[^,]{1,40}?)\s+then$"
-    r"|^(?:(?:let'?s|we(?:'ll|\s+will|\s+should)?|i'd|i\s+would)\s+)?(?:go\s+with|stick\s+with|"
-    r"settle\s+on|opt\s+for|pick|choose|trial)\s+(?P<c>.+)$"
+    r"|^(?:(?:let'?s|we(?:'ll|\s+will|\s+should)?|i'd|i\s+would)\s+)?"
+    rf"(?:{_CHOOSING_VERBS}|pick|choose|trial)\s+(?P<c>.+)$"
     r"|^(?:we\s+)?(?:chose|picked|decided\s+on|went\s+with|settled\s+on)\s+(?P<d>.+)$"
     # "主要用微信" / "平时用X" describe a habit, they choose nothing.
     rf"|^(?:我们|咱们|(?!主要|平时|一般|经常|偶尔|通常|常常|每天|只是)[{CJK}]{{1,6}}?)?(?:就|还是|决定|改|那就)?(?:用|选|选用|采用)(?P<e>[^，,。]+?)(?:吧|了)?$"
     r"|^(?P<g>.+?)就(?:够了|行了?|可以了?)$",
     re.I,
+)
+
+
+# "Lets go with grafana oncall, I'll set up a trial monday": a clause that opens by choosing,
+# whatever follows its comma.
+CHOOSING_LEAD_RE = re.compile(
+    rf"^(?:let'?s|we(?:'ll|\s+will)?)\s+(?:{_CHOOSING_VERBS}|trial)\b", re.I
 )
 
 

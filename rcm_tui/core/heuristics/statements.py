@@ -124,7 +124,7 @@ _STORY_RE = re.compile(
 # ("I just moved into a north-facing flat and I'd love plants that cope with low light").
 _DID_RE = re.compile(
     r"\b(?:i|we|he|she|they)\s+(?:\w+ly\s+|already\s+|just\s+|also\s+|once\s+)?"
-    r"(?!(?:need|want|hop|plann|intend|prefer|requir|expect|neede|wante)ed\b)\w{2,}ed\b",
+    r"(?!(?:need|want|hop|plann|intend|prefer|requir|expect)ed\b)\w{2,}ed\b",
     re.I,
 )
 _CHAT_RE = re.compile(
