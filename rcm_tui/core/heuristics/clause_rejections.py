@@ -107,6 +107,11 @@ BARE_NOT_RE = re.compile(
 )
 
 
+_POINTED_OPTION_RE = re.compile(
+    r"^the\s+(?:[\w-]+\s+){1,2}(?:one|ones|option|options|version|model|plan)$", re.I
+)
+
+
 # "Neither Kafka nor RabbitMQ." / "We want neither X nor Y": only standalone or after a verb
 # of choosing — "neither X nor Y is installed" describes, it decides nothing.
 _NEITHER_RE = re.compile(
@@ -353,7 +358,10 @@ def _single_clause_rejections(core: str) -> list[RawHit]:
     _negated_choices(core, found)
     bare_not = BARE_NOT_RE.search(core)
     if bare_not and not _CONDITION_BEFORE_RE.search(core[: bare_not.start()]):
-        found.add(bare_not.group("opt"), "", need_name=True)
+        # "Not the camera one.", "Not the cheaper option.": "the … one" points at an offered
+        # option as surely as a name does.
+        pointed = bool(_POINTED_OPTION_RE.match(bare_not.group("opt")))
+        found.add(bare_not.group("opt"), "", need_name=not pointed)
     keep_out = _KEEP_OUT_RE.match(core)
     if keep_out:
         found.add(keep_out.group("opt"), core[keep_out.end() :])

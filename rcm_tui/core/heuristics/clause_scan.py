@@ -187,6 +187,19 @@ def _read_facts(
     return core, clause
 
 
+# "…, I'll order it friday", "…, we can revisit in May": a new clause with its own subject
+# after the decision says what happens next, not what was decided.
+_NEXT_STEP_RE = re.compile(r"^(?:i|we|you|they|i'll|we'll|i'm|we're|i'd|we'd)\b", re.I)
+
+
+def _decision_text(core: str, head: str, head_decides: bool) -> str:
+    """The words that state a decision, for the conclusion: "Lets go with the basic one, I'll
+    order it friday" concludes "Lets go with the basic one"; "REDCap it is, hosted by the
+    university IT department" keeps the detail of what was chosen."""
+    tail = core[len(head) :].lstrip(" ,")
+    return head if head_decides and _NEXT_STEP_RE.match(tail) else core
+
+
 def _read_need(
     core: str,
     clause: str,
@@ -210,7 +223,7 @@ def _read_need(
     if picked:
         # "Let's go with X" decides: it sets the conclusion, it is no requirement.
         found.choices.append(picked)
-        found.trajectory = tidy(core)
+        found.trajectory = tidy(_decision_text(core, head, comma and picks_first))
         return previous
     if TRAJECTORY_RE.search(core):
         found.trajectory = tidy(core)

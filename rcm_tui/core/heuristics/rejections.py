@@ -26,7 +26,7 @@ from .cues import (
 )
 from .option_phrases import clean_options
 from .options import EDGE_PUNCT, option_matches, same_option, strip_option_noise
-from .requirements import requirement_from_clause
+from .requirements import requirement_from_clause, states_a_limit
 from .sentences import Sentence, strip_discourse, tidy
 from .text import CJK, CJK_CHAR_RE, word_set
 
@@ -350,6 +350,8 @@ def _neighbour_reason(sentences: list[Sentence], index: int, hits: list[Rejectio
             # is a requirement of its own; a need right after ("No Cassandra. We need joins.")
             # explains the rejection.
             continue
+        if candidate > index and states_a_limit(body):
+            continue  # "No app or subscription stuff. Budget 200 quid.": a limit, not why
         if len(body.split()) >= 3 or CJK_CHAR_RE.search(body):
             return tidy(body, 200)
     return ""

@@ -284,6 +284,18 @@ def not_a_need(text: str) -> bool:
     return bool(verdict) and not (_LIMIT_WORDS_RE.search(text) or _QUANTITY_RE.search(text))
 
 
+_AMOUNT_RE = re.compile(r"\d|[两一二三四五六七八九十][十百千万]?[块元千万]")
+
+
+def states_a_limit(text: str) -> bool:
+    """"Budget 200 quid", "Deadline: 3 March", "预算两千": a sentence that opens on a constraint's
+    name and gives its amount sets a limit of its own; it explains no rejection beside it."""
+    return bool(
+        _CONSTRAINT_NOUN_RE.match(text)
+        and (_QUANTITY_RE.search(text) or _AMOUNT_RE.search(text))
+    )
+
+
 _ZH_SOFT_MODAL_ONLY_RE = re.compile(r"要")
 _ZH_HARD_MODAL_RE = re.compile(
     r"必须|需要|要求|一定要|务必|只能|不能|不得|至少|最多|不超过|(?:别|不要)超过|控制在|以内|要紧|重要"

@@ -1,0 +1,84 @@
+"""Issue 12, what the ledger shows for a decision and a rejection: the conclusion is the words
+that decide (not the plans after them), and a limit stated after a rejection is a requirement of
+its own, not the rejection's reason. Sentences written for this file (in no corpus)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rcm_tui.core.analysis import Analysis
+from rcm_tui.core.heuristics import analyse_message
+from rcm_tui.core.ledger_snapshot import LedgerSnapshot
+
+OFFER = "The basic model is £40, the camera one is £120 and the app one needs a subscription."
+
+
+def analyse(text: str) -> Analysis:
+    return analyse_message(text, 3, LedgerSnapshot(last_assistant_message=OFFER))
+
+
+@pytest.mark.parametrize(
+    ("text", "conclusion"),
+    [
+        ("lets go with the basic one, I'll order it friday", "Lets go with the basic one"),
+        (
+            "We'll go with the camera one, we can return it if it's rubbish",
+            "We'll go with the camera one",
+        ),
+        # What follows without a subject of its own still says what was chosen.
+        ("Let's go with the camera one, refurbished", "Let's go with the camera one, refurbished"),
+        ("The basic one it is, in white", "The basic one it is, in white"),
+    ],
+)
+def test_the_conclusion_is_the_words_that_decide(text: str, conclusion: str) -> None:
+    analysis = analyse(text)
+    assert analysis.trajectory == conclusion
+    assert analysis.requirements == []
+
+
+@pytest.mark.parametrize(
+    ("text", "option", "limit"),
+    [
+        ("No subscriptions. Budget 200 quid.", "subscriptions", "Budget 200 quid"),
+        (
+            "Not the camera one. Deadline is the 3rd of May.",
+            "camera",
+            "Deadline is the 3rd of May",
+        ),
+        ("不要订阅的。预算两百块。", "订阅", "预算两百块"),
+    ],
+)
+def test_a_limit_after_a_rejection_is_not_its_reason(text: str, option: str, limit: str) -> None:
+    analysis = analyse(text)
+    rejected = {r.option: r.reason for r in analysis.rejections}
+    assert any(option in o for o in rejected), rejected
+    assert all(limit not in reason for reason in rejected.values()), rejected
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        # A sentence after the rejection that says why still gives the reason.
+        ("No subscriptions. Budget is tight this year.", "Budget is tight this year"),
+        (
+            "Not the camera one. We had one and the wifi kept dropping.",
+            "We had one and the wifi kept dropping",
+        ),
+    ],
+)
+def test_a_reason_after_a_rejection_is_kept(text: str, reason: str) -> None:
+    reasons = [r.reason for r in analyse(text).rejections]
+    assert reasons and reason in reasons[0], reasons
+
+
+@pytest.mark.parametrize(
+    ("text", "option"),
+    [("Not the camera one.", "camera"), ("Definitely not the blue one.", "blue")],
+)
+def test_not_the_one_offered_rejects_it(text: str, option: str) -> None:
+    assert any(option in r.option for r in analyse(text).rejections)
+
+
+@pytest.mark.parametrize("text", ["That's not the main one.", "Not the end of the world."])
+def test_not_the_one_that_describes_rejects_nothing(text: str) -> None:
+    assert analyse(text).rejections == []
