@@ -223,7 +223,7 @@ def _read_need(
     if picked:
         # "Let's go with X" decides: it sets the conclusion, it is no requirement.
         found.choices.append(picked)
-        found.trajectory = tidy(_decision_text(core, head, comma and picks_first))
+        found.trajectory = tidy(_decision_text(core, head, bool(comma) and picks_first))
         return previous
     if TRAJECTORY_RE.search(core):
         found.trajectory = tidy(core)
