@@ -13,8 +13,8 @@ from rcm_tui.core.ledger_snapshot import LedgerSnapshot
 OFFER = "The basic model is £40, the camera one is £120 and the app one needs a subscription."
 
 
-def analyse(text: str) -> Analysis:
-    return analyse_message(text, 3, LedgerSnapshot(last_assistant_message=OFFER))
+def analyse(text: str, offer: str = OFFER) -> Analysis:
+    return analyse_message(text, 3, LedgerSnapshot(last_assistant_message=offer))
 
 
 @pytest.mark.parametrize(
@@ -82,3 +82,35 @@ def test_not_the_one_offered_rejects_it(text: str, option: str) -> None:
 @pytest.mark.parametrize("text", ["That's not the main one.", "Not the end of the world."])
 def test_not_the_one_that_describes_rejects_nothing(text: str) -> None:
     assert analyse(text).rejections == []
+
+
+@pytest.mark.parametrize(
+    ("text", "option"),
+    [
+        ("The reminders should come by text, not email.", "email"),
+        ("We'd host it on our own box, not Netlify, since the pages are internal.", "Netlify"),
+        ("Not Trello, that one needs everyone to have an account.", "Trello"),
+    ],
+)
+def test_a_contrasted_not_rejects_the_option(text: str, option: str) -> None:
+    offer = "Reminders can go by email or text; host it on Netlify or your own box; Trello works."
+    assert option in [r.option for r in analyse(text, offer).rejections]
+
+
+@pytest.mark.parametrize("text", ["It was cheap, not great.", "We loved it, not gonna lie."])
+def test_a_contrasted_not_that_is_no_option_rejects_nothing(text: str) -> None:
+    assert analyse(text).rejections == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Not Trello, that one needs everyone to have an account.", "Skip Jira, it needs an admin."],
+)
+def test_what_the_refused_option_needs_is_no_requirement(text: str) -> None:
+    assert analyse(text).requirements == []
+
+
+def test_what_the_user_needs_after_a_refusal_stays_a_requirement() -> None:
+    analysis = analyse("Skip Jira, we need something the whole family can use.")
+    texts = [r.text for r in analysis.requirements]
+    assert any("whole family" in t for t in texts), texts

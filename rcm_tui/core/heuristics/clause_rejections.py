@@ -100,9 +100,21 @@ _CONDITION_BEFORE_RE = re.compile(r"\b(?:if|unless|whether|in\s+case|what\s+if|e
 
 
 # "Definitely not Kafka." / "Go with Postgres, not Mongo."
+# "Deployed on our own Nginx, not GitHub Pages, since it is internal" / "Not PlantUML, that
+# one needs a Java server": the option may be followed by the reason for refusing it.
 BARE_NOT_RE = re.compile(
-    r"(?:^(?:(?:definitely|certainly|absolutely|surely|just|nah|nope|no)[,\s]+)?|,\s*|\bbut\s+)"
-    r"not\s+(?!\w+ed\b|sure\b|ready\b|yet\b)(?P<opt>[^,.;:!?()—–\n]+?)\s*[.!]?$",
+    r"(?:^(?:(?:definitely|certainly|absolutely|surely|just|nah|nope|no)[,\s]+)?|"
+    r"(?P<contrast>,\s*)|\bbut\s+)"
+    r"not\s+(?!\w+ed\b|sure\b|ready\b|yet\b)(?P<opt>[^,.;:!?()—–\n]+?)\s*"
+    r"(?:[.!]?$|(?=,\s*(?:since|because|as|cause|cos|that|this|it|they|which|we|i|our|my)\b))",
+    re.I,
+)
+# "…, not really", "…, not that much": what follows a contrasting "not" that is no option.
+_NOT_AN_OPTION_RE = re.compile(
+    r"^(?:really|quite|exactly|necessarily|always|at\s+all|much|many|too|so|very|just|only|even|"
+    r"that|this|to|for|in|on|at|now|today|tonight|anymore|any|a\s+(?:big\s+)?(?:deal|problem|"
+    r"lot)|an?\s+issue|bad|great|ideal|cheap|likely|everyone|everything|all|me|us|him|her|them|"
+    r"because|if|when|until|as|like|worth|enough|sure|gonna|going|kidding|joking|lying|saying)\b",
     re.I,
 )
 
@@ -360,8 +372,13 @@ def _single_clause_rejections(core: str) -> list[RawHit]:
     if bare_not and not _CONDITION_BEFORE_RE.search(core[: bare_not.start()]):
         # "Not the camera one.", "Not the cheaper option.": "the … one" points at an offered
         # option as surely as a name does.
-        pointed = bool(_POINTED_OPTION_RE.match(bare_not.group("opt")))
-        found.add(bare_not.group("opt"), "", need_name=not pointed)
+        opt = bare_not.group("opt")
+        pointed = bool(_POINTED_OPTION_RE.match(opt))
+        # "Alerts go to the ops Slack channel, not email": after a stated choice, the
+        # contrasted noun is the option refused, named or not.
+        contrasted = bool(bare_not.group("contrast")) and not _NOT_AN_OPTION_RE.match(opt)
+        contrasted = contrasted and len(opt.split()) <= 3
+        found.add(opt, core[bare_not.end() :], need_name=not (pointed or contrasted))
     keep_out = _KEEP_OUT_RE.match(core)
     if keep_out:
         found.add(keep_out.group("opt"), core[keep_out.end() :])

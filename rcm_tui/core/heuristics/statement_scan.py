@@ -66,7 +66,7 @@ def scan_statements(
             # user wrote for their request states what is wanted, item by item.
             found.add_requirement(tidy(sentence.text), 0.6)
     for hit in scan.hits:
-        if hit.inline_reason:
+        if hit.inline_reason and not _about_the_option(hit.reason, hit.option):
             scan_clause(
                 hit.reason,
                 found,
@@ -76,6 +76,19 @@ def scan_statements(
                 previous=None,
             )
     return found
+
+
+# "Not PlantUML, that one needs a Java server", "Forget Kafka, it needs a whole cluster": the
+# reason's subject is the option turned down, so its "needs" describe the option, not the user.
+_OPTION_SUBJECT_RE = re.compile(
+    r"^(?:it|that(?:\s+one)?|this(?:\s+one)?|they|those|these|which|the\s+thing)\b(?!\s+we\b)",
+    re.I,
+)
+
+
+def _about_the_option(reason: str, option: str) -> bool:
+    body = strip_discourse(reason)
+    return bool(_OPTION_SUBJECT_RE.match(body)) or body.lower().startswith(option.lower())
 
 
 def _bare_answer(
