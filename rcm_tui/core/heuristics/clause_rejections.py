@@ -460,7 +460,31 @@ _ZH_BARE_VERBS = frozenset({"考虑", "使用", "采用", "选择", "选用"})
 _ZH_DEMONSTRATIVE_RE = re.compile(r"^(?:我们?|咱们)?(?:那个|这个|那种|这种|它)")
 
 
+# What no option is: a pronoun ("我是不会再碰它了" takes "碰它"; the option is the one named
+# before), laughter ("不要哈哈"), a verb of thinking left by "想都别想" / "别寻思了", or a
+# unit cut from its number ("保留7天这条别漏了" takes "天这条").
+_ZH_NOT_AN_OPTION_RE = re.compile(
+    r"[它他她俺咱您]|^(?:哈|呵|嘿|嘻|哦|嗯|啊)+$|^(?:就|才|都|也|还|又|再)|(?:想|寻思|琢磨)$"
+)
+_ZH_UNIT_START_RE = re.compile(r"^[天个条年月次周号点块元岁]")
+_ZH_NUMERAL_RE = re.compile(r"[\d一二两三四五六七八九十几]")
+
+
+def _zh_cut_option(option: str, clause: str) -> bool:
+    """An option the Chinese rules cut from a clause that names no option there."""
+    if _ZH_NOT_AN_OPTION_RE.search(option):
+        return True
+    at = clause.find(option)
+    before = clause[at - 1 : at] if at > 0 else ""
+    return bool(_ZH_UNIT_START_RE.match(option) and _ZH_NUMERAL_RE.match(before))
+
+
 def _chinese_clause_rejections(clause: str) -> list[RawHit]:
+    found = _chinese_raw_hits(clause)
+    return [hit for hit in found if not _zh_cut_option(hit[0], clause)]
+
+
+def _chinese_raw_hits(clause: str) -> list[RawHit]:
     found: list[RawHit] = []
     for m in _ZH_PREFIX_REJECT_RE.finditer(clause):
         if clause[max(0, m.start() - 1) : m.start()] in ("不", "没"):

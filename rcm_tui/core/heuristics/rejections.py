@@ -93,8 +93,11 @@ _BARE_REFUSAL_RE = re.compile(
     r"over\s+my\s+dead\s+body|not\s+on\s+your\s+life|hard\s+no|big\s+no|no\s+thank\s+you|"
     r"(?:that'?s|it'?s)\s+a\s+no(?:\s+from\s+(?:me|us))?|a\s+no\s+from\s+(?:me|us)|"
     r"(?:i|we)?\s*can'?t\s+do\s+(?:it|that|this)|not\s+(?:them|those|that\s+one|it)|"
-    r"(?:i|we)(?:'ll|\s+will|'d|\s+would)\s+(?:just\s+)?pass(?:\s+on\s+(?:that|it|this|those|them))?)"
-    r"\s*[.!]*$",
+    r"(?:i|we)(?:'ll|\s+will|'d|\s+would)\s+(?:just\s+)?pass(?:\s+on\s+(?:that|it|this|those|them))?|"
+    # Chinese "never again": 不想再来一次, 再也不去了, 打死不用了.
+    r"(?:我们?)?(?:(?:真的?|实在)?不想再|再也不|绝不再|打死(?:也)?不)"
+    r"(?:来|试|用|去|碰|折腾|经历|买|吃|住)(?:一次|一遍|第二次)?了?)"
+    r"\s*[.!。！]*$",
     re.I,
 )
 

@@ -1,0 +1,51 @@
+"""Issue 12, Chinese rejection precision: what the Chinese rules cut from a refusal is an
+option, never a pronoun, laughter, a verb of thinking or a unit torn from its number; and the
+"don't even think of it" verdicts (想都别想, 别寻思了, 甭想了) turn their topic down. Sentences
+written for this file (in no corpus)."""
+
+from __future__ import annotations
+
+import pytest
+
+from rcm_tui.core.heuristics import analyse_message
+from rcm_tui.core.ledger_snapshot import LedgerSnapshot
+
+
+def rejected(text: str, reply: str = "") -> list[str]:
+    view = LedgerSnapshot(last_assistant_message=reply)
+    return [r.option for r in analyse_message(text, 2, view).rejections]
+
+
+@pytest.mark.parametrize(
+    ("text", "junk"),
+    [
+        ("Vue 就算了，去年被它坑惨了，我是不会再碰它了", "它"),
+        ("这款太丑了不要哈哈", "哈哈"),
+        ("日志保留30天这条别漏了，合规要查", "天这条"),
+        ("备份就靠它了，别动它", "它"),
+    ],
+)
+def test_no_pronoun_laugh_or_torn_unit_is_rejected(text: str, junk: str) -> None:
+    assert all(junk not in option for option in rejected(text)), rejected(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "option"),
+    [
+        ("公有云的想都别想，数据必须留在本地。", "公有云"),
+        ("进口的那些就别寻思了，预算就五百。", "进口"),
+        ("邮轮就甭想了，我妈晕船。", "邮轮"),
+    ],
+)
+def test_dont_even_think_of_it_rejects_its_topic(text: str, option: str) -> None:
+    assert any(option in o for o in rejected(text)), rejected(text)
+
+
+def test_the_named_option_before_the_pronoun_is_still_rejected() -> None:
+    assert any("Vue" in o for o in rejected("Vue 就算了，去年被它坑惨了，我是不会再碰它了"))
+
+
+@pytest.mark.parametrize("text", ["Redshift 之前用过，太折腾了，不想再来一次。", "再也不去了"])
+def test_never_again_in_chinese_is_no_requirement(text: str) -> None:
+    view = LedgerSnapshot(last_assistant_message="")
+    assert analyse_message(text, 2, view).requirements == []
