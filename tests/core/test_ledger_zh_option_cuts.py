@@ -49,3 +49,26 @@ def test_the_named_option_before_the_pronoun_is_still_rejected() -> None:
 def test_never_again_in_chinese_is_no_requirement(text: str) -> None:
     view = LedgerSnapshot(last_assistant_message="")
     assert analyse_message(text, 2, view).requirements == []
+
+
+@pytest.mark.parametrize(
+    ("text", "option"),
+    [
+        # A latin name set off by spaces, after a leading "then".
+        ("Memcached 就拉倒吧，上次缓存雪崩把库打挂了。", "Memcached"),
+        ("那 Notion 就算了吧。", "Notion"),
+        # "Not needed", "void" and Cantonese 唔好 verdicts.
+        ("婴儿床就不必了，我妈家有一张。", "婴儿床"),
+        ("那 Redis 集群这方案作废。", "Redis"),
+        ("迪士尼就唔好啦，人多到爆。", "迪士尼"),
+        # The verb of removing first, then what goes.
+        ("那就换掉宜家，用源氏木语的。", "宜家"),
+    ],
+)
+def test_more_chinese_verdicts_reject_their_topic(text: str, option: str) -> None:
+    assert any(option in o for o in rejected(text)), rejected(text)
+
+
+@pytest.mark.parametrize("text", ["Redis 也不是不行，再看看。", "婴儿床必须有护栏。"])
+def test_a_hedge_or_a_need_rejects_nothing(text: str) -> None:
+    assert rejected(text) == []

@@ -55,20 +55,24 @@ _ZH_TURNED_DOWN = (
     r"不适合(?:我们?|他们?|她|他|孩子|老人)?|就?pass|排除掉?|免了|算了|不要了|不用了|不需要了|"
     r"不去了|不买了|不选了|不看了|不报了|拉倒|看不上|不靠谱|不(?:太|大)?行|"
     # "don't even think of it": 想都别想, 别寻思了, 甭想了, 别惦记了.
-    r"想都别想|(?:别|甭)(?:想|寻思|惦记|琢磨)了)"
+    r"想都别想|(?:别|甭)(?:想|寻思|惦记|琢磨)了|"
+    # "no way" and "not needed" verdicts, and Cantonese 唔 (= 不): 门都没有, 免谈, 没门, 作废,
+    # 不必了, 唔好啦, 唔要, 唔使.
+    r"门都没有|免谈|没门|作废|不必了|唔(?:好|要|使|考虑|去|买|用))"
     r"(?<!预算了)"
 )
 _ZH_TURNED_DOWN_KEYS = (
-    "想愿喜考避感惯腻够受要必上合适pass排免算去买选看报拉靠行来兴"
+    "想愿喜考避感惯腻够受要必上合适pass排免算去买选看报拉靠行来兴门废唔"
     "学练租订办装养请找做换了意劲劝荐"
 )
 _ZH_TOPIC_FIRST_RE = re.compile(
     # One character is a noun too ("鱼不要", "酒不喝"), unless a pronoun or an adverb.
-    rf"^(?P<opt>{_ZH_NAME}(?:[{CJK}]{{0,4}}?)|[{CJK}]{{2,10}}?|(?![我你他她它这那谁都也就还先再又])[{CJK}])"
-    r"(?:那种|这种|那个|这个|那些|这类|之类的?)?"
+    # "那 TeamCity 就拉倒吧": a leading "then" and the space typed around a latin name.
+    rf"^(?:那(?:就\s*|\s+))?(?P<opt>{_ZH_NAME}(?:\s?[{CJK}]{{0,4}}?)|[{CJK}]{{2,10}}?|(?![我你他她它这那谁都也就还先再又])[{CJK}])\s*"
+    r"(?:那种|这种|那个|这个|那些|这类|之类的?|[这那](?:个|套)?(?:方案|选项|路子|东西))?"
     # The people who judged: an experiencer, 大家, or any noun plural in 们 ("同事们觉得没意思").
     rf"(?:(?:{_ZH_EXPERIENCER}|大家|[{CJK}]{{2}}(?<![我你他她它咱])们)(?:都)?(?:觉得|感觉)?)?{_ZH_ADVERB}*{_ZH_TURNED_DOWN}"
-    r"(?:报|用|买|去|吃|选|要|玩|看)?[了吧啊呀哈嘛]*(?=[，,。.！!；;]|$)"
+    r"(?:报|用|买|去|吃|选|要|玩|看)?[了吧啊呀哈嘛啦咯喇]*(?=[，,。.！!；;]|$)"
 )
 _ZH_EXCEPT_ALL_RE = re.compile(
     rf"除了{_ZH_O}(?:以外|之外)?[，,]?\s*(?:(?:其他|其它|别的)(?:的)?[{CJK}]{{0,4}}?)?(?:什么)?(?:都|全都|全)"
@@ -95,6 +99,8 @@ _ZH_WITHDRAW_RE = re.compile(
     # "不买燃油车了", "不坐旅游大巴了": a changed plan (了), not a habit.
     rf"|(?<![要用])不(?:买|坐|选|订|报|住|开|养|租|去)(?P<opt3>{_ZH_NAME}|[{CJK}]{{2,8}}?)了"
     rf"|把(?P<opt4>{_ZH_NAME}|[{CJK}]{{1,8}}?)(?:去掉|删掉|拿掉|划掉|取消)"
+    # "那就换掉皇家", "划掉第二个": the verb first, then what goes.
+    rf"|(?:换掉|去掉|删掉|拿掉|划掉|砍掉|撤掉)(?P<opt7>{_ZH_NAME}|[{CJK}]{{2,8}}?){_ZH_END}"
     rf"|(?P<opt5>{_ZH_NAME}|[{CJK}]{{2,8}}?)(?:要|得|都|就)?(?:换掉|删掉|去掉|拆掉|扔掉|撤掉|取消)"
     r"(?:吧|了)?(?=[，,。.！!；;]|$)"
     # "虾滑什么的就别买了", "芒果布丁都别点了": any one-character verb after 别 ends the clause.
