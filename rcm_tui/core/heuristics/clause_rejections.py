@@ -365,9 +365,49 @@ class _Found:
             self.raw.append((option, _REST_NOISE_RE.sub("", after), generic, family))
 
 
+# The object put first for weight, as people (and many non-native speakers) do: "Algolia we
+# cannot use", "The Clavinova with more than 3000 euro we cannot afford", "Karaoke I can't
+# stand", "Three pedals we need not".
+_FRONTED_REFUSAL_RE = re.compile(
+    r"^(?!(?:if|when|what|which|who|that|because|since|as|so|but|although|though|even|unless|"
+    r"until|whatever|anything|everything|something|nothing|it|this|there|(?:the\s+)?(?:only\s+|one\s+)?thing)\b)"
+    r"(?P<opt>[^,;:]{2,60}?)\s+(?:we|i|he|she|they|(?:my|our)\s+\w+)\s+(?:really\s+|just\s+|"
+    r"simply\s+)?(?:(?:can'?t|cannot|can\s+not|won'?t|will\s+not|don'?t|do\s+not|never)\s+"
+    r"(?:afford|use|stand|eat|drink|do|take|manage|support|accept|allow|touch|trust|bear|"
+    r"justify)|need\s+not)\b(?!\s+(?:to|with|without|for|is|was|are|were)\b)",
+    re.I,
+)
+# "Then MkDocs over Docusaurus", "Trains over planes any day": a verbless preference of one
+# option to another; the second is turned down.
+_OVER_RE = re.compile(
+    r"^(?:then\s+|so\s+|ok(?:ay)?\s+|definitely\s+)?(?P<keep>[\w.+#'-]+(?:\s+[\w.+#'-]+){0,2})"
+    r"\s+over\s+(?!(?:the\s+top|budget|time|there|here|it|them|that|this|then|now|again|yet|"
+    r"too|already|\d)\b)"
+    r"(?P<opt>[\w.+#'-]+(?:\s+[\w.+#'-]+){0,2}?)"
+    r"(?:\s+(?:any\s+day|every\s+time|for\s+(?:sure|now|this|me|us)|then|please))?\s*(?:[.!]?$|(?=,))",
+    re.I,
+)
+_NOT_A_KEEP_RE = re.compile(
+    r"\b(?:is|are|was|were|be|been|go|went|come|came|hand|think|get|got|take|took|win|won|fight|"
+    r"argue|argued|all|game|run|ran|left|pull|turn|fall|fell|roll|take|i|we|you|he|she|they|"
+    r"it|get|stay|stayed|sleep|slept|bit|lot|little|way|much)\b|'s\b",
+    re.I,
+)
+
+
+def _fronted_and_preferred(core: str, found: _Found) -> None:
+    fronted = _FRONTED_REFUSAL_RE.match(core)
+    if fronted:
+        found.add(fronted.group("opt"), core[fronted.end() :])
+    over = _OVER_RE.match(core)
+    if over and not _NOT_A_KEEP_RE.search(over.group("keep")):
+        found.add(over.group("opt"), "", family="replacement")
+
+
 def _single_clause_rejections(core: str) -> list[RawHit]:
     found = _Found()
     _negated_choices(core, found)
+    _fronted_and_preferred(core, found)
     bare_not = BARE_NOT_RE.search(core)
     if bare_not and not _CONDITION_BEFORE_RE.search(core[: bare_not.start()]):
         # "Not the camera one.", "Not the cheaper option.": "the … one" points at an offered

@@ -94,6 +94,9 @@ _BARE_REFUSAL_RE = re.compile(
     r"(?:that'?s|it'?s)\s+a\s+no(?:\s+from\s+(?:me|us))?|a\s+no\s+from\s+(?:me|us)|"
     r"(?:i|we)?\s*can'?t\s+do\s+(?:it|that|this)|not\s+(?:them|those|that\s+one|it)|"
     r"(?:i|we)(?:'ll|\s+will|'d|\s+would)\s+(?:just\s+)?pass(?:\s+on\s+(?:that|it|this|those|them))?|"
+    # A self-correction takes back what was just named ("and macOS runners—strike that"); a
+    # bowing out ("Self-hosting anything, count me out").
+    r"(?:strike|scratch)\s+that|count\s+(?:me|us)\s+out|(?:i|we)'?m\s+out|"
     # Chinese "never again": 不想再来一次, 再也不去了, 打死不用了.
     r"(?:我们?)?(?:(?:真的?|实在)?不想再|再也不|绝不再|打死(?:也)?不)"
     r"(?:来|试|用|去|碰|折腾|经历|买|吃|住)(?:一次|一遍|第二次)?了?)"
@@ -150,13 +153,38 @@ def _bare_refusal(text: str) -> list[str]:
     elif len(pieces) < 2 or not any(
         _BARE_REFUSAL_RE.match(p.strip()) for p in {pieces[1], pieces[-1]}
     ):
-        return []
+        return _refused_in_passing(pieces)
     # "self-hosting our own mail server - absolutely not": the mail server
-    opening = _OPENING_NP_RE.match(_DOING_LEAD_RE.sub("", pieces[0].strip()))
+    head = pieces[0].strip()
+    undone = _DOING_LEAD_RE.sub("", head)
+    if _ANY_OBJECT_RE.match(undone) or _PREPOSITION_LEAD_RE.match(undone):
+        # "Camping in October": the doing is the option, what follows only says when.
+        undone = head[: len(head) - len(undone)].strip()  # "Self-hosting anything" too
+    opening = _OPENING_NP_RE.match(undone)
     if not opening or _PRONOUN_LEAD_RE.match(opening.group("np")):
         return []
     options = clean_options(opening.group("np"))
     return options if len(options) <= 3 else []
+
+
+_ANY_OBJECT_RE = re.compile(r"^(?:anything|everything|any\s+of\s+it|stuff|things)$", re.I)
+_PREPOSITION_LEAD_RE = re.compile(
+    r"^(?:in|on|at|for|with|during|this|next|every|after|before|over|near)\b", re.I
+)
+_AND_LEAD_RE = re.compile(r"^(?:and|or|also|plus)\s+", re.I)
+
+
+def _refused_in_passing(pieces: list[str]) -> list[str]:
+    """"We need arm64 too, and macOS runners—strike that, …": a short noun phrase added to a
+    list and refused in the very next piece."""
+    for k in range(2, len(pieces)):
+        if not _BARE_REFUSAL_RE.match(pieces[k].strip()):
+            continue
+        named = _AND_LEAD_RE.sub("", pieces[k - 1].strip())
+        opening = _OPENING_NP_RE.match(named)
+        if opening and opening.end() == len(named) and not _PRONOUN_LEAD_RE.match(named):
+            return clean_options(named)[:1]
+    return []
 
 
 # (cause before "so", cause in the previous clause, hits, text still to mine)

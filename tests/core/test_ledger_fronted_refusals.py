@@ -1,0 +1,49 @@
+"""Issue 12, English rejection recall: an object put first for weight ("Algolia we cannot
+use"), a verbless preference ("MkDocs over Docusaurus"), a self-correction ("and macOS
+runners—strike that") and a bowing out ("…, count me out"). Sentences written for this file
+(in no corpus); each with look-alikes that reject nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from rcm_tui.core.heuristics import analyse_message
+from rcm_tui.core.ledger_snapshot import LedgerSnapshot
+
+
+def rejected(text: str) -> list[str]:
+    view = LedgerSnapshot(last_assistant_message="")
+    return [r.option for r in analyse_message(text, 2, view).rejections]
+
+
+@pytest.mark.parametrize(
+    ("text", "option"),
+    [
+        ("Zendesk we cannot use, the licence is per agent.", "Zendesk"),
+        ("The Miele with the steam drawer we can't afford.", "Miele"),
+        ("Jazz brunch my mother won't stand.", "Jazz brunch"),
+        ("A second car we need not.", "second car"),
+        ("Then Postgres over MySQL, the team knows it.", "MySQL"),
+        ("Ferries over flights any day.", "flights"),
+        ("we need a crib, and a baby bath—scratch that, my sister is lending us one", "baby bath"),
+        ("Camping in October, count me out.", "Camping"),
+        ("Self-hosting anything, count me out.", "Self-hosting"),
+    ],
+)
+def test_the_option_is_rejected(text: str, option: str) -> None:
+    assert any(option.lower() in o.lower() for o in rejected(text)), rejected(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If Zendesk we cannot use, what else is there?",
+        "The game is over.",
+        "We went over budget last year.",
+        "Fidelity's a bit over then.",
+        "Whatever we can't afford, we skip.",
+        "We need a crib, a baby bath and a monitor.",
+    ],
+)
+def test_a_look_alike_rejects_nothing(text: str) -> None:
+    assert rejected(text) == []
