@@ -47,3 +47,16 @@ def test_the_option_is_rejected(text: str, option: str) -> None:
 )
 def test_a_look_alike_rejects_nothing(text: str) -> None:
     assert rejected(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "option"),
+    [
+        ("Add the ferry back in, the kids loved it.", "ferry"),
+        ("Pop the Lisbon leg back on the list.", "Lisbon"),
+        ("OK, the sauna is back in the running.", "sauna"),
+    ],
+)
+def test_bringing_an_option_back_reopens_it(text: str, option: str) -> None:
+    view = LedgerSnapshot(reopenable=[option], rejected=[option], last_assistant_message="")
+    assert analyse_message(text, 4, view).reopened == [option]

@@ -111,3 +111,27 @@ def test_look_alikes_that_still_state_a_need(text: str, kept: str) -> None:
 def test_a_need_the_user_negates_is_no_need_but_a_limit_is() -> None:
     assert not_a_need("I really don't need a second screen")
     assert not not_a_need("I don't want anything over 2 kg")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Go.", "Next.", "Please suggest.", "Same reason.", "Over to you.", "Kindly advise."],
+)
+def test_words_that_steer_the_talk_are_no_requirement(text: str) -> None:
+    assert requirements(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "choice"),
+    [("Let's do Thai then.", "Thai"), ("lets do the shuttle bus", "the shuttle bus")],
+)
+def test_lets_do_an_option_chooses_it(text: str, choice: str) -> None:
+    view = LedgerSnapshot(last_assistant_message=OFFER)
+    analysis = analyse_message(text, 2, view)
+    assert choice.lower() in analysis.trajectory.lower()
+    assert analysis.requirements == []
+
+
+@pytest.mark.parametrize("text", ["Let's do it.", "Let's do a quick call first."])
+def test_lets_do_without_an_option_chooses_nothing(text: str) -> None:
+    assert analyse_message(text, 2, LedgerSnapshot(last_assistant_message=OFFER)).trajectory == ""

@@ -76,7 +76,7 @@ class Findings:
     answered: bool = False
 
     def add_requirement(self, text: str, confidence: float) -> None:
-        if not _WORD_RE.search(text) or is_bare_refusal(text):
+        if not _WORD_RE.search(text) or is_bare_refusal(text) or _STEERS_THE_TALK_RE.match(text):
             return  # '"…"' (a quotation set aside) says nothing; "Hard pass" only refuses
         if not any(text_similarity(text, r.text) >= 0.8 for r in self.requirements):
             self.requirements.append(RequirementFinding(text, round(confidence, 2)))
@@ -88,6 +88,16 @@ class Findings:
             for f in self.facts
         ):
             self.facts.append(text)
+
+
+# "Go.", "Next.", "Please suggest.", "Same reason.": words that steer the conversation (ask for
+# the answer, move on, point back) and state nothing wanted of it.
+_STEERS_THE_TALK_RE = re.compile(
+    r"^(?:please\s+|kindly\s+)?(?:go|go\s+ahead|next|suggest|advise|recommend|continue|proceed|"
+    r"shoot|ship\s+it|send\s+(?:it|that)|same\s+(?:reason|here|thing|again|as\s+before)|"
+    r"over\s+to\s+you|your\s+call|you\s+decide|thoughts|ideas)[.!?]*$",
+    re.I,
+)
 
 
 def scan_clause(

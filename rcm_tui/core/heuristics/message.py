@@ -57,10 +57,13 @@ _DROP_RE = re.compile(
     re.I,
 )
 _REOPEN_RE = re.compile(
-    r"\b(?:reconsider(?:ing)?|revisit(?:ing)?|back\s+on\s+the\s+table|after\s+all|"
+    r"\b(?:reconsider(?:ing)?|revisit(?:ing)?|after\s+all|"
+    # "Put wool back on the list", "add the ferry back in", "X is back in the running".
+    r"back\s+(?:on|in|into)\s+(?:the\s+)?(?:table|list|menu|shortlist|mix|running|plan|game)|"
+    r"(?:put|add|bring|pop)\s+(?:\S+\s+){1,4}?back(?:\s+in)?|"
     r"bring\s+back|go\s+back\s+to|un-?reject|another\s+(?:look|chance)|open\s+to)\b"
     r"|\b(?:maybe|perhaps|let'?s|try|use|consider)\b.*\bagain\b"
-    r"|重新考虑|再考虑|重新评估|又可以|还是用|回到",
+    r"|重新考虑|再考虑|重新评估|又可以|还是用|回到|加回来|放回|重新加上",
     re.I,
 )
 _PIVOT_RE = re.compile(
