@@ -60,3 +60,11 @@ def test_a_look_alike_rejects_nothing(text: str) -> None:
 def test_bringing_an_option_back_reopens_it(text: str, option: str) -> None:
     view = LedgerSnapshot(reopenable=[option], rejected=[option], last_assistant_message="")
     assert analyse_message(text, 4, view).reopened == [option]
+
+
+@pytest.mark.parametrize(
+    ("text", "option"),
+    [("We can't stretch to the Peloton.", "Peloton"), ("We can't run to a new boiler.", "boiler")],
+)
+def test_cannot_stretch_to_an_option_rejects_it(text: str, option: str) -> None:
+    assert any(option in o for o in rejected(text)), rejected(text)

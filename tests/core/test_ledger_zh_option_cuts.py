@@ -72,3 +72,14 @@ def test_more_chinese_verdicts_reject_their_topic(text: str, option: str) -> Non
 @pytest.mark.parametrize("text", ["Redis 也不是不行，再看看。", "婴儿床必须有护栏。"])
 def test_a_hedge_or_a_need_rejects_nothing(text: str) -> None:
     assert rejected(text) == []
+
+
+def test_bold_inside_chinese_keeps_the_clause_whole() -> None:
+    view = LedgerSnapshot(last_assistant_message="")
+    analysis = analyse_message("要求：\n- **不要**再用 Ant 写构建脚本", 2, view)
+    assert "不要" not in [r.text for r in analysis.requirements]
+    assert any("Ant" in r.option for r in analysis.rejections)
+
+
+def test_moving_away_from_rejects_it() -> None:
+    assert any("Travis" in o for o in rejected("我们准备把构建从 Travis 迁走，要求如下"))

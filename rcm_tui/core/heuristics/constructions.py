@@ -203,7 +203,8 @@ _INABILITY_RE = re.compile(
     + OPTION_GROUP
     + r"|\b(?:can'?t|cannot|can\s+not|couldn'?t|(?:am|is|are|'m|'s|'re)\s+(?:not\s+able|unable)\s+"
     r"to)\s+(?:eat|have|drink|take|afford|tolerate|digest|wear|carry|climb|lift|ride|handle|"
-    r"manage|cope\s+with|(?:run|walk|sleep|sit)\s+on|be\s+around)\s+(?:any\s+)?"
+    # "We can't stretch to David Lloyd", "can't run to a new one": afford, as people say it.
+    r"manage|cope\s+with|(?:run|walk|sleep|sit)\s+on|be\s+around|stretch\s+to|run\s+to)\s+(?:any\s+)?"
     r"(?:(?:lots|a\s+lot|loads|plenty)\s+of\s+|(?:many|much|long|steep)\s+)?"
     r"(?P<opt2>(?:[^,.;:!?()—–\n])+)",
     re.I,

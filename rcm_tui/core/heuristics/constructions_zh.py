@@ -91,6 +91,8 @@ _ZH_REPLACE_RE = re.compile(
     rf"把{_ZH_O}(?:换成|替换成|换为)|把(?P<opt6>{_ZH_NAME}(?:\s{_ZH_NAME}){{0,2}})改成"
     rf"|用\S{{1,10}}?(?:代替|替代|取代){_ZH_O.replace('opt', 'opt2')}{_ZH_END}"
     rf"|从{_ZH_O.replace('opt', 'opt3')}(?:换|改|切换|迁移|转)到"
+    # "把 CI 从 Jenkins 迁走": moved away from, wherever it goes.
+    rf"|从\s*{_ZH_O.replace('opt', 'opt7')}\s*(?:迁走|迁出|搬走|撤出|撤走)"
     rf"|与其{_ZH_O.replace('opt', 'opt4')}(?:，|,)?不如"
     rf"|本来(?:想|打算|要)(?:买|用|去|选|吃|订|报)?{_ZH_O.replace('opt', 'opt5')}[，,]\s*算了"
 )

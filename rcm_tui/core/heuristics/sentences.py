@@ -91,8 +91,13 @@ def _plain(line: str) -> str:
 
 
 def _unmarked(mark: re.Match[str]) -> str:
-    """A marker between two word characters separates them ("must**0" is not "must0")."""
-    return " " if _word_before(mark) and _word_after(mark) else ""
+    """A marker between two word characters separates them ("must**0" is not "must0") —
+    except in Chinese, which has no spaces: "**不要**再用 Groovy" is one clause."""
+    if not (_word_before(mark) and _word_after(mark)):
+        return ""
+    text = mark.string
+    chinese = CJK_CHAR_RE.match(text[mark.start() - 1]) and CJK_CHAR_RE.match(text[mark.end()])
+    return "" if chinese else " "
 
 
 def _unquoted(span: re.Match[str]) -> str:
