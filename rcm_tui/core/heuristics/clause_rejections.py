@@ -17,6 +17,12 @@ from .option_phrases import (
     looks_generic,
     looks_like_name,
 )
+from .option_shapes import (
+    contrasted_option,
+    fronted_and_preferred,
+    points_at_an_option,
+    zh_cut_option,
+)
 from .options import strip_option_noise
 from .sentences import strip_discourse, tidy
 from .text import CJK, CJK_CHAR_RE
@@ -109,21 +115,6 @@ BARE_NOT_RE = re.compile(
     r"(?:[.!]?$|(?=,\s*(?:since|because|as|cause|cos|that|this|it|they|which|we|i|our|my)\b))",
     re.I,
 )
-# "…, not really", "…, not that much": what follows a contrasting "not" that is no option.
-_NOT_AN_OPTION_RE = re.compile(
-    r"^(?:really|quite|exactly|necessarily|always|at\s+all|much|many|too|so|very|just|only|even|"
-    r"that|this|to|for|in|on|at|now|today|tonight|anymore|any|a\s+(?:big\s+)?(?:deal|problem|"
-    r"lot)|an?\s+issue|bad|great|ideal|cheap|likely|everyone|everything|all|me|us|him|her|them|"
-    r"because|if|when|until|as|like|worth|enough|sure|gonna|going|kidding|joking|lying|saying)\b",
-    re.I,
-)
-
-
-_POINTED_OPTION_RE = re.compile(
-    r"^the\s+(?:[\w-]+\s+){1,2}(?:one|ones|option|options|version|model|plan)$", re.I
-)
-
-
 # "Neither Kafka nor RabbitMQ." / "We want neither X nor Y": only standalone or after a verb
 # of choosing — "neither X nor Y is installed" describes, it decides nothing.
 _NEITHER_RE = re.compile(
@@ -365,59 +356,20 @@ class _Found:
             self.raw.append((option, _REST_NOISE_RE.sub("", after), generic, family))
 
 
-# The object put first for weight, as people (and many non-native speakers) do: "Algolia we
-# cannot use", "The Clavinova with more than 3000 euro we cannot afford", "Karaoke I can't
-# stand", "Three pedals we need not".
-_FRONTED_REFUSAL_RE = re.compile(
-    r"^(?!(?:if|when|what|which|who|that|because|since|as|so|but|although|though|even|unless|"
-    r"until|whatever|anything|everything|something|nothing|it|this|there|(?:the\s+)?(?:only\s+|one\s+)?thing)\b)"
-    r"(?P<opt>[^,;:]{2,60}?)\s+(?:we|i|he|she|they|(?:my|our)\s+\w+)\s+(?:really\s+|just\s+|"
-    r"simply\s+)?(?:(?:can'?t|cannot|can\s+not|won'?t|will\s+not|don'?t|do\s+not|never)\s+"
-    r"(?:afford|use|stand|eat|drink|do|take|manage|support|accept|allow|touch|trust|bear|"
-    r"justify)|need\s+not)\b(?!\s+(?:to|with|without|for|is|was|are|were)\b)",
-    re.I,
-)
-# "Then MkDocs over Docusaurus", "Trains over planes any day": a verbless preference of one
-# option to another; the second is turned down.
-_OVER_RE = re.compile(
-    r"^(?:then\s+|so\s+|ok(?:ay)?\s+|definitely\s+)?(?P<keep>[\w.+#'-]+(?:\s+[\w.+#'-]+){0,2})"
-    r"\s+over\s+(?!(?:the\s+top|budget|time|there|here|it|them|that|this|then|now|again|yet|"
-    r"too|already|\d)\b)"
-    r"(?P<opt>[\w.+#'-]+(?:\s+[\w.+#'-]+){0,2}?)"
-    r"(?:\s+(?:any\s+day|every\s+time|for\s+(?:sure|now|this|me|us)|then|please))?\s*(?:[.!]?$|(?=,))",
-    re.I,
-)
-_NOT_A_KEEP_RE = re.compile(
-    r"\b(?:is|are|was|were|be|been|go|went|come|came|hand|think|get|got|take|took|win|won|fight|"
-    r"argue|argued|all|game|run|ran|left|pull|turn|fall|fell|roll|take|i|we|you|he|she|they|"
-    r"it|get|stay|stayed|sleep|slept|bit|lot|little|way|much)\b|'s\b",
-    re.I,
-)
-
-
-def _fronted_and_preferred(core: str, found: _Found) -> None:
-    fronted = _FRONTED_REFUSAL_RE.match(core)
-    if fronted:
-        found.add(fronted.group("opt"), core[fronted.end() :])
-    over = _OVER_RE.match(core)
-    if over and not _NOT_A_KEEP_RE.search(over.group("keep")):
-        found.add(over.group("opt"), "", family="replacement")
-
-
 def _single_clause_rejections(core: str) -> list[RawHit]:
     found = _Found()
     _negated_choices(core, found)
-    _fronted_and_preferred(core, found)
+    for option, rest, family in fronted_and_preferred(core):
+        found.add(option, rest, family=family)
     bare_not = BARE_NOT_RE.search(core)
     if bare_not and not _CONDITION_BEFORE_RE.search(core[: bare_not.start()]):
         # "Not the camera one.", "Not the cheaper option.": "the … one" points at an offered
         # option as surely as a name does.
         opt = bare_not.group("opt")
-        pointed = bool(_POINTED_OPTION_RE.match(opt))
+        pointed = points_at_an_option(opt)
         # "Alerts go to the ops Slack channel, not email": after a stated choice, the
         # contrasted noun is the option refused, named or not.
-        contrasted = bool(bare_not.group("contrast")) and not _NOT_AN_OPTION_RE.match(opt)
-        contrasted = contrasted and len(opt.split()) <= 3
+        contrasted = bool(bare_not.group("contrast")) and contrasted_option(opt)
         found.add(opt, core[bare_not.end() :], need_name=not (pointed or contrasted))
     keep_out = _KEEP_OUT_RE.match(core)
     if keep_out:
@@ -500,28 +452,9 @@ _ZH_BARE_VERBS = frozenset({"考虑", "使用", "采用", "选择", "选用"})
 _ZH_DEMONSTRATIVE_RE = re.compile(r"^(?:我们?|咱们)?(?:那个|这个|那种|这种|它)")
 
 
-# What no option is: a pronoun ("我是不会再碰它了" takes "碰它"; the option is the one named
-# before), laughter ("不要哈哈"), a verb of thinking left by "想都别想" / "别寻思了", or a
-# unit cut from its number ("保留7天这条别漏了" takes "天这条").
-_ZH_NOT_AN_OPTION_RE = re.compile(
-    r"[它他她俺咱您]|^(?:哈|呵|嘿|嘻|哦|嗯|啊)+$|^(?:就|才|都|也|还|又|再)|(?:想|寻思|琢磨)$"
-)
-_ZH_UNIT_START_RE = re.compile(r"^[天个条年月次周号点块元岁]")
-_ZH_NUMERAL_RE = re.compile(r"[\d一二两三四五六七八九十几]")
-
-
-def _zh_cut_option(option: str, clause: str) -> bool:
-    """An option the Chinese rules cut from a clause that names no option there."""
-    if _ZH_NOT_AN_OPTION_RE.search(option):
-        return True
-    at = clause.find(option)
-    before = clause[at - 1 : at] if at > 0 else ""
-    return bool(_ZH_UNIT_START_RE.match(option) and _ZH_NUMERAL_RE.match(before))
-
-
 def _chinese_clause_rejections(clause: str) -> list[RawHit]:
     found = _chinese_raw_hits(clause)
-    return [hit for hit in found if not _zh_cut_option(hit[0], clause)]
+    return [hit for hit in found if not zh_cut_option(hit[0], clause)]
 
 
 def _chinese_raw_hits(clause: str) -> list[RawHit]:
