@@ -199,7 +199,8 @@ def _read_facts(
 
 # "…, I'll order it friday", "…, we can revisit in May": a new clause with its own subject
 # after the decision says what happens next, not what was decided.
-_NEXT_STEP_RE = re.compile(r"^(?:i|we|you|they|i'll|we'll|i'm|we're|i'd|we'd)\b", re.I)
+# ("i\b" also opens "I'll", "I'm", "I'd").
+_NEXT_STEP_RE = re.compile(r"^(?:i|we|you|they)\b", re.I)
 
 
 def _decision_text(core: str, head: str, head_decides: bool) -> str:

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import re
 
-# "…, not really", "…, not that much": what follows a contrasting "not" that is no option.
+# "…, not really", "…, not that much", "…, not at all": what follows a contrasting "not" that
+# is no option.
 _NOT_AN_OPTION_RE = re.compile(
-    r"^(?:really|quite|exactly|necessarily|always|at\s+all|much|many|too|so|very|just|only|even|"
+    r"^(?:really|quite|exactly|necessarily|always|much|many|too|so|very|just|only|even|"
     r"that|this|to|for|in|on|at|now|today|tonight|anymore|any|a\s+(?:big\s+)?(?:deal|problem|"
     r"lot)|an?\s+issue|bad|great|ideal|cheap|likely|everyone|everything|all|me|us|him|her|them|"
     r"because|if|when|until|as|like|worth|enough|sure|gonna|going|kidding|joking|lying|saying)\b",
@@ -56,8 +57,8 @@ _OVER_RE = re.compile(
 )
 _NOT_A_KEEP_RE = re.compile(
     r"\b(?:is|are|was|were|be|been|go|went|come|came|hand|think|get|got|take|took|win|won|fight|"
-    r"argue|argued|all|game|run|ran|left|pull|turn|fall|fell|roll|take|i|we|you|he|she|they|"
-    r"it|get|stay|stayed|sleep|slept|bit|lot|little|way|much)\b|'s\b",
+    r"argue|argued|all|game|run|ran|left|pull|turn|fall|fell|roll|i|we|you|he|she|they|"
+    r"it|stay|stayed|sleep|slept|bit|lot|little|way|much)\b|'s\b",
     re.I,
 )
 

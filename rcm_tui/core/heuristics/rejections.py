@@ -157,7 +157,7 @@ def _bare_refusal(text: str) -> list[str]:
     # "self-hosting our own mail server - absolutely not": the mail server
     head = pieces[0].strip()
     undone = _DOING_LEAD_RE.sub("", head)
-    if _ANY_OBJECT_RE.match(undone) or _PREPOSITION_LEAD_RE.match(undone):
+    if _ANY_OBJECT_RE.match(undone) or _WHEN_OR_WHERE_LEAD_RE.match(undone):
         # "Camping in October": the doing is the option, what follows only says when.
         undone = head[: len(head) - len(undone)].strip()  # "Self-hosting anything" too
     opening = _OPENING_NP_RE.match(undone)
@@ -168,7 +168,7 @@ def _bare_refusal(text: str) -> list[str]:
 
 
 _ANY_OBJECT_RE = re.compile(r"^(?:anything|everything|any\s+of\s+it|stuff|things)$", re.I)
-_PREPOSITION_LEAD_RE = re.compile(
+_WHEN_OR_WHERE_LEAD_RE = re.compile(
     r"^(?:in|on|at|for|with|during|this|next|every|after|before|over|near)\b", re.I
 )
 _AND_LEAD_RE = re.compile(r"^(?:and|or|also|plus)\s+", re.I)
