@@ -23,7 +23,11 @@ _SENTENCE_RE = re.compile(r"(?<=[.!?。！？])\s*|\n+")
 # Sentences that hand the requirement back instead of meeting it.
 _ECHO_RE = re.compile(
     r"^\s*(?:[-*•>]\s*)?(?:you(?:'ve|\s+have)?\s+(?:need|want|said|mentioned|asked|require|"
-    r"noted|told)|as\s+you\s+(?:said|mentioned|asked)|(?:your\s+)?requirements?\s*[:：]|"
+    r"noted|told)|as\s+you\s+(?:said|mentioned|asked)|"
+    # A heading that names the requirements ("Noted as requirements:", "Your requirements so
+    # far:") introduces them; it does not meet them.
+    r"(?:(?:noted\s+)?as\s+|(?:here\s+are\s+)?(?:your|the)\s+)?requirements?"
+    r"(?:\s+(?:so\s+far|noted|recorded))?\s*[:：]|"
     r"r\d+\b|so\s+you\s+need|(?:to\s+)?recap\b|你(?:需要|要求|说|提到))",
     re.I,
 )
@@ -38,11 +42,16 @@ def _sentences(reply: str) -> list[str]:
     return [_ACK_RE.sub("", s.strip()) for s in _SENTENCE_RE.split(reply) if s and s.strip()]
 
 
-def meets(reply: str, requirement: str) -> bool:
-    """True when some sentence of `reply` is about `requirement` and says how it is met."""
+def meets(reply: str, requirement: str, others: tuple[str, ...] = ()) -> bool:
+    """True when some sentence of `reply` is about `requirement` and says how it is met.
+
+    `others` are the other requirements' texts: their words are not words of the reply's own,
+    so a sentence that lists the requirements back ("Keeping to: a; b.") meets none of them.
+    """
     wanted = content_tokens(requirement)
     if not wanted:
         return False
+    theirs = set().union(*(content_tokens(text) for text in others)) - wanted
     numbers = quantity_keys(requirement)
     for sentence in _sentences(reply):
         if sentence.endswith(("?", "？")) or _ECHO_RE.match(sentence):
@@ -51,11 +60,16 @@ def meets(reply: str, requirement: str) -> bool:
         about = len(wanted & said) / len(wanted) >= ABOUT or bool(
             numbers and numbers & quantity_keys(sentence)
         )
-        if about and len(said - wanted) >= OWN_WORDS:
+        if about and len(said - wanted - theirs) >= OWN_WORDS:
             return True
     return False
 
 
 def addressed(reply: str, pending: list[tuple[str, str, int]]) -> list[str]:
     """Ids of the pending requirements the reply gives evidence of meeting."""
-    return [rid for rid, text, _ in pending if meets(reply, text)]
+    texts = [text for _, text, _ in pending]
+    return [
+        rid
+        for rid, text, _ in pending
+        if meets(reply, text, tuple(t for t in texts if t != text))
+    ]
