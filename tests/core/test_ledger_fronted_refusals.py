@@ -59,7 +59,17 @@ def test_a_look_alike_rejects_nothing(text: str) -> None:
 )
 def test_bringing_an_option_back_reopens_it(text: str, option: str) -> None:
     view = LedgerSnapshot(reopenable=[option], rejected=[option], last_assistant_message="")
-    assert analyse_message(text, 4, view).reopened == [option]
+    analysis = analyse_message(text, 4, view)
+    assert analysis.reopened == [option]
+    # The sentence is the reopening, not a requirement besides.
+    assert analysis.requirements == []
+
+
+def test_a_reopening_that_also_states_a_need_keeps_the_need() -> None:
+    view = LedgerSnapshot(reopenable=["wool"], rejected=["wool"], last_assistant_message="")
+    analysis = analyse_message("Wool is back on the list: it must breathe in the heat.", 4, view)
+    assert analysis.reopened == ["wool"]
+    assert [r.text for r in analysis.requirements] != []
 
 
 @pytest.mark.parametrize(

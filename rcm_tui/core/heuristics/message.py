@@ -56,11 +56,16 @@ _DROP_RE = re.compile(
     r"|不再需要(?P<v>.+)|(?P<u>.+?)不需要了|去掉(?P<t>.+?)的?要求",
     re.I,
 )
+# "Put wool back on the list", "add the ferry back in", "X is back in the running": the
+# sentence restores an option, whether or not the ledger holds it.
+_PUT_BACK = (
+    r"back\s+(?:on|in|into)\s+(?:the\s+)?(?:table|list|menu|shortlist|mix|running|plan|game)|"
+    r"(?:put|add|bring|pop)\s+(?:\S+\s+){1,4}?back(?:\s+in)?"
+)
+_PUT_BACK_RE = re.compile(rf"\b(?:{_PUT_BACK})\b", re.I)
 _REOPEN_RE = re.compile(
     r"\b(?:reconsider(?:ing)?|revisit(?:ing)?|after\s+all|"
-    # "Put wool back on the list", "add the ferry back in", "X is back in the running".
-    r"back\s+(?:on|in|into)\s+(?:the\s+)?(?:table|list|menu|shortlist|mix|running|plan|game)|"
-    r"(?:put|add|bring|pop)\s+(?:\S+\s+){1,4}?back(?:\s+in)?|"
+    rf"{_PUT_BACK}|"
     r"bring\s+back|go\s+back\s+to|un-?reject|another\s+(?:look|chance)|open\s+to)\b"
     r"|\b(?:maybe|perhaps|let'?s|try|use|consider)\b.*\bagain\b"
     r"|重新考虑|再考虑|重新评估|又可以|还是用|回到|加回来|放回|重新加上",
@@ -238,6 +243,17 @@ def _reopened(
     return out
 
 
+_NEED_WORD_RE = re.compile(
+    r"\b(?:need|needs|must|have\s+to|has\s+to|require[sd]?|want)\b|需要|必须|一定要", re.I
+)
+
+
+def _without_reopening(found: list[RequirementFinding]) -> list[RequirementFinding]:
+    """"Put wool back on the list then" restores wool (reopened when the ledger holds it):
+    unless it also says something is needed, the sentence is no requirement."""
+    return [r for r in found if _NEED_WORD_RE.search(r.text) or not _PUT_BACK_RE.search(r.text)]
+
+
 def _topic_shift(text: str, view: LedgerSnapshot) -> bool:
     if not _TOPIC_CUE_RE.search(text):
         return False
@@ -406,6 +422,7 @@ def analyse_message(text: str, turn: int, view: LedgerSnapshot) -> Analysis:
     # "melatonin - tried it, groggy all day": the option named alone is what is turned down,
     # never a requirement too.
     kept = [r for r in found.requirements if not any(same_option(r.text, h.option) for h in hits)]
+    kept = _without_reopening(kept)
     analysis.requirements = _without_confirmed(kept, analysis.confirmed_ids, view)
     analysis.facts = found.facts
     analysis.trajectory = found.trajectory
