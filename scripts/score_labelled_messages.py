@@ -27,7 +27,7 @@ from rcm_tui.core.heuristics import rejection_tagger as rt
 from rcm_tui.core.heuristics import tagged_rejections as tr
 from rcm_tui.core.heuristics.message import analyse_message
 from rcm_tui.core.ledger_snapshot import LedgerSnapshot
-from rcm_tui.eval.ab import group_hits
+from rcm_tui.eval.matching import group_hits
 
 
 def found_by(arm: str, item: dict) -> list[str]:

@@ -59,6 +59,7 @@ from ..providers.registry import choose_provider
 from ..safe_files import write_file
 from ..store import SessionStore
 from .ab_report import ARMS, format_markdown, format_table
+from .matching import group_hits, matches, named_in
 from .packaged import scenarios_dir
 from .progress import Progress
 from .replay import ScriptError, ScriptLine, load_script, replay
@@ -321,19 +322,6 @@ def pool(all_counts: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 # -- ledger scoring (the rules of shared/tools/score-scenarios) ---------------------------------
-def _norm(text: Any) -> str:
-    return " ".join(str(text).lower().split())
-
-
-def _matches(term: Any, text: Any) -> bool:
-    a, b = _norm(term), _norm(text)
-    return bool(a) and bool(b) and (a in b or b in a)
-
-
-def group_hits(group: list[str], texts: list[str]) -> bool:
-    return any(_matches(t, x) for t in group for x in texts)
-
-
 def score(doc: dict[str, Any], exp: dict[str, Any], *, readvocacy: bool = True) -> dict[str, Any]:
     """Compare a session document with a scenario's expectations (case-insensitive substring
     matching in either direction, as score-scenarios does)."""
@@ -341,23 +329,21 @@ def score(doc: dict[str, Any], exp: dict[str, Any], *, readvocacy: bool = True) 
     active = [r.get("option", "") for r in rejected if r.get("reopened_turn") is None]
     groups = exp.get("rejected", [])
     aliases = [t for g in groups for t in g]
-    false_pos = [o for o in active if not any(_matches(t, o) for t in aliases)]
-    forbidden = [t for t in exp.get("not_rejected", []) if any(_matches(t, o) for o in active)]
+    false_pos = [o for o in active if not any(matches(t, o) for t in aliases)]
+    forbidden = [t for t in exp.get("not_rejected", []) if any(matches(t, o) for o in active)]
     reqs = [r.get("text", "") for r in doc.get("requirements", [])]
     req_groups = exp.get("requirements_any", [])
     result: dict[str, Any] = {
         "rejected_expected": len(groups),
         "rejected_found": sum(group_hits(g, active) for g in groups),
         "rejected_extracted": len(active),
-        "rejected_true": sum(any(_matches(t, o) for t in aliases) for o in active),
+        "rejected_true": sum(any(matches(t, o) for t in aliases) for o in active),
         "false_rejections": sorted(set(false_pos + forbidden)),
         "not_reopened": [g[0] for g in exp.get("reopened", []) if group_hits(g, active)],
         "requirements_expected": len(req_groups),
         "requirements_found": sum(group_hits(g, reqs) for g in req_groups),
         "requirements_extracted": len(reqs),
-        "false_requirements": [
-            f for f in exp.get("non_requirements", []) if any(_norm(f) in _norm(r) for r in reqs)
-        ],
+        "false_requirements": [f for f in exp.get("non_requirements", []) if named_in(f, reqs)],
         "readvocated_expected": 0,
         "readvocated_found": 0,
         "readvocated_false_turns": [],

@@ -28,7 +28,8 @@ from typing import Any
 
 from ..config import load_settings
 from ..store import SessionStore
-from .ab import Scenario, find_scenarios, group_hits, run_arm, score
+from .ab import Scenario, find_scenarios, run_arm, score
+from .matching import group_hits, matching_text
 from .progress import Progress
 
 TARGETS = {
@@ -44,18 +45,14 @@ def unmatched_requirements(doc: dict[str, Any], expect: dict[str, Any]) -> list[
     requirement, confirmed requirement or neutral fragment names."""
     groups = expect.get("requirements_any", []) + expect.get("confirmed", [])
     neutral = expect.get("neutral", [])
-    forbidden = [_norm(f) for f in expect.get("non_requirements", []) if _norm(f)]
+    forbidden = [matching_text(f) for f in expect.get("non_requirements", []) if matching_text(f)]
     texts = [r.get("text", "") for r in doc.get("requirements", []) if r.get("status") != "dropped"]
     return [
         t
         for t in texts
-        if any(f in _norm(t) for f in forbidden)
+        if any(f in matching_text(t) for f in forbidden)
         or not (any(group_hits(g, [t]) for g in groups) or group_hits(neutral, [t]))
     ]
-
-
-def _norm(text: str) -> str:
-    return " ".join(str(text).lower().split())
 
 
 def scenario_counts(doc: dict[str, Any], expect: dict[str, Any], user_turns: int) -> dict[str, Any]:

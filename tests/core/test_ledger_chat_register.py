@@ -121,3 +121,27 @@ def test_a_verb_the_user_asks_for_is_no_rejected_option() -> None:
     # more writing, it turns nothing down (seen in `rcm-tui eval` on file-upload).
     reply = "Here is how to write the function: def upload(): ..."
     assert rejected("Please also write pytest tests for it.", reply) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "option"),
+    [
+        # A phone keyboard's apostrophe, and none at all: each read as "don't", "I'm", "can't".
+        ("We can’t use Trello at work, IT blocked it.", "Trello"),
+        ("We’d rather avoid Wizz Air.", "Wizz Air"),
+        ("im not a fan of escape rooms", "escape rooms"),
+        ("i dont want a gas hob", "gas hob"),
+    ],
+)
+def test_contractions_are_read_however_they_are_typed(text: str, option: str) -> None:
+    assert any(option.lower() in o.lower() for o in rejected(text)), rejected(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["shouldnt cost more than 40 a month", "Shouldn’t take more than an hour door to door"],
+)
+def test_a_negative_auxiliary_without_a_subject_is_a_statement(text: str) -> None:
+    # "Shouldn't we…" asks; "Shouldn't cost more than…" states a limit.
+    assert requirements(text), analyse(text)
+    assert not parse_sentences(text)[0].question

@@ -25,8 +25,7 @@ from .option_shapes import (
 )
 from .options import strip_option_noise
 from .sentences import strip_discourse, tidy
-from .text import CJK, CJK_CHAR_RE
-from .verdicts import with_apostrophes
+from .text import CJK, CJK_CHAR_RE, with_apostrophes
 
 # Before a repeated rejection cue inside one clause: ", no Y", " and no Y", ", forget Y",
 # ", not Y", ", don't use Y". Kept apart from the list split above so that a comma before a

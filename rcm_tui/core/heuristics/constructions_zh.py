@@ -40,6 +40,9 @@ _ZH_EXPERIENCER = (
     r"(?:我们?|咱们|他们?|她们?|我(?:爸|妈|老婆|老公|家|女儿|儿子)|爸妈|父母|家里人?|孩子|老人|"
     r"老板|领导|客户|女朋友|男朋友|对象)"
 )
+_ZH_PERSON_RE = re.compile(
+    rf"{_ZH_EXPERIENCER}|(?:我们?|咱|家里)?家?的?(?:孩子|小孩|宝宝|女儿|儿子|老人|室友|同事|朋友)们?"
+)
 _ZH_ADVERB = (
     r"(?:其实|真的|实在|确实|完全|根本|一点也|一点都|也|都|就|还是|倒是|是|向来|从来|一直|再也|坚决|"
     r"绝对|肯定|打死也|死活|先|暂时|暂且|就先|直接|果断|一律|统统|全部)"
@@ -243,6 +246,8 @@ def zh_constructions(clause: str) -> list[Construction]:
             # The topic-first reading opens the clause with its noun: one character is one
             # ("鱼不要"); elsewhere a lone character is mostly a cut word.
             single = pattern is _ZH_TOPIC_FIRST_RE and m.start() == 0
+            if pattern is _ZH_CANNOT_SUFFIX_RE and opt and _ZH_PERSON_RE.fullmatch(opt):
+                continue  # "我女儿不能吃花生": the one who cannot, not what is refused
             add(opt, clause[m.end() :], family, hard=hard, single=single)
     for m in _ZH_BAD_EXPERIENCE_RE.finditer(clause):
         if _ZH_NEGATIVE_EVAL_RE.search(m.group("eval")):

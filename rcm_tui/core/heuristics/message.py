@@ -38,6 +38,7 @@ from .text import (
     bounded_text,
     content_tokens,
     overlap_of,
+    with_apostrophes,
 )
 
 _AFFIRM_RE = re.compile(
@@ -393,6 +394,7 @@ def analyse_message(text: str, turn: int, view: LedgerSnapshot) -> Analysis:
     on it.
     """
     del turn
+    text = with_apostrophes(text)
     analysis = Analysis(source="heuristic")
     ruled = rule_scan(text, view)
     if ruled is None:

@@ -22,7 +22,7 @@ _PRONOUN_MODAL_RE = re.compile(
 STRONG_MODAL_RE = re.compile(
     r"\b(?:must|mustn'?t|need\s+to|needs\s+to|have\s+to|has\s+to|has\s+got\s+to|"
     r"have\s+got\s+to|(?:'s|'ve)\s+got\s+to|gotta|required?|requires|requirement|mandatory|"
-    r"shall|should|is\s+essential|"
+    r"shall|should|shouldn'?t|is\s+essential|"
     r"it'?s\s+essential|is\s+critical|make\s+sure|ensure|guarantee)\b"
     # "we need an audit trail" — but not "no need for", "don't need", "need help".
     r"|(?<!no\s)(?<!n't\s)(?<!not\s)\bneeds?\b(?!\s+(?:to|help)\b)"

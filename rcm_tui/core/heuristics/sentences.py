@@ -6,7 +6,8 @@ import re
 from dataclasses import dataclass, field
 
 from .cues import BUILD_VERB_RE, IMPERATIVE_REJECT_RE, OUTPUT_VERB_RE, SYSTEM_VERB_RE
-from .text import CJK, CJK_CHAR_RE
+from .run_ons import run_on_pieces
+from .text import CJK, CJK_CHAR_RE, with_apostrophes
 
 # Fenced code: whole blocks, and their bodies (for size and for what the code uses).
 FENCED_CODE_RE = re.compile(r"```.*?(?:```|\Z)", re.S)
@@ -85,7 +86,7 @@ _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def _plain(line: str) -> str:
-    visible = _CONTROL_RE.sub(" ", line)
+    visible = with_apostrophes(_CONTROL_RE.sub(" ", line))
     unquoted = _CODE_SPAN_RE.sub(_unquoted, visible).replace("`", " ")
     return _PASTE_LABEL_RE.sub("", _EMPHASIS_RE.sub(_unmarked, unquoted).strip())
 
@@ -148,8 +149,9 @@ def _split_lines(text: str) -> list[tuple[str, bool]]:
             continue
         body = _plain(BULLET_RE.sub("", line))
         bullet = BULLET_RE.match(line) is not None
-        for sentence in SENTENCE_SPLIT_RE.split(body):
-            for piece in _zh_space_clauses(sentence or ""):
+        spoken = (p for s in SENTENCE_SPLIT_RE.split(body) for p in run_on_pieces(s or ""))
+        for sentence in spoken:
+            for piece in _zh_space_clauses(sentence):
                 if piece.strip():
                     out.append((piece.strip(), bullet))
     return out
@@ -207,7 +209,11 @@ _DONT_START_RE = re.compile(r"^(?:do\s+not|don't)\b", re.I)
 # statement, as people do in notes.
 _NO_SUBJECT_AFTER_AUX_RE = re.compile(
     r"^\S+\s+(?:to|got\s+to|be|been|not|never|also|always|only|ideally|preferably|definitely)\b"
-    r"|^(?:can|could|would|will|should|shall|may|might|must)n?'?t?\s+be\b",
+    r"|^(?:can|could|would|will|should|shall|may|might|must)n?'?t?\s+be\b"
+    # "Shouldn't cost more than 60 a month", "Won't work for us": a negative auxiliary with a
+    # verb after it and no subject between.
+    r"|^\w+n't\s+(?!(?:i|you|we|they|he|she|it|there|this|that|these|those|the|a|an|my|your|"
+    r"our|their|his|her|its|any|some|anyone|anybody|anything|everyone|someone|people)\b)",
     re.I,
 )
 _NEGATIVE_START_RE = re.compile(r"^(?:no|not|don't|do)\b", re.I)

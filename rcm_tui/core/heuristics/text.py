@@ -224,3 +224,30 @@ def bounded_text(text: str, head: int, tail: int) -> str:
     if 0 <= begin < tail // 2:
         end = end[begin + 1 :]
     return f"{start}\n\n{end}"
+
+
+
+# How people type on phones and in a hurry: contractions without their apostrophe ("thats so
+# boring", "i dont need it") and with a typographic one ("don’t", most phone keyboards' default).
+# Spelt out, one rule reads every spelling. Only contractions that are no other word ("its",
+# "ill", "were", "lets" and "well" are words of their own).
+_INFORMAL = {
+    "thats": "that's", "shes": "she's", "hes": "he's", "im": "I'm", "ive": "I've",
+    "theyre": "they're", "youre": "you're", "weve": "we've", "dont": "don't",
+    "doesnt": "doesn't", "didnt": "didn't", "isnt": "isn't", "arent": "aren't",
+    "wasnt": "wasn't", "werent": "weren't", "wont": "won't", "cant": "can't",
+    "couldnt": "couldn't", "wouldnt": "wouldn't", "shouldnt": "shouldn't", "mustnt": "mustn't",
+    "havent": "haven't", "hasnt": "hasn't", "hadnt": "hadn't", "whats": "what's",
+    "theres": "there's",
+}  # fmt: skip
+_INFORMAL_RE = re.compile(r"\b(?:" + "|".join(_INFORMAL) + r")\b", re.I)
+
+
+def with_apostrophes(text: str) -> str:
+    """`text` with its contractions spelt the one way the rules read them."""
+
+    def fix(m: re.Match[str]) -> str:
+        word = _INFORMAL[m.group().lower()]
+        return word if m.group()[0].islower() or word[0] == "I" else word.capitalize()
+
+    return _INFORMAL_RE.sub(fix, text.replace("’", "'"))

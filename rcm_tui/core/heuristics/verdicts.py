@@ -156,22 +156,3 @@ def antecedent(before: str) -> str:
     return ""
 
 
-_INFORMAL = {
-    "thats": "that's", "shes": "she's", "hes": "he's", "im": "I'm", "ive": "I've",
-    "theyre": "they're", "youre": "you're", "weve": "we've", "dont": "don't",
-    "doesnt": "doesn't", "didnt": "didn't", "isnt": "isn't", "arent": "aren't",
-    "wasnt": "wasn't", "werent": "weren't", "wont": "won't", "cant": "can't",
-    "couldnt": "couldn't", "wouldnt": "wouldn't", "shouldnt": "shouldn't", "lets": "let's",
-}  # fmt: skip
-_INFORMAL_RE = re.compile(r"\b(?:" + "|".join(_INFORMAL) + r")\b", re.I)
-
-
-def with_apostrophes(text: str) -> str:
-    """Contractions typed without their apostrophe ("thats so boring", "i dont need it")
-    spelt out, so one rule reads both spellings."""
-
-    def fix(m: re.Match[str]) -> str:
-        word = _INFORMAL[m.group().lower()]
-        return word if m.group()[0].islower() or word[0] == "I" else word.capitalize()
-
-    return _INFORMAL_RE.sub(fix, text)
