@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import resource
 import signal
 import subprocess
@@ -545,7 +546,9 @@ def said_in_order(option: str, text: str) -> bool:
 
 
 def squash(text: str) -> str:
-    return " ".join(text.casefold().split())
+    # A control character is read as a space (sentences._CONTROL_RE): no word of its own.
+    visible = re.sub(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", " ", text)
+    return " ".join(visible.casefold().split())
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -555,6 +558,7 @@ def squash(text: str) -> str:
 @example("0`0`", [])  # and a code span touching a word
 @example("No Redis*\x08", [])  # a control character once stayed in the option ("Redis\x08")
 @example("No Redis* x", [])  # formatting removed between words is not a word said
+@example("no 微服务\x1b¡太贵了 微服务", [])  # a control character between two words is a space
 def test_analyse_message_never_raises_and_reports_only_what_the_text_says(
     text: str, rejected: list[str]
 ) -> None:

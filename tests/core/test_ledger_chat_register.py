@@ -145,3 +145,20 @@ def test_a_negative_auxiliary_without_a_subject_is_a_statement(text: str) -> Non
     # "Shouldn't we…" asks; "Shouldn't cost more than…" states a limit.
     assert requirements(text), analyse(text)
     assert not parse_sentences(text)[0].question
+
+
+@pytest.mark.parametrize(
+    ("text", "option"),
+    [
+        ("We've had enough of timeshare pitches.", "timeshare pitches"),
+        ("Jazz brunches don't do it for me.", "Jazz brunches"),
+        ("Escape rooms get on my nerves.", "Escape rooms"),
+    ],
+)
+def test_idioms_of_aversion_turn_the_option_down(text: str, option: str) -> None:
+    assert rejected(text) == [option]
+
+
+def test_chinese_after_an_english_name_is_no_part_of_it() -> None:
+    # An English "no X" reads an English noun phrase; what follows in Chinese judges it.
+    assert rejected("no Memcached 太旧了") == ["Memcached"]

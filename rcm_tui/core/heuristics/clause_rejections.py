@@ -19,6 +19,7 @@ from .option_phrases import (
 )
 from .option_shapes import (
     contrasted_option,
+    english_part,
     fronted_and_preferred,
     points_at_an_option,
     zh_cut_option,
@@ -345,7 +346,7 @@ class _Found:
         need_name: bool = False,
         family: str = "",
     ) -> None:
-        for option in clean_options(raw, allow_gerund=allow_gerund):
+        for option in clean_options(english_part(raw), allow_gerund=allow_gerund):
             if need_name and not looks_like_name(option):
                 continue
             at = raw.find(option)

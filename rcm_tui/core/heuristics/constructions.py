@@ -67,7 +67,7 @@ _AVERSION_VERB = (
     r"never\s+(?:eat|eats|drink|drinks|fly|flies|wear|wears|buy|buys)|"
     r"(?:'m|am|'re|are)\s+not\s+(?:touching|doing|eating|buying|paying\s+for|going\s+back\s+to)|"
     r"(?:forbids?|bans?|banned|vetoe[sd]|vetoes)|(?:doesn'?t|does\s+not|won'?t|will\s+not)\s+"
-    r"(?:allow|permit)|(?:has|have)\s+(?:had\s+)?enough\s+of|"
+    r"(?:allow|permit)|(?:has|have|'ve|'s)\s+(?:had\s+)?enough\s+of|"
     r"(?:has|have)\s+no\s+(?:interest|desire|patience)\s+(?:in|for)|finds?\s+(?=\S+(?:\s+\S+)?\s+"
     r"(?:boring|annoying|mind-numbing|tedious|unbearable|awful|horrible)))"
 )
@@ -88,7 +88,7 @@ _NOT_MY_THING_RE = re.compile(
     r"|just\s+)?(?:(?:my|our|his|her|their)\s+(?:thing|cup\s+of\s+tea|style|scene|jam|taste|"
     r"vibe|kind\s+of\s+thing)|for\s+(?:me|us|him|her|them|(?:my|our)\s+\w+))\b"
     r"|^(?P<opt2>.+?)\s+(?:does|do)(?:n'?t|\s+not)\s+(?:really\s+)?(?:appeal\s+to|agree\s+with|"
-    r"suit|work\s+for)\s+(?:me|us|him|her|them)\b"
+    r"suit|work\s+for|do\s+(?:it|much|anything)\s+for)\s+(?:me|us|him|her|them)\b"
     r"|^(?P<opt3>.+?)\s+(?:makes?|made|gives?|gave)\s+(?:me|us|him|her|them)\s+(?:\w+\s+)?"
     r"(?:sick|ill|nauseous|carsick|seasick|anxious|nervous|uncomfortable|queasy|headaches?|"
     r"migraines?|the\s+creeps|hives|a\s+rash)\b"
@@ -98,8 +98,8 @@ _NOT_MY_THING_RE = re.compile(
     r"a\s+no\s+from\s+(?:me|us))\b"
     r"|^(?P<opt8>.+?)\s+(?:let|lets)\s+(?:us|me)\s+down\b"
     r"|^(?P<opt9>.+?)\s+(?:won'?t|will\s+not)\s+be\s+(?:necessary|needed)\b"
-    r"|^(?P<opt4>.+?)\s+(?:drives?|drove)\s+(?:me|us|him|her|them)\s+(?:crazy|nuts|mad|"
-    r"up\s+the\s+wall)"
+    r"|^(?P<opt4>.+?)\s+(?:(?:drives?|drove)\s+(?:me|us|him|her|them)\s+(?:crazy|nuts|mad|"
+    r"up\s+the\s+wall)|(?:gets?|got|grates?)\s+on\s+(?:my|our|his|her|their)\s+nerves)"
     r"|^(?P<opt5>.+?)\s+(?:is|are|'s|'re)\s+(?:a\s+)?(?:total\s+|hard\s+|big\s+)?(?:no\s+for\s+"
     r"(?:me|us)|hard\s+no|turn[- ]off)\b",
     re.I,

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from .text import CJK
+
 # "…, not really", "…, not that much", "…, not at all": what follows a contrasting "not" that
 # is no option.
 _NOT_AN_OPTION_RE = re.compile(
@@ -92,3 +94,14 @@ def zh_cut_option(option: str, clause: str) -> bool:
     at = clause.find(option)
     before = clause[at - 1 : at] if at > 0 else ""
     return bool(_ZH_UNIT_START_RE.match(option) and _ZH_NUMERAL_RE.match(before))
+
+
+# An English construction reads an English noun phrase: Chinese after a name ("no Redis 太贵了
+# 微服务") is what is said about it, not part of it.
+_BEFORE_CHINESE_RE = re.compile(rf"^([^{CJK}]*[A-Za-z0-9][^{CJK}]*?)\s*[{CJK}]")
+
+
+def english_part(raw: str) -> str:
+    """`raw` up to the first Chinese character after its latin words; itself without one."""
+    m = _BEFORE_CHINESE_RE.match(raw)
+    return m.group(1) if m else raw

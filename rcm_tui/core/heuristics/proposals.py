@@ -191,14 +191,23 @@ _ACCEPTED_RE = re.compile(
 )
 
 
+_CONTRAST_RE = re.compile(r"^(?:but|though|however|whereas|但是|不过|可是|但|只是)\s*", re.I)
+
+
 def _judged_topic(topic: str, rest: str, proposal: str) -> str:
     """The option a negative judgement in the rest of the sentence is about: the sentence's
     topic; once a piece has accepted it, another option of the reply that a later piece opens
     with ("Stand yes, case she doesn't need": the case)."""
     current, accepted = topic, False
     for index, piece in enumerate(_PIECE_SPLIT_RE.split(rest)):
-        if index and accepted:
-            named = _named_opening(piece, proposal)
+        if index and (accepted or _CONTRAST_RE.match(piece)):
+            # "长城想去，但是八达岭人太多了": after a contrast, a piece that opens with another
+            # option of the reply is about that one.
+            after = _CONTRAST_RE.sub("", piece, count=1)
+            named = _named_opening(after, proposal)
+            other = _topic(after) if not named and not accepted else ""
+            if other and not option_matches(other, current):
+                return ""  # the judgement is about something the reply did not offer
             current, accepted = (named, False) if named else (current, accepted)
         if _negative(piece) and not accepted:
             return current

@@ -42,6 +42,9 @@ class Sentence:
     question: bool
     clauses: list[str] = field(default_factory=list)
     bullet: bool = False
+    # A question cut from the statement before it ("I hate cruises, | any other ideas?"): the
+    # whole sentence, which is what the user asked.
+    asked: str = ""
 
 
 LIST_HEADER_RE = re.compile(
@@ -196,11 +199,60 @@ def _is_question(sentence: str) -> bool:
     return bool(CJK_CHAR_RE.search(core) and _ZH_QUESTION_RE.search(core))
 
 
+# "I hate cruises, any other ideas?", "We can't use AWS, what would you suggest?", "预算三百以内，
+# 有什么推荐吗？": a statement with a question after its last comma. The statement binds every
+# answer, so it is read as one; the question mark belongs to the tail. Not when the head is a
+# condition or a premise to the question ("If we drop Oracle, what then?", "除了火锅，还有什么？")
+# or the tail offers an alternative ("…, or should we keep it?").
+_TAIL_QUESTION_RE = re.compile(r"^(?P<head>.+)[,，]\s*(?P<tail>[^,，]+[?？])\s*$")
+_NOT_A_STATEMENT_HEAD_RE = re.compile(
+    r"^(?:if|when|whether|unless|besides|apart|except|without|with|for|after|before|since|"
+    r"assuming|given|suppose|supposing|say|in\s+case|instead|rather|other\s+than|or)\b"
+    r"|^(?:如果|要是|假如|假设|万一|除了|不然|还是)|的话$",
+    re.I,
+)
+_SHORT_TAIL_WORDS = 4
+# "…, right?" asks to have the head confirmed: the head is in question too.
+_TAG_QUESTION_RE = re.compile(
+    r"^(?:right|correct|yes|no|ok(?:ay)?|yeah|true|isn'?t\s+it|don'?t\s+(?:they|you|we)|"
+    r"aren'?t\s+(?:they|we)|is\s+that\s+(?:right|correct|true|ok))\W*$"
+    r"|^(?:对吧|是吧|对吗|是吗|对不对|是不是)",
+    re.I,
+)
+_ZH_ASKS_RE = re.compile(
+    r"什么|怎么|如何|哪|多少|几[个种家款]|是否|有没有|能不能|可不可以|要不要|谁|[吗呢么]$"
+)
+
+
+def _statement_then_question(sentence: str) -> tuple[str, str] | None:
+    m = _TAIL_QUESTION_RE.match(sentence)
+    if m is None:
+        return None
+    head, tail = m.group("head").strip(), m.group("tail").strip()
+    if _is_question(head) or _NOT_A_STATEMENT_HEAD_RE.search(head):
+        return None
+    if _NOT_A_STATEMENT_HEAD_RE.match(tail) or _TAG_QUESTION_RE.match(tail):
+        return None
+    if len(head.split()) < 2 and len(head) < 3:
+        return None
+    words = tail.rstrip("?？ ")
+    if CJK_CHAR_RE.search(tail):
+        return (head, tail) if _ZH_ASKS_RE.search(words) else None
+    asks = _is_question(words) or len(words.split()) <= _SHORT_TAIL_WORDS
+    return (head, tail) if asks else None
+
+
 def parse_sentences(text: str) -> list[Sentence]:
-    return [
-        Sentence(s, i, _is_question(s), _split_clauses(s), bullet)
-        for i, (s, bullet) in enumerate(_split_lines(text))
-    ]
+    parsed: list[Sentence] = []
+    for s, bullet in _split_lines(text):
+        cut = _statement_then_question(s) if s.endswith(("?", "？")) else None
+        if cut is None:
+            parsed.append(Sentence(s, len(parsed), _is_question(s), _split_clauses(s), bullet))
+            continue
+        head, tail = cut
+        parsed.append(Sentence(head, len(parsed), False, _split_clauses(head), bullet))
+        parsed.append(Sentence(tail, len(parsed), True, [tail], bullet, asked=s))
+    return parsed
 
 
 _DONT_START_RE = re.compile(r"^(?:do\s+not|don't)\b", re.I)

@@ -329,4 +329,4 @@ def _scan_question(sentence: Sentence, found: Findings) -> None:
         # "Which one has less overhead for a team of three?" still says who it is for.
         found.add_fact(team)
         found.add_requirement(team, 0.6)
-    found.questions.append(_question_text(sentence.text))
+    found.questions.append(_question_text(sentence.asked or sentence.text))
