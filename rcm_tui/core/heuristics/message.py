@@ -11,6 +11,7 @@ from ..models import DialogState
 from .clause_scan import Findings
 from .construction_parts import is_category
 from .options import option_matches, same_option
+from .ordinals import resolved
 from .pronouns import pronoun_rejection
 from .proposals import proposal_verdicts
 from .quantities import quantity_keys
@@ -355,6 +356,9 @@ def rule_scan(
         if pronoun:
             scan.hits.append(pronoun)
             scan.clauses[(pronoun.sentence, 0)] = pronoun.cause
+    for hit in scan.hits:
+        # "the first one is a hard pass": the option the reply listed first.
+        hit.option = resolved(hit.option, view.last_assistant_message)
     _add_proposal_verdicts(sentences, view, scan, drop_sentences)
     for hit in rhetorical_rejections(sentences, drop_sentences):
         if not any(same_option(hit.option, h.option) for h in scan.hits):
