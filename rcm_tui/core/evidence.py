@@ -28,6 +28,8 @@ _ECHO_RE = re.compile(
     # far:") introduces them; it does not meet them.
     r"(?:(?:noted\s+)?as\s+|(?:here\s+are\s+)?(?:your|the)\s+)?requirements?"
     r"(?:\s+(?:so\s+far|noted|recorded))?\s*[:：]|"
+    # The ledger read back under its own labels ("Ruled out: …", "Keeping to: …").
+    r"(?:ruled\s+out|rejected|keeping\s+to|constraints?)\s*[:：]|"
     r"r\d+\b|so\s+you\s+need|(?:to\s+)?recap\b|你(?:需要|要求|说|提到))",
     re.I,
 )

@@ -20,6 +20,8 @@ PENDING = [("R1", "We need a baby monitor", 1), ("R2", "Budget 200 quid", 1)]
         "Your requirements so far: a baby monitor, and a budget of 200 quid.",
         "Here are your requirements: we need a baby monitor; budget 200 quid.",
         "So: a baby monitor, on a budget of 200 quid?",
+        # The ledger read back under its own labels.
+        "Ruled out: video monitors (We need a baby monitor on a budget of 200 quid).",
     ],
 )
 def test_a_reply_that_lists_the_requirements_back_meets_none(reply: str) -> None:

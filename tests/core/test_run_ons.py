@@ -41,6 +41,16 @@ from rcm_tui.core.ledger_snapshot import LedgerSnapshot
                 "so big buttons please",
             ],
         ),
+        (
+            "my dad is coming for the weekend he cant do stairs so we need a ground floor room "
+            "and hes not a fan of spicy food",
+            [
+                "my dad is coming for the weekend",
+                "he cant do stairs",
+                "so we need a ground floor room",
+                "and hes not a fan of spicy food",
+            ],
+        ),
     ],
 )
 def test_a_run_on_is_cut_where_a_full_stop_would_go(text: str, pieces: list[str]) -> None:

@@ -35,6 +35,7 @@ _INTERJECTIONS = {"ok", "okay", "oh", "yeah", "yep", "nope", "right", "perfect",
 _SUBJECTS = {
     "i", "we", "they", "he", "she", "its", "it's", "thats", "that's", "theres", "there's",
     "im", "i'm", "we're", "were", "we'd", "i'd", "we've", "i've", "ive", "id", "they're",
+    "theyre", "he's", "hes", "she's", "shes", "they've", "weve",
 }
 _REQUEST_STARTS = {
     ("can", "you"), ("could", "you"), ("would", "you"), ("can", "we"), ("could", "we"),
@@ -68,6 +69,9 @@ def _opens_a_clause(words: list[str], i: int) -> bool:
     word = _bare(words[i])
     before = _bare(words[i - 1])
     after = _bare(words[i + 1]) if i + 1 < len(words) else ""
+    if word == "and":
+        # "…we need a lift and im not a fan of hostels": "and" with a new subject after it.
+        return after in _SUBJECTS and before not in _GOVERNS
     if before in _GOVERNS and word not in _INTERJECTIONS:
         return False
     if word == "so":
