@@ -40,25 +40,29 @@ _ACK_RE = re.compile(
 )
 
 
+# The sentences of a reply that could meet a requirement, each with its content words.
+_Stated = list[tuple[str, frozenset[str]]]
+
+
 def _sentences(reply: str) -> list[str]:
     return [_ACK_RE.sub("", s.strip()) for s in _SENTENCE_RE.split(reply) if s and s.strip()]
 
 
-def meets(reply: str, requirement: str, others: tuple[str, ...] = ()) -> bool:
-    """True when some sentence of `reply` is about `requirement` and says how it is met.
+def _stated(reply: str) -> _Stated:
+    """The reply's sentences that could meet something (no question, no echo), with their words."""
+    return [
+        (s, content_tokens(s))
+        for s in _sentences(reply)
+        if not (s.endswith(("?", "？")) or _ECHO_RE.match(s))
+    ]
 
-    `others` are the other requirements' texts: their words are not words of the reply's own,
-    so a sentence that lists the requirements back ("Keeping to: a; b.") meets none of them.
-    """
+
+def _meets_in(stated: _Stated, requirement: str, theirs: frozenset[str]) -> bool:
     wanted = content_tokens(requirement)
     if not wanted:
         return False
-    theirs = set().union(*(content_tokens(text) for text in others)) - wanted
     numbers = quantity_keys(requirement)
-    for sentence in _sentences(reply):
-        if sentence.endswith(("?", "？")) or _ECHO_RE.match(sentence):
-            continue
-        said = content_tokens(sentence)
+    for sentence, said in stated:
         about = len(wanted & said) / len(wanted) >= ABOUT or bool(
             numbers and numbers & quantity_keys(sentence)
         )
@@ -67,11 +71,24 @@ def meets(reply: str, requirement: str, others: tuple[str, ...] = ()) -> bool:
     return False
 
 
+def meets(reply: str, requirement: str, others: tuple[str, ...] = ()) -> bool:
+    """True when some sentence of `reply` is about `requirement` and says how it is met.
+
+    `others` are the other requirements' texts: their words are not words of the reply's own,
+    so a sentence that lists the requirements back ("Keeping to: a; b.") meets none of them.
+    """
+    theirs = frozenset[str]().union(*(content_tokens(text) for text in others))
+    return _meets_in(_stated(reply), requirement, theirs - content_tokens(requirement))
+
+
 def addressed(reply: str, pending: list[tuple[str, str, int]]) -> list[str]:
     """Ids of the pending requirements the reply gives evidence of meeting."""
-    texts = [text for _, text, _ in pending]
-    return [
-        rid
-        for rid, text, _ in pending
-        if meets(reply, text, tuple(t for t in texts if t != text))
-    ]
+    stated = _stated(reply)
+    words = [content_tokens(text) for _, text, _ in pending]
+    met: list[str] = []
+    for index, (rid, text, _) in enumerate(pending):
+        # The other requirements' words (a requirement of the same text is no other).
+        theirs = frozenset[str]().union(*(w for j, w in enumerate(words) if pending[j][1] != text))
+        if _meets_in(stated, text, theirs - words[index]):
+            met.append(rid)
+    return met
