@@ -12,14 +12,13 @@ from __future__ import annotations
 import re
 
 from .heuristics.quantities import quantity_keys
-from .heuristics.text import content_tokens
+from .heuristics.text import REPLY_SENTENCE_RE, content_tokens
 
 # How much of the requirement's wording a sentence must carry to be about it.
 ABOUT = 0.5
 # Words of its own a sentence needs beyond the requirement's to say how it is met.
 OWN_WORDS = 2
 
-_SENTENCE_RE = re.compile(r"(?<=[.!?。！？])\s*|\n+")
 # Sentences that hand the requirement back instead of meeting it.
 _ECHO_RE = re.compile(
     r"^\s*(?:[-*•>]\s*)?(?:you(?:'ve|\s+have)?\s+(?:need|want|said|mentioned|asked|require|"
@@ -45,7 +44,7 @@ _Stated = list[tuple[str, frozenset[str]]]
 
 
 def _sentences(reply: str) -> list[str]:
-    return [_ACK_RE.sub("", s.strip()) for s in _SENTENCE_RE.split(reply) if s and s.strip()]
+    return [_ACK_RE.sub("", s.strip()) for s in REPLY_SENTENCE_RE.split(reply) if s and s.strip()]
 
 
 def _stated(reply: str) -> _Stated:

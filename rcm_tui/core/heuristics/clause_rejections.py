@@ -26,7 +26,7 @@ from .option_shapes import (
 )
 from .options import strip_option_noise
 from .sentences import strip_discourse, tidy
-from .text import CJK, CJK_CHAR_RE, with_apostrophes
+from .text import CJK, CJK_CHAR_RE
 
 # Before a repeated rejection cue inside one clause: ", no Y", " and no Y", ", forget Y",
 # ", not Y", ", don't use Y". Kept apart from the list split above so that a comma before a
@@ -317,7 +317,7 @@ def _english_clause_rejections(clause: str) -> list[RawHit]:
     reject something, so "Go with Postgres, not Mongo" or "If we use X, no Y" are read whole.
     A piece without a reason of its own shares the reason that ends the chain.
     """
-    core = with_apostrophes(strip_discourse(clause))
+    core = strip_discourse(clause)
     pieces = [p for p in _REJECTION_CHAIN_SPLIT_RE.split(core) if p.strip()]
     if len(pieces) >= 2:
         per_piece = [_single_clause_rejections(p) for p in pieces]

@@ -15,7 +15,7 @@ import re
 
 from .options import strip_option_noise
 from .sentences import BULLET_RE
-from .text import CJK
+from .text import CJK, REPLY_SENTENCE_RE
 
 _EN_PLACES = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3,
               "4th": 3, "fifth": 4, "5th": 4, "last": -1}  # fmt: skip
@@ -46,7 +46,6 @@ _PREDICATE_RE = re.compile(
     r"\s+(?:are|is|would|could|will|should|can|all|both|each|were|might)\b.*$|[都也].*$", re.I
 )
 _ALTERNATIVE_RE = re.compile(r"\bor\b|或者|还是", re.I)
-_SENTENCE_RE = re.compile(r"(?<=[.!?。！？])\s*|\n+")
 _MAX_NAME_WORDS = 8
 
 
@@ -80,7 +79,7 @@ def _list_names(reply: str) -> list[str]:
 
 def _series_names(reply: str) -> list[str]:
     best: list[str] = []
-    for sentence in _SENTENCE_RE.split(reply):
+    for sentence in REPLY_SENTENCE_RE.split(reply):
         offered = _LEAD_IN_RE.sub("", sentence.strip().rstrip(".!?。！？"), count=1)
         offered = re.split(r"[:：]\s*", offered)[-1]
         items = [re.split(r"[，。]", i)[0].strip() for i in _SERIES_SPLIT_RE.split(offered)]

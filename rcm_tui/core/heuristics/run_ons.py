@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import re
 
+from .text import CJK, CJK_CHAR_RE
+
 # At least this many words, with no punctuation inside, before a stretch counts as a run-on.
 RUN_ON_WORDS = 14
 # A cut leaves at least this many words on each side.
 SHORTEST_PIECE = 3
 
 _PUNCTUATED_RE = re.compile(r"[,;:()\[\]—–]|\s-\s|[.!?](?=\s)")
-_CJK_RE = re.compile(r"[\u3400-\u9fff]")
 _WORD_RE = re.compile(r"\S+")
 
 # Words that open a new clause in speech wherever they stand.
@@ -93,7 +94,7 @@ def is_run_on(sentence: str) -> bool:
         not punctuates
         and len(body.split()) >= RUN_ON_WORDS
         and not _PUNCTUATED_RE.search(body)
-        and not _CJK_RE.search(body)
+        and not CJK_CHAR_RE.search(body)
     )
 
 
@@ -103,8 +104,8 @@ def is_run_on(sentence: str) -> bool:
 ZH_RUN_ON_CHARS = 16
 _ZH_PUNCTUATED_RE = re.compile(r"[，。！？、；：,.!?;:()（）\s]")
 _ZH_CUT_RE = re.compile(
-    r"(?<=[\u3400-\u9fff])(?=然后|但是|不过|所以|而且|另外|对了|还有就是|因为|要是|那就|可是)"
-    r"|(?<=[\u3400-\u9fffA-Za-z0-9])(?<![给跟和对被把让叫说是为向帮替使令与同当请得])(?=我们?[^的们])"
+    rf"(?<=[{CJK}])(?=然后|但是|不过|所以|而且|另外|对了|还有就是|因为|要是|那就|可是)"
+    rf"|(?<=[{CJK}A-Za-z0-9])(?<![给跟和对被把让叫说是为向帮替使令与同当请得])(?=我们?[^的们])"
 )
 # A piece shorter than this stays with the one before it.
 ZH_SHORTEST_PIECE = 4
@@ -126,7 +127,7 @@ def _zh_pieces(sentence: str) -> list[str]:
 
 def _is_zh_run_on(sentence: str) -> bool:
     return (
-        len(_CJK_RE.findall(sentence)) >= ZH_RUN_ON_CHARS
+        len(CJK_CHAR_RE.findall(sentence)) >= ZH_RUN_ON_CHARS
         and not _ZH_PUNCTUATED_RE.search(sentence.strip().rstrip("。！？!?."))
     )
 

@@ -219,8 +219,9 @@ _TAG_QUESTION_RE = re.compile(
     r"|^(?:对吧|是吧|对吗|是吗|对不对|是不是)",
     re.I,
 )
-_ZH_ASKS_RE = re.compile(
-    r"什么|怎么|如何|哪|多少|几[个种家款]|是否|有没有|能不能|可不可以|要不要|谁|[吗呢么]$"
+# A Chinese clause that asks: "Loki够吗", "有什么推荐吗", "怎么训练", "谁批？".
+ZH_ASKS_RE = re.compile(
+    r"[吗呢么?？]\s*$|什么|怎么|如何|哪|多少|几[个种家款]|是否|有没有|能不能|可不可以|要不要|谁"
 )
 
 
@@ -237,7 +238,7 @@ def _statement_then_question(sentence: str) -> tuple[str, str] | None:
         return None
     words = tail.rstrip("?？ ")
     if CJK_CHAR_RE.search(tail):
-        return (head, tail) if _ZH_ASKS_RE.search(words) else None
+        return (head, tail) if ZH_ASKS_RE.search(words) else None
     asks = _is_question(words) or len(words.split()) <= _SHORT_TAIL_WORDS
     return (head, tail) if asks else None
 

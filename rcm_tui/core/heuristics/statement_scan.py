@@ -20,7 +20,7 @@ from .requirements import (
     requirement_from_clause,
     team_size,
 )
-from .sentences import LIST_HEADER_RE, Sentence, strip_discourse, tidy
+from .sentences import LIST_HEADER_RE, ZH_ASKS_RE, Sentence, strip_discourse, tidy
 from .statements import stated_requirement
 from .text import CJK_CHAR_RE
 
@@ -292,12 +292,6 @@ _JUST_INSTEAD_RE = re.compile(
 )
 
 
-# A clause that asks: "Loki够吗", "有什么推荐吗", "怎么训练".
-_ASKS_ZH_RE = re.compile(
-    r"[吗呢么?？]\s*$|什么|怎么|如何|哪|多少|几[个种家]|是否|能不能|可不可以|要不要"
-)
-
-
 def _scan_question_lead(sentence: Sentence, found: Findings, scan: RejectionScan) -> None:
     """ "我家柯基一岁了，见到人就扑，怎么训练？", "查询速度要在几秒以内，Loki够吗？": a Chinese
     question opens with statements, and what they state binds every answer. Only the clauses
@@ -306,7 +300,7 @@ def _scan_question_lead(sentence: Sentence, found: Findings, scan: RejectionScan
     if len(clauses) < 2 or not CJK_CHAR_RE.search(sentence.text):
         return
     for ci, clause in enumerate(clauses[:-1]):
-        if _ASKS_ZH_RE.search(clause) or (sentence.index, ci) in scan.clauses:
+        if ZH_ASKS_RE.search(clause) or (sentence.index, ci) in scan.clauses:
             continue
         scan_clause(
             clause, found, rejected=False, after_rejection=False, strong_only=False, previous=None

@@ -226,6 +226,9 @@ def bounded_text(text: str, head: int, tail: int) -> str:
     return f"{start}\n\n{end}"
 
 
+# The sentences of a reply: after a full stop of either script, and at every line break.
+REPLY_SENTENCE_RE = re.compile(r"(?<=[.!?。！？])\s*|\n+")
+
 
 # How people type on phones and in a hurry: contractions without their apostrophe ("thats so
 # boring", "i dont need it") and with a typographic one ("don’t", most phone keyboards' default).
