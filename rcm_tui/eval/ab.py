@@ -328,7 +328,9 @@ def score(doc: dict[str, Any], exp: dict[str, Any], *, readvocacy: bool = True) 
     rejected = doc.get("rejected", [])
     active = [r.get("option", "") for r in rejected if r.get("reopened_turn") is None]
     groups = exp.get("rejected", [])
-    aliases = [t for g in groups for t in g]
+    # `rejected_allowed`: options a user may be read as rejecting, but need not be (the offer a
+    # user of a public dialogue set asked an alternative to): true if recorded, not expected.
+    aliases = [t for g in groups for t in g] + list(exp.get("rejected_allowed", []))
     false_pos = [o for o in active if not any(matches(t, o) for t in aliases)]
     forbidden = [t for t in exp.get("not_rejected", []) if any(matches(t, o) for o in active)]
     reqs = [r.get("text", "") for r in doc.get("requirements", [])]

@@ -188,7 +188,8 @@ _NO_NEED_RE = re.compile(
 )
 _SKIP_RE = re.compile(
     r"^(?:(?:let'?s|we\s+can|you\s+can|just|please|feel\s+free\s+to)\s+)?(?:skip|omit|"
-    rf"leave\s+out|cut\s+out){{1}}\s+{OPTION_GROUP}"
+    # "Let's leave out of Seattle": departing from it, not leaving it out.
+    rf"leave\s+out(?!\s+of\b)|cut\s+out){{1}}\s+{OPTION_GROUP}"
     rf"|^(?:let'?s\s+|just\s+|please\s+)?leave\s+(?P<opt2>[^,.;]+?)\s+out\b",
     re.I,
 )

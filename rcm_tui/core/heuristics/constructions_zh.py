@@ -7,7 +7,7 @@ import itertools
 import re
 
 from .construction_parts import Construction
-from .text import CJK, CJK_CHAR_RE
+from .text import CJK, CJK_CHAR_RE, ZH_ACKNOWLEDGEMENT
 
 # -- Chinese ---------------------------------------------------------------------------------
 _ZH_NAME = r"[A-Za-z0-9][A-Za-z0-9_.+#/-]*"
@@ -117,7 +117,9 @@ _ZH_BAD_EXPERIENCE_RE = re.compile(
     rf"(?P<opt>{_ZH_NAME}|[{CJK}]{{2,8}}?)[，,]?(?P<eval>[^。！!；;]*)"
 )
 _ZH_NEGATIVE_EVAL_RE = re.compile(
-    r"差|糟|噩梦|失望|后悔|烂|坑|坏了|推脱|太慢|不好用|问题|麻烦|踩雷|难吃|难用|不靠谱|上当|吃亏|"
+    # "麻烦你再帮我们找个…" asks politely; "没有其它问题了" is content: neither complains.
+    r"差|糟|噩梦|失望|后悔|烂|坑|坏了|推脱|太慢|不好用|(?<!没)(?<!没有)(?<!其它)(?<!其他)(?<!别的)问题|"
+    r"麻烦(?![你您帮])|踩雷|难吃|难用|不靠谱|上当|吃亏|"
     r"换个|换一个|加价|受不了|不行|没用|浪费|投诉|退款|吵|脏|超预算|超出预算|太贵"
 )
 _ZH_HEDGE_RE = re.compile(
@@ -136,6 +138,9 @@ _ZH_LEAD_RE = re.compile(
 _ZH_NOT_TOPIC_RE = re.compile(
     r"(?:价格|价钱|预算|时间|天气|周末|工作日|晚上|白天|早上|上午|下午|今天|明天|后天|这周|下周|"
     r"周[一二三四五六日]|星期[一二三四五六日天]|身体|距离|的话|是|不是|也不是|觉得|感觉|认为)$"
+    rf"|{ZH_ACKNOWLEDGEMENT}"
+    # A degree adverb or "一…就" makes a predicate of it ("一出去就有点收(不住了)").
+    r"|有点|一[\u4e00-\u9fff]{1,3}就"
     r"|^(?:如果|要是|假如|万一)|^(?:千万|一定|务必|可千万|绝对|坚决|肯定|实在|真的|确实|根本|完全|当然|其实|压根|一律)$|^(?:五一|十一|国庆|春节|元旦|[一二三四五六七八九十两\d]+(?:月|号|日|点|天|年|周|个月))"
 )
 

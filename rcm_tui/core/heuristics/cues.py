@@ -47,7 +47,6 @@ ACK_WORDS = word_set(
 )
 
 
-
 FACT_RE = re.compile(
     r"^(?:we|i|our\s+(?:team|company|org|stack)|the\s+team)\s+(?:already\s+|currently\s+)?"
     r"(?:runs?|uses?|have|has|operates?|hosts?|deploys?|maintains?|knows?|owns?|are\s+on|"
@@ -67,5 +66,26 @@ FACT_RE = re.compile(
     # "我们没有用X": not in use (a fact); "我们不用X" is read as a decision (a rejection),
     # which is how it is usually meant.
     r"|^我们(?:目前|现在)?没有?(?:在)?(?:用|使用)",
+    re.I,
+)
+
+
+# Assent to what the assistant just said ("That sounds great", "Yes, that's correct", "that
+# should work", "Sounds perfect for me", 那就好), or a sign-off ("That's all I need", "Goodbye",
+# "Possibly"): it accepts an offer or confirms a read-back and states no need of its own.
+ASSENT_RE = re.compile(
+    r"^(?:(?:yes|yeah|yep|yup|sure|ok(?:ay)?|alright|all\s+right|great|perfect|no)\W+)*"
+    r"(?:(?:(?:that|this|it|which|everything|all)(?:'s|\s+is|\s+was|\s+sounds?|\s+seems?|"
+    r"\s+looks?|\s+(?:would|will|should|might)\s+be|'d\s+be|'ll\s+be)?|sounds?|looks?|seems?)"
+    r"\s+(?:(?:really|very|so|just|absolutely|exactly|totally|pretty|all|quite)\s+)?"
+    r"(?:great|perfect|good|fine|ok(?:ay)?|correct|right|nice|lovely|awesome|excellent|wonderful|"
+    r"fantastic|amazing|ideal|brilliant|alright|cool|spot\s+on)"
+    r"|(?:that|this|it)(?:\s+(?:would|should|will|does|might|could))?\s+works?"
+    r"|(?:that|this|it)(?:'s|\s+is|\s+will\s+be|'ll\s+be|\s+would\s+be)\s+(?:all|it|everything)"
+    r"(?:\s+(?:for\s+now|(?:that\s+)?i\s+need(?:ed)?|thanks?))*"
+    r"|possibly|perhaps|maybe|goodbye|bye|yup|yep|nope|noted|understood|got\s+it)"
+    r"(?:\s+(?:for|to|with)\s+(?:me|us))?(?:\W+(?:thanks|thank\s+you))?\W*$"
+    r"|^(?:那就好|那太好了|太好了|好吧|行吧|可以的?|没问题|知道了|明白了|清楚了|了解了|记住了|记好了|好嘞|"
+    r"谢谢|多谢|感谢|拜拜|再见)[了啊呀吧哈！!。.]*$",
     re.I,
 )

@@ -38,7 +38,7 @@ from .proposals import clause_topics, hedged, negative_verdict
 from .rejections import RejectionHit, RejectionScan
 from .sentences import Sentence, strip_discourse, tidy
 from .sentiment import sentiment_words, valence_counts
-from .text import CJK, CJK_CHAR_RE, STOPWORDS
+from .text import CJK, CJK_CHAR_RE, STOPWORDS, ZH_ACKNOWLEDGEMENT
 
 MODEL_PATH = Path(__file__).with_name("rejection_model.json.gz")
 HASH_BITS = 18
@@ -48,8 +48,10 @@ HASH_BITS = 18
 RESCUE_FROM = 0.6
 # A condition, a price or a number cut in half ("价格一(万二)") is no option.
 _NOT_AN_OPTION_ZH_RE = re.compile(
-    r"的话|如果|要是|假如|价格|价钱|预算|[一二三四五六七八九十两百千万]$"
+    r"的话|如果|要是|假如|价格|价钱|预算|[一二三四五六七八九十两百千万]$|" + ZH_ACKNOWLEDGEMENT
 )
+# "Could you get me alternative residences?": more of the kind is asked for, not turned down.
+_MORE_OF_THE_KIND = r"\b(?:alternative|another|different|other)\s+"
 _PERSONAL = frozenset("i i'm i'd i've we we're we'd you he she they it it's that that's".split())
 _ASKING = r"(?:please|pls|let'?s|can\s+you|could\s+you|would\s+you)"
 # What keeps an option: a hedge ("not sure", 担心, 可能), a concession ("isn't a dealbreaker",
@@ -320,6 +322,8 @@ def plausibly_rejected(option: str, text: str) -> bool:
     if _NOT_AN_OPTION_ZH_RE.search(option):
         return False  # "下雨的话": a condition
     asked_for = rf"\b{_ASKING}\s+(?:(?:also|just|now|then|still|too)\s+)?{re.escape(option)}\b"
+    if re.search(_MORE_OF_THE_KIND + re.escape(option), text, re.I):
+        return False
     if words[0] in _PERSONAL or re.search(asked_for, text, re.I):
         return False  # "I just wanted…", "Please look in Pleasanton": a subject or a verb
     if _CONSTRAINED_RE.match(_after(text, option)):

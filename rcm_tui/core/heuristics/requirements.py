@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 
-from .cues import ACK_WORDS, BUILD_VERB_RE, OUTPUT_VERB_RE, SYSTEM_VERB_RE
+from .cues import ACK_WORDS, ASSENT_RE, BUILD_VERB_RE, OUTPUT_VERB_RE, SYSTEM_VERB_RE
 from .options import option_matches
+from .requests import narrowed_request
 from .sentences import COMMA_RE, ZH_PARTICLES_RE, strip_discourse, tidy
 from .text import CJK_CHAR_RE
 
@@ -126,6 +127,12 @@ _CONSTRAINT_NOUN_RE = re.compile(
 )
 # "Budget: under $200/month", "Database: PostgreSQL": a spec line.
 _LABEL_VALUE_RE = re.compile(r"^[A-Za-z][\w /&-]{0,30}:\s+\S")
+# "评分是4.5分以上", "价格在100-200元", "时长控制在2小时": an attribute and its amount, the
+# Chinese spec line. A person opening the clause tells a story instead ("我在2019年…").
+_ZH_ATTRIBUTE_VALUE_RE = re.compile(
+    r"^(?![我你他她它这那])[\u4e00-\u9fff]{1,6}(?:是|在|要在|要|为|控制在|不低于|不高于|不超过|低于|高于)"
+    r"\s*\d[\d.]*(?:\s*[-~到至]\s*\d[\d.]*)?\s*[\u4e00-\u9fffA-Za-z%]{0,3}"
+)
 _CANNOT_RE = re.compile(
     r"^(?:we|i)\s+(?:can'?t|cannot|can\s+not|(?:are|am|'re|'m)\s+(?:not|un)able\s+to|"
     r"(?:are|'re)\s+not\s+allowed\s+to)\s+(?!use\b)\w+",
@@ -148,7 +155,8 @@ _NEGATED_REST_RE = re.compile(r"^(?:not|never)\b", re.I)
 _NEED_TO_SPLIT_RE = re.compile(r"\b(?:need|needs|have|has)\s+to\s+", re.I)
 _WE_WANT_RE = re.compile(
     # "Want it family-friendly", as notes drop the subject.
-    r"^(?:(?:we|i)\s+|(?=want\s))(?:want|\s*'d\s+like|would\s+like)\s+(?!to\b)", re.I
+    r"^(?:(?:we|i)\s+|(?=want\s))(?:want|\s*'d\s+like|would\s+like)\s+(?!to\b)",
+    re.I,
 )
 _ZH_VERB_CHAR_RE = re.compile("[用是要得会能把让]")
 _REASON_TAIL_RE = re.compile(r"\s*(?:because|since|as|for|so)\b", re.I)
@@ -276,7 +284,7 @@ def not_a_need(text: str) -> bool:
     """A clause whose modal words state no need: a story, a verdict or an exclusion. "I don't
     want to spend more than £300" negates a wish and still sets a limit, and "beyond our budget,
     which is £6,000 a year" still states the budget."""
-    if NOT_A_NEED_ZH_RE.search(text):
+    if NOT_A_NEED_ZH_RE.search(text) or ASSENT_RE.match(text.strip()):
         return True
     if _ZH_PRICE_SAID_RE.search(text) and not _ZH_LIMIT_RE.search(text):
         return True
@@ -288,11 +296,10 @@ _AMOUNT_RE = re.compile(r"\d|[两一二三四五六七八九十][十百千万]?[
 
 
 def states_a_limit(text: str) -> bool:
-    """"Budget 200 quid", "Deadline: 3 March", "预算两千": a sentence that opens on a constraint's
+    """ "Budget 200 quid", "Deadline: 3 March", "预算两千": a sentence that opens on a constraint's
     name and gives its amount sets a limit of its own; it explains no rejection beside it."""
     return bool(
-        _CONSTRAINT_NOUN_RE.match(text)
-        and (_QUANTITY_RE.search(text) or _AMOUNT_RE.search(text))
+        _CONSTRAINT_NOUN_RE.match(text) and (_QUANTITY_RE.search(text) or _AMOUNT_RE.search(text))
     )
 
 
@@ -339,6 +346,9 @@ def requirement_from_clause(
         return tidy(core), 0.7
     if SYSTEM_VERB_RE.match(core) and not _NOT_IMPERATIVE_RE.match(core):
         return tidy(core), 0.75
+    request = narrowed_request(core)
+    if request:
+        return request, 0.6
     if BUILD_VERB_RE.match(core) and SCOPE_MARKER_RE.search(clause):
         return tidy(core), 0.7
     if OUTPUT_VERB_RE.match(core) or BUILD_VERB_RE.match(core):
@@ -346,6 +356,8 @@ def requirement_from_clause(
     if _PAST_RE.search(core) or _WH_WORDS_RE.match(core):
         return None  # "it took 5 minutes to build" reports, it does not require
     if _QUANTITY_RE.search(core) or _CONSTRAINT_NOUN_RE.search(core) or _LABEL_VALUE_RE.match(core):
+        return tidy(core), 0.7
+    if _ZH_ATTRIBUTE_VALUE_RE.match(core):
         return tidy(core), 0.7
     if _CANNOT_RE.match(core):
         return tidy(core), 0.6
@@ -369,6 +381,8 @@ def bare_answer(sentence: str, last_reply: str) -> str | None:
     """'Flask.' answering the assistant's question, or 'Django, because we want the admin'
     picking one of the options the assistant offered."""
     body = strip_discourse(sentence.rstrip(".!。！ "))
+    if ASSENT_RE.match(sentence.strip()) or ASSENT_RE.match(body):
+        return None  # "Yes, that's correct": the read-back is confirmed, nothing is named
     head, tail = [*COMMA_RE.split(body, maxsplit=1), ""][:2]
     head = ZH_PARTICLES_RE.sub("", head.strip())
     words = head.split()

@@ -21,17 +21,31 @@ SENTENCE_SPLIT_RE = re.compile(
     r"(?<!max\.)(?<!ref\.)\s+(?=[a-z])"
 )
 # Clause boundaries that never fall inside a noun phrase.
-_CLAUSE_SPLIT_RE = re.compile(r"\s*(?:;|；|\s[—–]\s|[—–]|\s-\s|:\s|：)\s*")
+# "0.5小时 - 1小时", "3 - 4 people": a dash between two amounts is a range, not a clause break.
+_CLAUSE_SPLIT_RE = re.compile(
+    r"\s*(?:;|；|(?<![\d时天元块分人个])\s[—–-]\s(?!\d)|(?<!\d)[—–](?!\d)|:\s|：)\s*"
+)
 _QUESTION_START_RE = re.compile(
     r"^(?:what|how|why|where|when|which|who|whom|whose|is|are|was|were|do|does|did|can|could|"
     r"would|will|should|shall|may|might|have|has|isn't|aren't|don't|doesn't|won't|wouldn't|"
-    r"shouldn't|any\s+(?:idea|thoughts))\b",
+    r"shouldn't|any\s+(?:idea|thoughts)"
+    # "Tell me the address", "let me know the price": asked as an instruction.
+    r"|(?:please\s+)?(?:tell|let)\s+me\b(?!\s+(?:think|check|see|try|decide))"
+    r")\b",
     re.I,
 )
+# A clause that ends asking: a particle, or a question word at its end ("电话是多少", "地址在哪
+# 里"); inside a clause the word is indefinite ("什么都行", "哪都想去").
+_ZH_ASKS_AT_END = (
+    r"(?:[吗呢么]|多少|哪里|哪儿|哪|(?<![点些没])什么|怎么样|怎样|几点|多久|多远|多大)[啊呀]?\s*$"
+)
+_ZH_CLAUSE_ASKS_RE = re.compile(_ZH_ASKS_AT_END)
 _ZH_QUESTION_RE = re.compile(
-    r"[吗呢么]\s*$|^(?:怎么|如何|什么|哪|为什么|为何|是否|能不能|可不可以|要不要)"
+    # "什么都行", "哪儿都可以": indefinite, a statement.
+    r"[吗呢么]\s*$|^(?:怎么|如何|什么(?![都也])|哪(?!儿?都|里都|都|也)|为什么|为何|是否|能不能|可不可以|要不要)"
     # A-not-A asks whatever its position: "青年公寓会不会太贵啊", "心超有没有必要".
     r"|(?:会不会|是不是|能不能|要不要|有没有|可不可以|值不值|贵不贵|好不好)"
+    r"|" + _ZH_ASKS_AT_END
 )
 
 
@@ -243,17 +257,42 @@ def _statement_then_question(sentence: str) -> tuple[str, str] | None:
     return (head, tail) if asks else None
 
 
+# Chinese goes on after a question with a comma ("…有别的餐厅吗，我们想多几个选择的。",
+# "地址在哪里，我俩都路痴的"): the question ends at its clause; what follows is said, not asked.
+_ZH_CLAUSES_RE = re.compile(r"[^，,]+(?:[，,]|$)")
+
+
+def _zh_questions_inside(sentence: str) -> list[str]:
+    if not CJK_CHAR_RE.search(sentence) or "，" not in sentence:
+        return [sentence]
+    pieces: list[str] = []
+    current = ""
+    clauses = _ZH_CLAUSES_RE.findall(sentence)
+    for i, clause in enumerate(clauses):
+        current += clause
+        body = clause.rstrip("，, ")
+        if i < len(clauses) - 1 and CJK_CHAR_RE.search(body) and _ZH_CLAUSE_ASKS_RE.search(body):
+            pieces.append(current.rstrip("，, ") + "？")
+            current = ""
+    return [*pieces, current] if current.strip() else pieces
+
+
 def parse_sentences(text: str) -> list[Sentence]:
     parsed: list[Sentence] = []
-    for s, bullet in _split_lines(text):
-        cut = _statement_then_question(s) if s.endswith(("?", "？")) else None
-        if cut is None:
-            parsed.append(Sentence(s, len(parsed), _is_question(s), _split_clauses(s), bullet))
-            continue
-        head, tail = cut
-        parsed.append(Sentence(head, len(parsed), False, _split_clauses(head), bullet))
-        parsed.append(Sentence(tail, len(parsed), True, [tail], bullet, asked=s))
+    for whole, bullet in _split_lines(text):
+        for s in _zh_questions_inside(whole):
+            _parse_one(s, bullet, parsed)
     return parsed
+
+
+def _parse_one(s: str, bullet: bool, parsed: list[Sentence]) -> None:
+    cut = _statement_then_question(s) if s.endswith(("?", "？")) else None
+    if cut is None:
+        parsed.append(Sentence(s, len(parsed), _is_question(s), _split_clauses(s), bullet))
+        return
+    head, tail = cut
+    parsed.append(Sentence(head, len(parsed), False, _split_clauses(head), bullet))
+    parsed.append(Sentence(tail, len(parsed), True, [tail], bullet, asked=s))
 
 
 _DONT_START_RE = re.compile(r"^(?:do\s+not|don't)\b", re.I)
@@ -277,9 +316,15 @@ COMMA_RE = re.compile(r"[,，]")
 # Discourse markers that open a clause without carrying content.
 DISCOURSE_RE = re.compile(
     r"^(?:(?:actually|ok(?:ay)?|so|well|also|and|but|now|then|oh|right|alright|all\s+right|"
-    r"yes|yeah|yep|sure|hmm+|great|cool|fine|good|perfect|"
+    r"yes|yeah|yep|sure|hmm+|great|cool|fine|good(?!\s+to\s+know)|perfect|"
     # Thanks as one unit: stripping "thank you" alone leaves "so much" to read as a need.
-    r"(?:thanks|thank\s+(?:you|u))(?:\s+(?:so|very)\s+much|\s+a\s+(?:lot|bunch|million))?|"
+    r"(?:thanks|thank\s+(?:you|u))(?:\s+(?:so|very)\s+much|\s+a\s+(?:lot|bunch|million))?"
+    # "Thank you for your help", "thanks for letting me know": what is thanked for, too.
+    r"(?:\s+for\s+(?:everything|letting\s+me\s+know|(?:all\s+)?(?:your|the|this|that)\s+"
+    r"(?:help|assistance|time|info(?:rmation)?|advice|suggestions?|support|input|tips?|"
+    r"explanation|update|ideas?|list|options?|recommendations?)))?|"
+    r"good\s+to\s+know|wait\s+a\s+(?:minute|moment|sec(?:ond)?)|hold\s+on|never\s+mind|"
+    r"no\s+worries|fair\s+enough|on\s+second\s+thoughts?|"
     r"one\s+more\s+thing|another\s+thing|by\s+the\s+way|btw|plus|additionally|finally|lastly|"
     r"anyway|in\s+addition|on\s+top\s+of\s+that|remember|note\s+that|"
     r"keep\s+in\s+mind(?:\s+that)?|however|besides|please|kindly|understood|got\s+it|because|"

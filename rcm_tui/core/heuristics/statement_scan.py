@@ -10,6 +10,7 @@ from .clause_scan import Findings, scan_clause
 from .cues import OUTPUT_VERB_RE
 from .options import option_matches
 from .rejections import RejectionScan
+from .requests import narrowed_request
 from .requirements import (
     CAN_YOU_ADD_RE,
     CAN_YOU_RE,
@@ -318,6 +319,16 @@ def _scan_question(sentence: Sentence, found: Findings) -> None:
         return
     if OUTPUT_VERB_RE.match(core) or CAN_YOU_RE.match(core):
         found.production_request = True
+    request = narrowed_request(core)
+    if request is None and sentence.asked:
+        # A request cut from its object by a comma ("帮我推荐一个300-400元，提供接机服务的酒店吗？")
+        # is read whole, in place of its head read as a statement.
+        request = narrowed_request(strip_discourse(sentence.asked.rstrip("?？ ")))
+        if request:
+            found.requirements = [r for r in found.requirements if r.text not in request]
+    if request:
+        # "Can you recommend a hotel in Lisbon under 150 a night?": asked, and still binding.
+        found.add_requirement(request, 0.6)
     team = team_size(core)
     if team:
         # "Which one has less overhead for a team of three?" still says who it is for.

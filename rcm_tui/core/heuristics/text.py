@@ -254,3 +254,11 @@ def with_apostrophes(text: str) -> str:
         return word if m.group()[0].islower() or word[0] == "I" else word.capitalize()
 
     return _INFORMAL_RE.sub(fix, text.replace("’", "'"))
+
+
+# Thanks and acknowledgements open a reply to the assistant ("太好了，…", "记好了，…", "谢谢了，…",
+# "好的"); they are never an option.
+ZH_ACKNOWLEDGEMENT = (
+    r"^(?:(?:太|真|挺)?好(?:的|啊|吧)?$|[\u4e00-\u9fff]{0,2}(?:记|弄|订|定|备|排|拾|办|写|搞|说)好$"
+    r"|(?:谢谢|多谢|感谢|清楚|明白|知道|收到|了解|可以|没问题|好嘞|嗯|哦)|(?:懂|行)[了吧啊]?$)"
+)
