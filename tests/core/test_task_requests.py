@@ -42,6 +42,13 @@ def _needs(text: str, reply: str = OFFER) -> list[str]:
         "Tell me their address",
         "那就好",
         "记好了",
+        "That one sounds better.",
+        "All correct, yes.",
+        "No, that's all I need right now, thanks.",
+        "I have everything that I need.",
+        "No, thank you very much for your help, that's all I need.",
+        "Thanks so much for your immense help!",
+        "I really appreciate the help.",
     ],
 )
 def test_an_assent_or_a_thanks_states_no_need(text: str) -> None:
@@ -160,3 +167,59 @@ def test_leaving_an_option_out_is_still_read() -> None:
 def test_a_range_with_a_dash_stays_one_clause() -> None:
     (sentence,) = parse_sentences("找一个能玩0.5小时 - 1小时的景点")
     assert sentence.clauses == ["找一个能玩0.5小时 - 1小时的景点"]
+
+
+@pytest.mark.parametrize(
+    ("reply", "text"),
+    [
+        ("Shall I book the cabin for you?", "Not now."),
+        ("Would you like me to set a reminder?", "Perhaps later"),
+        ("There are 4 vans free. Would you like a standard one?", "It depends"),
+        ("Do you wish to reserve the cabin?", "Reserve the cabin"),
+        ("Would you like to order the cake?", "Yes, order the cake."),
+    ],
+)
+def test_declining_or_accepting_what_was_offered_states_no_need(reply: str, text: str) -> None:
+    assert _needs(text, reply) == []
+
+
+def test_accepting_an_offer_with_a_detail_keeps_the_detail() -> None:
+    needs = _needs("Reserve it for 4 people at 7pm", "Do you wish to reserve the cabin?")
+    assert needs == ["Reserve it for 4 people at 7pm"]
+
+
+@pytest.mark.parametrize(
+    ("reply", "text", "need"),
+    [
+        ("How many seats do you need?", "Four of us", "Four of us"),
+        ("Who should the parcel go to?", "To my sister", "To my sister"),
+        ("Kayak or canoe?", "Kayak.", "Use Kayak"),
+    ],
+)
+def test_a_bare_answer_is_a_value_unless_it_picks_an_option(
+    reply: str, text: str, need: str
+) -> None:
+    assert _needs(text, reply) == [need]
+
+
+@pytest.mark.parametrize(
+    ("reply", "text"),
+    [
+        ("评分是3.5分，周边有美术馆和艺术区。", "评分虽说低了点，不过周边的景点我挺感兴趣的。"),
+        ("Music or Sports?", "I would like to go to something about Music in Boston."),
+        ("我推荐您去植物园，电话是010-12345678。", "我要从酒店打出租到植物园，麻烦把车牌发给我。"),
+        ("推荐你去湖畔酒店(西湖店)。", "湖畔酒店(西湖店)评分咋样，周边都有啥景点呢？"),
+        ("推荐你去湖畔酒店(西湖店)。", "湖畔酒店(西湖店)什么时候营业，电话告诉我一下。"),
+    ],
+)
+def test_wanting_or_asking_about_an_offered_option_turns_nothing_down(
+    reply: str, text: str
+) -> None:
+    assert _analyse(text, reply).rejections == []
+
+
+def test_a_wish_with_a_negation_still_turns_the_option_down() -> None:
+    reply = "You could try the night market or the harbour cruise."
+    analysis = _analyse("I don't want to go to the night market.", reply)
+    options = [r.option for r in analysis.rejections]
+    assert any("night market" in o for o in options)

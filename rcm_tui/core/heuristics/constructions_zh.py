@@ -117,9 +117,10 @@ _ZH_BAD_EXPERIENCE_RE = re.compile(
     rf"(?P<opt>{_ZH_NAME}|[{CJK}]{{2,8}}?)[，,]?(?P<eval>[^。！!；;]*)"
 )
 _ZH_NEGATIVE_EVAL_RE = re.compile(
-    # "麻烦你再帮我们找个…" asks politely; "没有其它问题了" is content: neither complains.
+    # "麻烦你再帮我们找个…", "麻烦把车牌发给我" ask politely; "没有其它问题了" is content: neither
+    # complains. "太麻烦了", "麻烦死了" do.
     r"差|糟|噩梦|失望|后悔|烂|坑|坏了|推脱|太慢|不好用|(?<!没)(?<!没有)(?<!其它)(?<!其他)(?<!别的)问题|"
-    r"麻烦(?![你您帮])|踩雷|难吃|难用|不靠谱|上当|吃亏|"
+    r"(?:太|很|好|真|挺|特别|比较|有点|有些)麻烦|麻烦(?:了|死|得很)|踩雷|难吃|难用|不靠谱|上当|吃亏|"
     r"换个|换一个|加价|受不了|不行|没用|浪费|投诉|退款|吵|脏|超预算|超出预算|太贵"
 )
 _ZH_HEDGE_RE = re.compile(

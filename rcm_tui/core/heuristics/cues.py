@@ -71,20 +71,38 @@ FACT_RE = re.compile(
 
 
 # Assent to what the assistant just said ("That sounds great", "Yes, that's correct", "that
-# should work", "Sounds perfect for me", 那就好), or a sign-off ("That's all I need", "Goodbye",
-# "Possibly"): it accepts an offer or confirms a read-back and states no need of its own.
+# should work", "That one sounds better", 那就好), a decline of its offer ("Not now", "Perhaps
+# later", "It depends") or a sign-off ("That's all I need right now", "I have everything I
+# need", "Goodbye"): it answers the assistant and states no need of its own.
+_ASSENT_LEAD = (
+    r"(?:(?:yes|yeah|yep|yup|sure|ok(?:ay)?|alright|all\s+right|great|perfect|no|nah|thanks|"
+    r"thank\s+you(?:\s+(?:so\s+|very\s+)*much)?(?:\s+for\s+(?:\w+\s+){0,3}\w+)?)\W+)*"
+)
+_JUDGED = (
+    r"(?:(?:that|this|it|which|everything|all)(?:\s+one)?(?:'s|\s+is|\s+was|\s+sounds?|"
+    r"\s+seems?|\s+looks?|\s+(?:would|will|should|might)\s+be|'d\s+be|'ll\s+be)?|sounds?|looks?|"
+    r"seems?)\s+(?:(?:really|very|so|just|absolutely|exactly|totally|pretty|all|quite|much)\s+)?"
+    r"(?:great|perfect|good|better|fine|ok(?:ay)?|correct|right|nice|lovely|awesome|excellent|"
+    r"wonderful|fantastic|amazing|ideal|brilliant|alright|cool|spot\s+on)"
+)
+_WORKS = r"(?:that|this|it)(?:\s+one)?(?:\s+(?:would|should|will|does|might|could))?\s+works?"
+_CLOSING = (
+    r"(?:that|this|it)(?:'s|\s+is|\s+will\s+be|'ll\s+be|\s+would\s+be)\s+(?:(?:all|it|everything)"
+    r"(?:\s+(?:that\s+)?i\s+need(?:ed)?)?|what\s+i\s+want(?:ed)?)"
+    r"|i\s+(?:have|know|got)\s+(?:everything|all)(?:\s+(?:that\s+)?i\s+need(?:ed)?)?"
+)
+_DECLINE = (
+    r"not\s+(?:now|right\s+now|yet|today|at\s+the\s+moment|really)|(?:perhaps|maybe)\s+later|"
+    r"later|(?:it\s+)?depends|nothing(?:\s+else)?|no\s+need|i'?m\s+(?:good|fine|all\s+set)|"
+    r"all\s+(?:good|set|correct)|correct|confirmed|proceed(?:\s+now)?|go\s+ahead|"
+    r"possibly|perhaps|maybe|goodbye|bye|buh[-\s]?bye|bye[-\s]?bye|yup|yep|nope|noted|understood|"
+    r"got\s+it"
+)
 ASSENT_RE = re.compile(
-    r"^(?:(?:yes|yeah|yep|yup|sure|ok(?:ay)?|alright|all\s+right|great|perfect|no)\W+)*"
-    r"(?:(?:(?:that|this|it|which|everything|all)(?:'s|\s+is|\s+was|\s+sounds?|\s+seems?|"
-    r"\s+looks?|\s+(?:would|will|should|might)\s+be|'d\s+be|'ll\s+be)?|sounds?|looks?|seems?)"
-    r"\s+(?:(?:really|very|so|just|absolutely|exactly|totally|pretty|all|quite)\s+)?"
-    r"(?:great|perfect|good|fine|ok(?:ay)?|correct|right|nice|lovely|awesome|excellent|wonderful|"
-    r"fantastic|amazing|ideal|brilliant|alright|cool|spot\s+on)"
-    r"|(?:that|this|it)(?:\s+(?:would|should|will|does|might|could))?\s+works?"
-    r"|(?:that|this|it)(?:'s|\s+is|\s+will\s+be|'ll\s+be|\s+would\s+be)\s+(?:all|it|everything)"
-    r"(?:\s+(?:for\s+now|(?:that\s+)?i\s+need(?:ed)?|thanks?))*"
-    r"|possibly|perhaps|maybe|goodbye|bye|yup|yep|nope|noted|understood|got\s+it)"
-    r"(?:\s+(?:for|to|with)\s+(?:me|us))?(?:\W+(?:thanks|thank\s+you))?\W*$"
+    rf"^{_ASSENT_LEAD}(?:{_JUDGED}|{_WORKS}|{_CLOSING}|{_DECLINE})"
+    r"(?:\s+(?:for|to|with)\s+(?:me|us))?"
+    r"(?:\s+(?:for\s+now|right\s+now|at\s+the\s+moment|now))?"
+    r"(?:\W+(?:yes|thanks|thank\s+you(?:\s+(?:so|very)\s+much)?))?\W*$"
     r"|^(?:那就好|那太好了|太好了|好吧|行吧|可以的?|没问题|知道了|明白了|清楚了|了解了|记住了|记好了|好嘞|"
     r"谢谢|多谢|感谢|拜拜|再见)[了啊呀吧哈！!。.]*$",
     re.I,

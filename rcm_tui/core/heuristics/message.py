@@ -36,6 +36,7 @@ from .tagged_rejections import apply_tagger
 from .text import (
     MESSAGE_HEAD,
     MESSAGE_TAIL,
+    REPLY_SENTENCE_RE,
     bounded_text,
     content_tokens,
     overlap_of,
@@ -256,6 +257,22 @@ def _without_reopening(found: list[RequirementFinding]) -> list[RequirementFindi
     return [r for r in found if _NEED_WORD_RE.search(r.text) or not _PUT_BACK_RE.search(r.text)]
 
 
+def echoes_the_offer(requirement: str, reply: str) -> bool:
+    """ "Reserve the hotel" after "Do you wish to reserve the hotel?": the user accepts what the
+    assistant offered to do, in its words; nothing new is required. Only a yes/no question is
+    accepted this way, and only when every word of the requirement is the question's."""
+    asked = [s for s in REPLY_SENTENCE_RE.split(reply) if s.strip().endswith(("?", "？"))]
+    if not asked or not _YES_NO_QUESTION_RE.match(asked[-1].strip()):
+        return False
+    words = content_tokens(requirement)
+    return bool(words) and words <= content_tokens(asked[-1])
+
+
+_YES_NO_QUESTION_RE = re.compile(
+    r"^(?:do|does|would|will|shall|should|can|could|may|is|are|want)\b", re.I
+)
+
+
 def _topic_shift(text: str, view: LedgerSnapshot) -> bool:
     if not _TOPIC_CUE_RE.search(text):
         return False
@@ -429,6 +446,7 @@ def analyse_message(text: str, turn: int, view: LedgerSnapshot) -> Analysis:
     # never a requirement too.
     kept = [r for r in found.requirements if not any(same_option(r.text, h.option) for h in hits)]
     kept = _without_reopening(kept)
+    kept = [r for r in kept if not echoes_the_offer(r.text, view.last_assistant_message)]
     analysis.requirements = _without_confirmed(kept, analysis.confirmed_ids, view)
     analysis.facts = found.facts
     analysis.trajectory = found.trajectory

@@ -48,7 +48,9 @@ HASH_BITS = 18
 RESCUE_FROM = 0.6
 # A condition, a price or a number cut in half ("价格一(万二)") is no option.
 _NOT_AN_OPTION_ZH_RE = re.compile(
-    r"的话|如果|要是|假如|价格|价钱|预算|[一二三四五六七八九十两百千万]$|" + ZH_ACKNOWLEDGEMENT
+    r"的话|如果|要是|假如|价格|价钱|预算|评分|[一二三四五六七八九十两百千万]$|"
+    # A connective or a verb of opinion opens a clause ("然后帮我找…", "感觉非常好").
+    r"^(?:然后|所以|但是|不过|而且|另外|还有|对了|感觉|觉得|认为)$|" + ZH_ACKNOWLEDGEMENT
 )
 # "Could you get me alternative residences?": more of the kind is asked for, not turned down.
 _MORE_OF_THE_KIND = r"\b(?:alternative|another|different|other)\s+"
@@ -298,10 +300,37 @@ def reason_after(text: str, option: str) -> str:
 
 
 def _praised(text: str, option: str) -> bool:
-    """Praise and no complaint after the option ("Heroku is great, we know it well")."""
+    """Praise and no complaint after the option ("Heroku is great, we know it well"), or a
+    wish for it in its clause ("I would like to go to something about Music", "周边的景点我还是
+    挺感兴趣的")."""
     after = _tokens(_after(text, option, missing=text))
     negative, positive = valence_counts(after)
-    return positive > 0 and negative == 0
+    if positive > 0 and negative == 0:
+        return True
+    clause = next((c for c in _CLAUSE_RE.split(text) if option in c), "")
+    return bool(_WANTED_RE.search(clause)) and not _NEGATED_RE.search(clause)
+
+
+_CLAUSE_RE = re.compile(r"[,，。.;；!！?？]")
+_WANTED_RE = re.compile(
+    r"\b(?:i|we)(?:'d|\s+would)\s+(?:really\s+)?(?:like|love)\b|\binterested\s+in\b|\bkeen\s+on\b"
+    r"|\b(?:want|wanna)\s+to\s+(?:go|visit|see|try|book)\b|\btake\s+(?:me|us)\s+to\b"
+    # "我要从酒店打出租到动物园": where the user is going.
+    r"|感兴趣|想去|想吃|想看|想玩|想试|喜欢|爱吃|(?:要|想)(?:从[\u4e00-\u9fff]{1,12}?)?(?:打车|打出租|打的|坐车|开车|坐地铁)?(?:去|到)",
+    re.I,
+)
+_NEGATED_RE = re.compile(
+    r"不(?![过错少])|没|别|n't\b|\b(?:not|no|never|hate|rather\s+not)\b|讨厌", re.I
+)
+
+
+def _cut_from_a_name(option: str, text: str) -> bool:
+    """ "汉庭酒店(北" or "簋街总店" of "胡大饭馆(簋街总店)": a piece of a name with its branch in
+    brackets, not the name."""
+    opened = option.count("(") + option.count("（")
+    closed = option.count(")") + option.count("）")
+    start = text.find(option)
+    return opened != closed or (start > 0 and text[start - 1] in "(（")
 
 
 def _rescuable(option: str, proposal: str, *, text: str) -> bool:
@@ -319,7 +348,7 @@ def plausibly_rejected(option: str, text: str) -> bool:
     words = option.strip(" .,!?;:").lower().split()
     if not words or words[0] in _EDGE_WORDS or words[-1] in _EDGE_WORDS:
         return False  # "If", "too heavy", "Sounds good": no option
-    if _NOT_AN_OPTION_ZH_RE.search(option):
+    if _NOT_AN_OPTION_ZH_RE.search(option) or _cut_from_a_name(option, text):
         return False  # "下雨的话": a condition
     asked_for = rf"\b{_ASKING}\s+(?:(?:also|just|now|then|still|too)\s+)?{re.escape(option)}\b"
     if re.search(_MORE_OF_THE_KIND + re.escape(option), text, re.I):

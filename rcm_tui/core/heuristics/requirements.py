@@ -374,6 +374,17 @@ def _use(option: str, said: str) -> str:
     return f"Use {option}"
 
 
+# The assistant's last question asks yes or no ("Would you like me to book it?").
+_YES_NO_ASKED_RE = re.compile(
+    r"(?:^|[.!?]\s+)(?:do|does|would|will|shall|should|can|could|may|is|are|want)\b[^.!?]*\?\s*$",
+    re.I,
+)
+# …or asks how many, when, where or who: the answer is a value, not an option to use.
+_AMOUNT_ASKED_RE = re.compile(
+    r"(?:^|[.!?]\s+)(?:[\w,]+\s+)?(?:how\s+(?:many|much|long)|when|where|who|whom|what\s+time|"
+    r"what\s+date)\b[^.!?]*\?\s*$",
+    re.I,
+)
 _ZH_ACKS = frozenset("可以 行 好 好的 对 是 嗯 没问题 不错 还行 同意 确认".split())
 
 
@@ -396,8 +407,9 @@ def bare_answer(sentence: str, last_reply: str) -> str | None:
     ):
         return None  # a Chinese clause ("身体还行"), not a name the assistant offered
     asked = "?" in last_reply or "？" in last_reply
-    if not asked and not option_matches(head, last_reply):
-        return None
+    offered = option_matches(head, last_reply)
+    if not offered and (not asked or _YES_NO_ASKED_RE.search(last_reply)):
+        return None  # "Not now" to "Shall I book it?": a yes/no question names no options
     chinese = bool(CJK_CHAR_RE.search(body))
     if tail and not chinese and not _REASON_TAIL_RE.match(tail):
         return None
@@ -410,6 +422,8 @@ def bare_answer(sentence: str, last_reply: str) -> str | None:
         return None
     if chinese:
         return f"使用{head.strip()}"  # the clause after a Chinese comma is its own statement
+    if not offered and _AMOUNT_ASKED_RE.search(last_reply):
+        return tidy(body)  # "Four of us" to "How many tickets?": the answer, not a tool to use
     return f"Use {head.strip()}" + (f", {tail.strip()}" if tail.strip() else "")
 
 

@@ -39,10 +39,16 @@ _QUESTION_START_RE = re.compile(
 _ZH_ASKS_AT_END = (
     r"(?:[吗呢么]|多少|哪里|哪儿|哪|(?<![点些没])什么|怎么样|怎样|几点|多久|多远|多大)[啊呀]?\s*$"
 )
-_ZH_CLAUSE_ASKS_RE = re.compile(_ZH_ASKS_AT_END)
+# A question word that asks wherever it stands in a clause that more clauses follow ("什么时候
+# 营业，电话告诉我一下"), not when indefinite ("什么时候都行", "没啥"). In a sentence's last
+# clause it may be a request's object ("帮忙看看选哪个：") and is left to the rules above.
+_ZH_ASKS_ANYWHERE = (
+    r"(?:什么时候|什么时间|几点|咋样|怎么样|多少钱|哪个|哪家|哪些|哪里|哪儿|(?<![没])啥)(?![都也])"
+)
+_ZH_CLAUSE_ASKS_RE = re.compile(f"{_ZH_ASKS_AT_END}|{_ZH_ASKS_ANYWHERE}")
 _ZH_QUESTION_RE = re.compile(
     # "什么都行", "哪儿都可以": indefinite, a statement.
-    r"[吗呢么]\s*$|^(?:怎么|如何|什么(?![都也])|哪(?!儿?都|里都|都|也)|为什么|为何|是否|能不能|可不可以|要不要)"
+    r"[吗呢么]\s*$|^(?:怎么|如何|什么(?!(?:时候|时间|样的?|地方)?[都也])|哪(?!(?:个|家|里|儿|些|种)?[都也])|为什么|为何|是否|能不能|可不可以|要不要)"
     # A-not-A asks whatever its position: "青年公寓会不会太贵啊", "心超有没有必要".
     r"|(?:会不会|是不是|能不能|要不要|有没有|可不可以|值不值|贵不贵|好不好)"
     r"|" + _ZH_ASKS_AT_END
@@ -318,11 +324,14 @@ DISCOURSE_RE = re.compile(
     r"^(?:(?:actually|ok(?:ay)?|so|well|also|and|but|now|then|oh|right|alright|all\s+right|"
     r"yes|yeah|yep|sure|hmm+|great|cool|fine|good(?!\s+to\s+know)|perfect|"
     # Thanks as one unit: stripping "thank you" alone leaves "so much" to read as a need.
-    r"(?:thanks|thank\s+(?:you|u))(?:\s+(?:so|very)\s+much|\s+a\s+(?:lot|bunch|million))?"
+    r"(?:thanks|thank\s+(?:you|u))(?:\s+(?:so\s+|very\s+)+much|\s+a\s+(?:lot|bunch|million))?"
     # "Thank you for your help", "thanks for letting me know": what is thanked for, too.
-    r"(?:\s+for\s+(?:everything|letting\s+me\s+know|(?:all\s+)?(?:your|the|this|that)\s+"
+    r"(?:\s+for\s+(?:everything|(?:letting|helping)(?:\s+(?:me|us))?(?:\s+know)?|"
+    r"(?:all\s+)?(?:your|the|this|that)\s+(?:\w+\s+)?"
     r"(?:help|assistance|time|info(?:rmation)?|advice|suggestions?|support|input|tips?|"
     r"explanation|update|ideas?|list|options?|recommendations?)))?|"
+    r"(?:i\s+)?(?:really\s+)?appreciate\s+(?:it|(?:all\s+)?(?:your|the|this)\s+(?:\w+\s+)?"
+    r"(?:help|assistance|time))|much\s+appreciated|"
     r"good\s+to\s+know|wait\s+a\s+(?:minute|moment|sec(?:ond)?)|hold\s+on|never\s+mind|"
     r"no\s+worries|fair\s+enough|on\s+second\s+thoughts?|"
     r"one\s+more\s+thing|another\s+thing|by\s+the\s+way|btw|plus|additionally|finally|lastly|"
