@@ -223,3 +223,26 @@ def test_a_wish_with_a_negation_still_turns_the_option_down() -> None:
     analysis = _analyse("I don't want to go to the night market.", reply)
     options = [r.option for r in analysis.rejections]
     assert any("night market" in o for o in options)
+
+
+@pytest.mark.parametrize(
+    ("text", "need"),
+    [
+        ("Thriller films are my thing.", "Thriller films are my thing"),
+        ("I'm in the mood for dumplings tonight.", "dumplings"),
+        ("We're really into board games.", "board games"),
+        ("I like folk songs.", "folk songs"),
+        ("I need to pick the van up at 9 am.", "9 am"),
+        ("Could you move the booking to 3 pm?", "3 pm"),
+        ("Can you make the reservation for the 4th?", "the 4th"),
+        ("Play it on the bedroom speaker.", "bedroom speaker"),
+        ("票价是免费的", "免费"),
+    ],
+)
+def test_a_liking_or_a_detail_of_a_request_is_a_requirement(text: str, need: str) -> None:
+    assert any(need in n for n in _needs(text, "What would you like?")), _needs(text)
+
+
+@pytest.mark.parametrize("text", ["I like that.", "I like the idea.", "I love it!"])
+def test_liking_what_was_said_is_an_assent(text: str) -> None:
+    assert _needs(text) == []

@@ -20,7 +20,7 @@ _REQUEST_RE = re.compile(
     r"^(?:(?:can|could|would|will)\s+you\s+|(?:i|we)(?:'d|\s+would)\s+like\s+you\s+to\s+)?"
     r"(?:please\s+|pls\s+|just\s+|also\s+|now\s+)*"
     r"(?P<verb>find(?!\s+out\b)|get|book|reserve|search(?:\s+for)?|look\s+(?:for|up)|recommend|suggest|"
-    r"buy|order|rent|schedule|arrange|pick|choose)\s+"
+    r"buy|order|rent|schedule|arrange|pick|choose|make|change|move|try|put|cast|play)\s+"
     r"(?:(?:me|us)\s+)?(?:(?:also|please)\s+)?(?P<rest>.+)$",
     re.I,
 )
@@ -32,7 +32,7 @@ _NARROWING_RE = re.compile(
     r"|\b(?:in|from|near|around|at|on|by|with|without|under|below|within|between|before|after|"
     r"during|close\s+to|less\s+than|no\s+more\s+than|over|above|that|which|who)\s+"
     r"(?!(?:that|this|it|them|those|these|there|here)\b)\w"
-    r"|\bto\s+(?:the\s+)?(?-i:[A-Z])"
+    r"|\bto\s+(?:the\s+)?(?:(?-i:[A-Z])|\d|(?:quarter|half)\s)"
     r"|\bfor\s+(?!(?:me|us|you|it|now|a\s+(?:bit|while|moment))\b)\w",
     re.I,
 )

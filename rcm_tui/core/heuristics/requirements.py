@@ -38,7 +38,8 @@ STRONG_MODAL_RE = re.compile(
 )
 # "need to pick/decide ..." states an open decision, not a constraint.
 _DECISION_AFTER_MODAL_RE = re.compile(
-    r"^(?:pick|choose|decide|select|figure\s+out|think\s+about|discuss|know|understand|ask|"
+    # "I need to pick the car up at 3:30": collecting it, not choosing.
+    r"^(?:pick(?!\s+(?:[\w-]+\s+){0,2}?up\b)|choose|decide|select|figure\s+out|think\s+about|discuss|know|understand|ask|"
     r"learn|explore|find\s+out|work\s+out|compare|evaluate|settle)\b",
     re.I,
 )
@@ -130,8 +131,11 @@ _LABEL_VALUE_RE = re.compile(r"^[A-Za-z][\w /&-]{0,30}:\s+\S")
 # "评分是4.5分以上", "价格在100-200元", "时长控制在2小时": an attribute and its amount, the
 # Chinese spec line. A person opening the clause tells a story instead ("我在2019年…").
 _ZH_ATTRIBUTE_VALUE_RE = re.compile(
-    r"^(?![我你他她它这那])[\u4e00-\u9fff]{1,6}(?:是|在|要在|要|为|控制在|不低于|不高于|不超过|低于|高于)"
+    r"^(?![我你他她它这那])[\u4e00-\u9fff]{1,6}(?:(?:是|在|要在|要|为|控制在|不低于|不高于|不超过|低于|高于)"
     r"\s*\d[\d.]*(?:\s*[-~到至]\s*\d[\d.]*)?\s*[\u4e00-\u9fffA-Za-z%]{0,3}"
+    # "门票20元以下的就行": an amount and its bound need no verb; "票价是免费的": nor a number.
+    r"|\d[\d.]*\s*[\u4e00-\u9fffA-Za-z%]{0,2}(?:以下|以上|以内|之内)"
+    r"|(?:是|要|得)(?:不)?(?:免费|收费)的?)"
 )
 _CANNOT_RE = re.compile(
     r"^(?:we|i)\s+(?:can'?t|cannot|can\s+not|(?:are|am|'re|'m)\s+(?:not|un)able\s+to|"

@@ -51,6 +51,12 @@ _WHEN_RE = re.compile(
     re.I,
 )
 _PREFER_RE = re.compile(
+    # A liking said outright: "drama movies are my thing", "I'm in the mood for sichuan", "I
+    # like pop songs" — not "I like that" (an assent) nor "I like the idea" (a verdict).
+    r"\b(?:is|are)\s+(?:really\s+)?my\s+thing\b|\bin\s+the\s+mood\s+for\b"
+    r"|\b(?:i|we)(?:'m|'re|\s+am|\s+are)\s+(?:really\s+|very\s+|quite\s+)?(?:interested\s+in|into)\b"
+    r"|^(?:i|we)\s+(?:really\s+|also\s+)?(?:like|love|enjoy)\s+"
+    r"(?!(?:it|that|this|them|those|these|the\s+idea|your|what|how|to\s+know)\b)|"
     r"\b(?:prefer|preferred|preferably|ideally|works?\s+better|suits?\s+(?:us|me)\s+better|(?:i|we|he|she|they|you)'?d\s+(?:like|love|prefer|rather|want)|"
     r"would\s+rather|as\s+long\s+as|so\s+long\s+as|provided\s+that|"
     r"(?:sounds?|would\s+be|'d\s+be)\s+(?:better|best|ideal|great|perfect|preferable|nice|"
