@@ -70,6 +70,9 @@ FACT_RE = re.compile(
 )
 
 
+# The words a yes/no question opens with ("Would you like me to book it?", "Do you wish to…").
+YES_NO_OPENER = r"(?:do|does|would|will|shall|should|can|could|may|is|are|want)\b"
+
 # Assent to what the assistant just said ("That sounds great", "Yes, that's correct", "that
 # should work", "That one sounds better", 那就好), a decline of its offer ("Not now", "Perhaps
 # later", "It depends") or a sign-off ("That's all I need right now", "I have everything I

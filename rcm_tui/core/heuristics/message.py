@@ -10,6 +10,7 @@ from ..ledger_snapshot import LedgerSnapshot
 from ..models import DialogState
 from .clause_scan import Findings
 from .construction_parts import is_category
+from .cues import YES_NO_OPENER
 from .options import option_matches, same_option
 from .ordinals import resolved
 from .pronouns import pronoun_rejection
@@ -268,9 +269,7 @@ def echoes_the_offer(requirement: str, reply: str) -> bool:
     return bool(words) and words <= content_tokens(asked[-1])
 
 
-_YES_NO_QUESTION_RE = re.compile(
-    r"^(?:do|does|would|will|shall|should|can|could|may|is|are|want)\b", re.I
-)
+_YES_NO_QUESTION_RE = re.compile(f"^{YES_NO_OPENER}", re.I)
 
 
 def _topic_shift(text: str, view: LedgerSnapshot) -> bool:

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import re
 
-from .cues import ACK_WORDS, ASSENT_RE, BUILD_VERB_RE, OUTPUT_VERB_RE, SYSTEM_VERB_RE
+from .cues import (
+    ACK_WORDS,
+    ASSENT_RE,
+    BUILD_VERB_RE,
+    OUTPUT_VERB_RE,
+    SYSTEM_VERB_RE,
+    YES_NO_OPENER,
+)
 from .options import option_matches
 from .requests import narrowed_request
 from .sentences import COMMA_RE, ZH_PARTICLES_RE, strip_discourse, tidy
@@ -380,7 +387,7 @@ def _use(option: str, said: str) -> str:
 
 # The assistant's last question asks yes or no ("Would you like me to book it?").
 _YES_NO_ASKED_RE = re.compile(
-    r"(?:^|[.!?]\s+)(?:do|does|would|will|shall|should|can|could|may|is|are|want)\b[^.!?]*\?\s*$",
+    rf"(?:^|[.!?]\s+){YES_NO_OPENER}[^.!?]*\?\s*$",
     re.I,
 )
 # …or asks how many, when, where or who: the answer is a value, not an option to use.
