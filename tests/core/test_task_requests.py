@@ -49,6 +49,7 @@ def _needs(text: str, reply: str = OFFER) -> list[str]:
         "No, thank you very much for your help, that's all I need.",
         "Thanks so much for your immense help!",
         "I really appreciate the help.",
+        "That sounds great, thanks for your help!",
     ],
 )
 def test_an_assent_or_a_thanks_states_no_need(text: str) -> None:

@@ -77,9 +77,12 @@ YES_NO_OPENER = r"(?:do|does|would|will|shall|should|can|could|may|is|are|want)\
 # should work", "That one sounds better", 那就好), a decline of its offer ("Not now", "Perhaps
 # later", "It depends") or a sign-off ("That's all I need right now", "I have everything I
 # need", "Goodbye"): it answers the assistant and states no need of its own.
+_THANKS = (
+    r"(?:thanks|thank\s+you)(?:\s+(?:so\s+|very\s+)*much)?(?:\s+for\s+(?:\w+\s+){0,3}\w+)?"
+)
 _ASSENT_LEAD = (
-    r"(?:(?:yes|yeah|yep|yup|sure|ok(?:ay)?|alright|all\s+right|great|perfect|no|nah|thanks|"
-    r"thank\s+you(?:\s+(?:so\s+|very\s+)*much)?(?:\s+for\s+(?:\w+\s+){0,3}\w+)?)\W+)*"
+    rf"(?:(?:yes|yeah|yep|yup|sure|ok(?:ay)?|alright|all\s+right|great|perfect|no|nah|{_THANKS})"
+    r"\W+)*"
 )
 _JUDGED = (
     r"(?:(?:that|this|it|which|everything|all)(?:\s+one)?(?:'s|\s+is|\s+was|\s+sounds?|"
@@ -105,7 +108,7 @@ ASSENT_RE = re.compile(
     rf"^{_ASSENT_LEAD}(?:{_JUDGED}|{_WORKS}|{_CLOSING}|{_DECLINE})"
     r"(?:\s+(?:for|to|with)\s+(?:me|us))?"
     r"(?:\s+(?:for\s+now|right\s+now|at\s+the\s+moment|now))?"
-    r"(?:\W+(?:yes|thanks|thank\s+you(?:\s+(?:so|very)\s+much)?))?\W*$"
+    rf"(?:\W+(?:yes|{_THANKS}))?\W*$"
     r"|^(?:那就好|那太好了|太好了|好吧|行吧|可以的?|没问题|知道了|明白了|清楚了|了解了|记住了|记好了|好嘞|"
     r"谢谢|多谢|感谢|拜拜|再见)[了啊呀吧哈！!。.]*$",
     re.I,
