@@ -238,6 +238,8 @@ def test_a_wish_with_a_negation_still_turns_the_option_down() -> None:
         ("Can you make the reservation for the 4th?", "the 4th"),
         ("Play it on the bedroom speaker.", "bedroom speaker"),
         ("票价是免费的", "免费"),
+        ("周末带家里人出去玩，门票20元以下的就行", "20元以下"),
+        ("三百以内的就行。", "三百以内"),
     ],
 )
 def test_a_liking_or_a_detail_of_a_request_is_a_requirement(text: str, need: str) -> None:

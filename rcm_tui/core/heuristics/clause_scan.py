@@ -211,6 +211,9 @@ def _decision_text(core: str, head: str, head_decides: bool) -> str:
     return head if head_decides and _NEXT_STEP_RE.match(tail) else core
 
 
+_BOUND_RE = re.compile(r"以下|以上|以内|之内|不超过|不到|under\s+\$?\d|below\s+\$?\d", re.I)
+
+
 def _read_need(
     core: str,
     clause: str,
@@ -229,8 +232,10 @@ def _read_need(
     # "Lets go with grafana oncall, I'll set up a trial monday": the choice, then what follows.
     picks_first = " it is" in head.lower() or bool(CHOOSING_LEAD_RE.match(head))
     picked = choice(core) or (choice(head) if comma and picks_first else None)
-    if picked and STRONG_MODAL_RE.search(picked):
-        picked = None  # "费用别超过两千" reads "用" as a choice of "别超过两千": a limit, no choice
+    if picked and (STRONG_MODAL_RE.search(picked) or _BOUND_RE.search(picked)):
+        # "费用别超过两千" reads "用" as a choice of "别超过两千", "门票20元以下的就行" takes "就行"
+        # as choosing: each is a limit, no choice.
+        picked = None
     if picked:
         # "Let's go with X" decides: it sets the conclusion, it is no requirement.
         found.choices.append(picked)
