@@ -254,6 +254,8 @@ def _read_need(
     if result is None and after_rejection and not strong_only and _looks_declarative(core):
         # "We're not doing gRPC; the APIs will be plain REST": what comes instead is decided.
         result = (tidy(core), 0.7)
+    if result is not None and not_a_need(core):
+        result = None  # "no fluff, just the answer please": how to reply, not what instead
     main = main_clause(core)
     quiet = strong_only or explicit_only or not_a_need(main)
     if result is None and not quiet:

@@ -23,6 +23,7 @@ from .rejections import (
     choice,
     find_rejections,
 )
+from .reply_manner import without_manner_of_answering
 from .rhetorical import rhetorical_rejections, self_answered
 from .sentences import (
     FENCED_CODE_RE,
@@ -422,7 +423,7 @@ def analyse_message(text: str, turn: int, view: LedgerSnapshot) -> Analysis:
     sentences, scan, dropped_ids, drop_sentences = ruled
     apply_model(sentences, scan, view, drop_sentences)
     apply_tagger(sentences, scan, view, drop_sentences, message=text)
-    scan.hits = _not_released(scan.hits, sentences)
+    scan.hits = without_manner_of_answering(_not_released(scan.hits, sentences), sentences)
     hits = scan.hits
     reason_sentences = {
         s.index

@@ -13,6 +13,7 @@ from .cues import (
     YES_NO_OPENER,
 )
 from .options import option_matches
+from .reply_manner import only_asks_for_the_answer
 from .requests import narrowed_request
 from .sentences import COMMA_RE, ZH_PARTICLES_RE, strip_discourse, tidy
 from .text import CJK_CHAR_RE
@@ -296,6 +297,8 @@ def not_a_need(text: str) -> bool:
     want to spend more than £300" negates a wish and still sets a limit, and "beyond our budget,
     which is £6,000 a year" still states the budget."""
     if NOT_A_NEED_ZH_RE.search(text) or ASSENT_RE.match(text.strip()):
+        return True
+    if only_asks_for_the_answer(text):
         return True
     if _ZH_PRICE_SAID_RE.search(text) and not _ZH_LIMIT_RE.search(text):
         return True

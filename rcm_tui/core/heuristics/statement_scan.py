@@ -10,6 +10,7 @@ from .clause_scan import Findings, scan_clause
 from .cues import OUTPUT_VERB_RE
 from .options import option_matches
 from .rejections import RejectionScan
+from .reply_manner import only_asks_for_the_answer
 from .requests import narrowed_request
 from .requirements import (
     CAN_YOU_ADD_RE,
@@ -147,7 +148,7 @@ def _scan_sentence(
             ]
             _scan_pieces(clause, options, found)
         instead = _JUST_INSTEAD_RE.search(clause) if rejected or families else None
-        if instead:
+        if instead and not only_asks_for_the_answer(instead.group().strip(" ,;")):
             # "I don't need an advisor, just a straightforward plan": what is needed
             # instead; the exclusion itself never becomes a requirement.
             found.add_requirement(tidy(instead.group("want") or instead.group("want2")), 0.6)

@@ -1,0 +1,92 @@
+""""Don't beat around the bush, just tell me", "别绕弯子，直接说": how to answer, not an option.
+
+An impatient user waves off the assistant's manner of speaking ("no fluff", "skip the small
+talk", "不要长篇大论", "别废话") and asks for the answer itself in the next breath. What is
+waved off is never something the assistant could recommend, so it is no rejection. The frame
+is the directive that follows it: a request for the answer with no option as its object ("just
+tell me", "just the answer", "get to the point", "直接说", "说重点", "给个结论"). "No hotels,
+just give me the hostels" and "别订酒店了，直接说民宿哪家好" name what they want instead and
+keep their rejection.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from .options import option_matches
+
+if TYPE_CHECKING:  # requirements.py reads this module, and rejections.py reads requirements.py
+    from .rejections import RejectionHit
+    from .sentences import Sentence
+
+_ANSWER_WORDS = (
+    r"(?:the\s+|a\s+|one\s+)?(?:straight\s+|short\s+|quick\s+|honest\s+)?(?:answer|facts|"
+    r"bottom\s+line|gist|short\s+version|tl;?dr|verdict|point|recommendation|pick|name|"
+    r"list(?!\s+of))"
+)
+# The answer asked for: a speech verb with no object, or an answer word. Not a wh-clause: "No
+# hotels, just tell me which hostel" wants something else instead.
+_DIRECTIVE_EN_RE = re.compile(
+    r"\b(?:just|simply|only)\s+(?:tell|say|answer|give)\s+(?:me|us)?\s*"
+    r"(?=$|[,.!?;:]|please\b|" + _ANSWER_WORDS + r")"
+    r"|\b(?:just|only)\s+" + _ANSWER_WORDS + r"\b"
+    r"|\bgive\s+(?:me|us)\s+" + _ANSWER_WORDS + r"\b"
+    r"|\b(?:get|come|cut)\s+(?:straight\s+)?to\s+the\s+(?:point|chase)\b"
+    r"|\b(?:straight|right)\s+to\s+the\s+point\b",
+    re.I,
+)
+# 直接说/讲/告诉我/回答 with nothing after it but a particle or punctuation (not "直接说民宿
+# 哪家好"); 说重点, 说人话, 给(我)(个)结论/答案, 一句话(说/结论).
+_DIRECTIVE_ZH_RE = re.compile(
+    r"直接(?:点)?(?:说|讲|告诉我|回答)(?=$|[吧呗啊呀嘛就，。！？,.!?、]|结论|重点|答案)"
+    r"|(?:说|讲|挑)重点|说人话|捞干的说|给(?:我)?(?:个|一个)?(?:结论|答案|准话)|一句话(?:说|讲|结论|总结)"
+)
+
+
+def _directs_the_answer(text: str) -> bool:
+    return bool(_DIRECTIVE_EN_RE.search(text) or _DIRECTIVE_ZH_RE.search(text))
+
+
+_LEFT_OVER_RE = re.compile(
+    r"^[\s,.!?;:，。！？、]*(?:please|pls|thanks|thx|吧|呗|啊|谢谢)?[\s,.!?;:，。！？、]*$", re.I
+)
+
+
+def only_asks_for_the_answer(clause: str) -> bool:
+    """A clause that is nothing but a request for the answer ("Just the answer please", "说重
+    点"): how to reply, no need of the user's."""
+    for pattern in (_DIRECTIVE_EN_RE, _DIRECTIVE_ZH_RE):
+        found = pattern.search(clause)
+        if found and not clause[: found.start()].strip(" ,.!，。") and _LEFT_OVER_RE.match(
+            clause[found.end() :]
+        ):
+            return True
+    return False
+
+
+def _waved_off(hit: RejectionHit, by_index: dict[int, str]) -> bool:
+    """Is the hit's option the manner of answering, waved off before the answer is asked for
+    (in the rest of its sentence or the next one)?"""
+    said = by_index.get(hit.sentence, "")
+    match = re.search(re.escape(hit.option), said, re.I)
+    if match is None:
+        if not option_matches(hit.option, said):
+            return False
+        rest = said
+    else:
+        rest = said[match.end() :]
+    return _directs_the_answer(rest) or _directs_the_answer(by_index.get(hit.sentence + 1, ""))
+
+
+def without_manner_of_answering(
+    hits: list[RejectionHit], sentences: Sequence[Sentence]
+) -> list[RejectionHit]:
+    """The hits kept: one that waves off how the assistant talks ("no fluff, just the
+    answer") is dropped."""
+    by_index = {s.index: s.text for s in sentences}
+    return [h for h in hits if not _waved_off(h, by_index)]
+
+
+__all__ = ["only_asks_for_the_answer", "without_manner_of_answering"]
