@@ -26,7 +26,7 @@ from .option_shapes import (
 )
 from .options import strip_option_noise
 from .sentences import strip_discourse, tidy
-from .text import CJK, CJK_CHAR_RE
+from .text import CJK, CJK_CHAR_RE, ZH_LATIN_NAME
 
 # Before a repeated rejection cue inside one clause: ", no Y", " and no Y", ", forget Y",
 # ", not Y", ", don't use Y". Kept apart from the list split above so that a comma before a
@@ -200,7 +200,7 @@ SUBJECT_LEAD_RE = re.compile(
 # A latin name is ASCII (\w would run on into the Chinese after it: "不用Redis也不用X"), with
 # at most a short Chinese head noun after it ("Redis集群"), taken only when nothing ends the
 # name sooner.
-_ZH_LATIN = r"[A-Za-z0-9][A-Za-z0-9_.+#/-]*"
+_ZH_LATIN = ZH_LATIN_NAME
 
 
 _ZH_OPT = (

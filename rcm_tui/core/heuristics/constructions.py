@@ -189,8 +189,11 @@ _NO_NEED_RE = re.compile(
 _SKIP_RE = re.compile(
     r"^(?:(?:let'?s|we\s+can|you\s+can|just|please|feel\s+free\s+to)\s+)?(?:skip|omit|"
     # "Let's leave out of Seattle": departing from it, not leaving it out.
-    rf"leave\s+out(?!\s+of\b)|cut\s+out){{1}}\s+{OPTION_GROUP}"
-    rf"|^(?:let'?s\s+|just\s+|please\s+)?leave\s+(?P<opt2>[^,.;]+?)\s+out\b",
+    # "pass on buildkite", "(we'll) give the ferry a miss": the imperative refusals.
+    rf"leave\s+out(?!\s+of\b)|cut\s+out|pass\s+on){{1}}\s+{OPTION_GROUP}"
+    rf"|^(?:let'?s\s+|just\s+|please\s+)?leave\s+(?P<opt2>[^,.;]+?)\s+out\b"
+    r"|^(?:(?:i'?ll|we'?ll|i\s+will|we\s+will|let'?s|just)\s+)?give\s+(?P<opt3>[^,.;]+?)\s+a\s+"
+    r"(?:miss|wide\s+berth)\b",
     re.I,
 )
 _NEEDLESS_RE = re.compile(

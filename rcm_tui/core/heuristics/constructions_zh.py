@@ -7,10 +7,10 @@ import itertools
 import re
 
 from .construction_parts import Construction
-from .text import CJK, CJK_CHAR_RE, ZH_ACKNOWLEDGEMENT
+from .text import CJK, CJK_CHAR_RE, ZH_ACKNOWLEDGEMENT, ZH_LATIN_NAME
 
 # -- Chinese ---------------------------------------------------------------------------------
-_ZH_NAME = r"[A-Za-z0-9][A-Za-z0-9_.+#/-]*"
+_ZH_NAME = ZH_LATIN_NAME
 _ZH_O = rf"(?P<opt>{_ZH_NAME}(?:\s{_ZH_NAME}){{0,2}}[{CJK}]{{0,4}}?|[{CJK}]{{1,10}}?)"
 _ZH_END = r"(?=[了吧呢啊嘛，,。.！!？?；;、：:\s也又还都就]|因为|由于|所以|太|$)"
 _ZH_VERBS = r"(?:用|使用|吃|喝|坐|去|住|买|选|订|报|带|看|穿|养|开|玩|考虑|碰)"
@@ -44,12 +44,12 @@ _ZH_PERSON_RE = re.compile(
     rf"{_ZH_EXPERIENCER}|(?:我们?|咱|家里)?家?的?(?:孩子|小孩|宝宝|女儿|儿子|老人|室友|同事|朋友)们?"
 )
 _ZH_ADVERB = (
-    r"(?:其实|真的|实在|确实|完全|根本|一点也|一点都|也|都|就|还是|倒是|是|向来|从来|一直|再也|坚决|"
+    r"(?:其实|真的|实在|确实|完全|根本|一[点滴口次眼步下](?:也|都)|也|都|就|还是|倒是|是|向来|从来|一直|再也|坚决|"
     r"绝对|肯定|打死也|死活|先|暂时|暂且|就先|直接|果断|一律|统统|全部)"
 )
 _ZH_TURNED_DOWN = (
     r"(?:不(?:太|怎么|大|是很)?(?:想|愿意|喜欢)(?:用|去|要|买|选|看|吃|住|坐|报|玩|穿)?|"
-    r"不(?:去|用|要|买|选|看|吃|住|坐|报|玩|穿|喝|放心|学|练|租|订|办|装|养|请|找|做|换)|"
+    r"不(?:去|用|要|买|选|看|吃|住|坐|报|玩|穿|喝|放心|学|练|租|订|办|装|养|请|找|做|换|碰|沾)|"
     # A potential complement negated: "(纽扣电池她)换不了" — but 少不了/离不了 need it.
     r"(?<![少免错忘离受承])[\u4e00-\u9fff]不了|没意思|没劲|(?:看|吃|玩|用|听|住)?腻了|"
     r"喜欢不起来|提不起兴趣|没兴趣|不感兴趣|不考虑|"
@@ -66,16 +66,17 @@ _ZH_TURNED_DOWN = (
 )
 _ZH_TURNED_DOWN_KEYS = (
     "想愿喜考避感惯腻够受要必上合适pass排免算去买选看报拉靠行来兴门废唔"
-    "学练租订办装养请找做换了意劲劝荐"
+    "学练租订办装养请找做换了意劲劝荐碰沾"
 )
 _ZH_TOPIC_FIRST_RE = re.compile(
     # One character is a noun too ("鱼不要", "酒不喝"), unless a pronoun or an adverb.
     # "那 TeamCity 就拉倒吧": a leading "then" and the space typed around a latin name.
-    rf"^(?:那(?:就\s*|\s+))?(?P<opt>{_ZH_NAME}(?:\s?[{CJK}]{{0,4}}?)|[{CJK}]{{2,10}}?|(?![我你他她它这那谁都也就还先再又])[{CJK}])\s*"
+    rf"^(?:那(?:就\s*|\s+))?(?P<opt>{_ZH_NAME}(?:\s?[{CJK}]{{0,4}}?)|(?:(?![我你他她])[{CJK}]){{2,10}}?|(?![我你他她它这那谁都也就还先再又])[{CJK}])\s*"
     r"(?:那种|这种|那个|这个|那些|这类|之类的?|[这那](?:个|套)?(?:方案|选项|路子|东西))?"
     # The people who judged: an experiencer, 大家, or any noun plural in 们 ("同事们觉得没意思").
     rf"(?:(?:{_ZH_EXPERIENCER}|大家|[{CJK}]{{2}}(?<![我你他她它咱])们)(?:都)?(?:觉得|感觉)?)?{_ZH_ADVERB}*{_ZH_TURNED_DOWN}"
-    r"(?:报|用|买|去|吃|选|要|玩|看)?[了吧啊呀哈嘛啦咯喇]*(?=[，,。.！!；;]|$)"
+    # "鱼我是不碰的": 是…的 says it of the speaker's habit.
+    r"(?:报|用|买|去|吃|选|要|玩|看)?[了吧啊呀哈嘛啦咯喇]*(?:(?<=[碰沾吃喝去用买])的)?(?=[，,。.！!；;]|$)"
 )
 _ZH_EXCEPT_ALL_RE = re.compile(
     rf"除了{_ZH_O}(?:以外|之外)?[，,]?\s*(?:(?:其他|其它|别的)(?:的)?[{CJK}]{{0,4}}?)?(?:什么)?(?:都|全都|全)"

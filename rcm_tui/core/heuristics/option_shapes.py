@@ -41,10 +41,14 @@ def points_at_an_option(opt: str) -> bool:
 _FRONTED_REFUSAL_RE = re.compile(
     r"^(?!(?:if|when|what|which|who|that|because|since|as|so|but|although|though|even|unless|"
     r"until|whatever|anything|everything|something|nothing|it|this|there|(?:the\s+)?(?:only\s+|one\s+)?thing)\b)"
-    r"(?P<opt>[^,;:]{2,60}?)\s+(?:we|i|he|she|they|(?:my|our)\s+\w+)\s+(?:really\s+|just\s+|"
+    r"(?P<opt>[^,;:]{2,60}?)\s+(?:(?:for\s+now|for\s+the\s+moment|right\s+now|honestly)\s+)?"
+    r"(?:we|i|he|she|they|(?:my|our)\s+\w+)\s+(?:really\s+|just\s+|"
     r"simply\s+)?(?:(?:can'?t|cannot|can\s+not|won'?t|will\s+not|don'?t|do\s+not|never)\s+"
     r"(?:afford|use|stand|eat|drink|do|take|manage|support|accept|allow|touch|trust|bear|"
-    r"justify)|need\s+not)\b(?!\s+(?:to|with|without|for|is|was|are|were)\b)",
+    r"justify|join|want|need|like|buy|wear|have)|need\s+not"
+    # "Football for now I leave it", "Padel we'll skip": set aside, the object said again.
+    r"|(?:(?:will|'ll)\s+)?(?:leave|skip|drop|ditch|forget)\s+(?:it|them|that)(?=\s*(?:[,.;!]|$|"
+    r"for\s+now|aside|out)))\b(?!\s+(?:to|with|without|for|is|was|are|were)\b)",
     re.I,
 )
 # "Then MkDocs over Docusaurus", "Trains over planes any day": a verbless preference of one

@@ -8,6 +8,9 @@ import re
 
 CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 CJK_CHAR_RE = re.compile(f"[{CJK}]")
+# A Latin name inside Chinese text ("Kafka", "k8s", "C++", "Hill's", "McDonald’s"): its
+# apostrophe is kept when a letter follows it.
+ZH_LATIN_NAME = r"[A-Za-z0-9](?:[A-Za-z0-9_.+#/-]|['’](?=[A-Za-z]))*"
 # Tokens with their offsets: numbers (with thousands separators), latin words, single CJK chars.
 TOKEN_RE = re.compile(rf"\d+(?:[.,]\d+)*|[A-Za-z][A-Za-z0-9]*|[{CJK}]")
 
