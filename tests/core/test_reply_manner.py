@@ -50,3 +50,22 @@ def test_a_rejection_before_asking_for_something_else_stays(text: str, option: s
 @pytest.mark.parametrize("text", ["Just the facts please.", "说重点。"])
 def test_asking_only_for_the_answer_states_no_need(text: str) -> None:
     assert _analyse(text).requirements == []
+
+
+@pytest.mark.parametrize(
+    ("text", "absent"),
+    [
+        ("OK so to confirm in English: en-suite bathroom, desk in the room.", "confirm"),
+        ("To recap for my husband: wet food, pâté only.", "recap"),
+        ("Regarding pendant, no doubt it is useful, only question is will he wear it?", "Regard"),
+    ],
+)
+def test_a_lead_in_states_no_need(text: str, absent: str) -> None:
+    """A lead-in announces what follows ("To recap for my husband:") and is no requirement."""
+    needs = [r.text for r in _analyse(text).requirements]
+    assert not any(absent.lower() in n.lower() for n in needs), needs
+
+
+@pytest.mark.parametrize("text", ["About 20 people.", "About two weeks."])
+def test_about_an_amount_still_states_it(text: str) -> None:
+    assert _analyse(text).requirements

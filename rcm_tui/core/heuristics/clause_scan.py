@@ -252,10 +252,9 @@ def _read_need(
         found.production_request = True  # "sketch it", "write the script"; not "explain X"
     result = requirement_from_clause(clause, strong_only=strong_only, previous=previous)
     if result is None and after_rejection and not strong_only and _looks_declarative(core):
-        # "We're not doing gRPC; the APIs will be plain REST": what comes instead is decided.
-        result = (tidy(core), 0.7)
-    if result is not None and not_a_need(core):
-        result = None  # "no fluff, just the answer please": how to reply, not what instead
+        # "We're not doing gRPC; the APIs will be plain REST": what comes instead is decided
+        # ("no fluff, just the answer please" asks how to reply: no need).
+        result = None if not_a_need(core) else (tidy(core), 0.7)
     main = main_clause(core)
     quiet = strong_only or explicit_only or not_a_need(main)
     if result is None and not quiet:

@@ -37,7 +37,7 @@ from .construction_parts import (
     option_phrase,
 )
 from .constructions_zh import zh_constructions
-from .cues import SYSTEM_VERB_RE
+from .cues import EXCLUDED_LABEL_RE, SYSTEM_VERB_RE
 from .text import CJK_CHAR_RE
 from .verdicts import PRONOUNS, antecedent, verdict
 
@@ -57,7 +57,7 @@ _AVERSION_VERB = (
     r"will\s+not\s+(?:touch|eat|allow|approve|sign\s+off\s+on)|"
     r"(?:'d|would)\s+(?:rather|prefer\s+to)\s+(?:not\s+(?:have|do|eat|take|go\s+(?:to|with)|"
     r"deal\s+with|get|be\s+(?:on|in))?|avoid|skip|stay\s+away\s+from)|"
-    r"(?:'d|would|'ll|will)\s+(?:rather\s+)?(?:skip|pass\s+on|steer\s+clear\s+of)|"
+    r"(?:'d|would|'ll|will)\s+(?:rather\s+)?(?:skip|pass\s+on|steer\s+clear\s+of|veto|nix)|"
     r"(?:told|advised|asked)\s+(?:me|us|him|her|them)\s+to\s+(?:avoid|stay\s+away\s+from|"
     r"cut\s+out|stop)|(?:said|says)\s+no(?:\s+to)?|(?:can'?t|cannot)\s+accept|"
     r"hard\s+pass\s+on|(?:want|try|prefer|need|have|'d\s+like)\s+to\s+(?:avoid|stay\s+away\s+from|"
@@ -368,6 +368,9 @@ def _verdicts(core: str, found: _Found) -> None:
 
 
 def _exclusions(core: str, found: _Found) -> None:
+    label = EXCLUDED_LABEL_RE.match(core)
+    if label:
+        found.add(label.group("opt"), core[label.end() :], "exclusion", gerund=False)
     for m in _ANY_BUT_RE.finditer(core):
         found.add(m.group("opt"), core[m.end() :], "exclusion")
     for m in _OTHER_THAN_FIRST_RE.finditer(core):

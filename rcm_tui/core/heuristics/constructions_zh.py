@@ -37,14 +37,14 @@ _ZH_CANNOT_SUFFIX_RE = re.compile(
 # (the speaker or someone planned for), adverbs of degree or scope, then one predicate of the
 # class "turned down", at the end of the clause (sentence-final particles allowed).
 _ZH_EXPERIENCER = (
-    r"(?:我们?|咱们|他们?|她们?|我(?:爸|妈|老婆|老公|家|女儿|儿子)|爸妈|父母|家里人?|孩子|老人|"
+    r"(?:我们?|咱们|他们?|她们?|我(?:爸|妈|老婆|老公|家|女儿|儿子|媳妇儿?|爱人)|他爸|他妈|爸妈|父母|家里人?|孩子|老人|"
     r"老板|领导|客户|女朋友|男朋友|对象)"
 )
 _ZH_PERSON_RE = re.compile(
     rf"{_ZH_EXPERIENCER}|(?:我们?|咱|家里)?家?的?(?:孩子|小孩|宝宝|女儿|儿子|老人|室友|同事|朋友)们?"
 )
 _ZH_ADVERB = (
-    r"(?:其实|真的|实在|确实|完全|根本|一[点滴口次眼步下](?:也|都)|也|都|就|还是|倒是|是|向来|从来|一直|再也|坚决|"
+    r"(?:其实|真的|实在|确实|完全|根本|基本上?|以后|今后|往后|这次|这回|目前|一[点滴口次眼步下个](?:也|都)|也|都|就|还是|倒是|是|向来|从来|一直|再也|坚决|"
     r"绝对|肯定|打死也|死活|先|暂时|暂且|就先|直接|果断|一律|统统|全部)"
 )
 _ZH_TURNED_DOWN = (
@@ -53,9 +53,10 @@ _ZH_TURNED_DOWN = (
     # A potential complement negated: "(纽扣电池她)换不了" — but 少不了/离不了 need it.
     r"(?<![少免错忘离受承])[\u4e00-\u9fff]不了|没意思|没劲|(?:看|吃|玩|用|听|住)?腻了|"
     r"喜欢不起来|提不起兴趣|没兴趣|不感兴趣|不考虑|"
-    r"想避开|要避开|避开|不(?:太|怎么|大)?感冒|劝退|别(?:再)?(?:给我们?)?推荐了?|吃不惯|用不惯|住不惯|看不惯|玩不来|吃腻了|腻了|受够了|接受不了|"
+    r"不(?:同意|乐意|答应)|不敢(?:找|用|买|去|坐|吃|住|请|试|碰|选|报)|(?:可以)?(?:划掉|删掉|砍掉|拿掉)|"
+    r"想避开|要避开|避开|不(?:太|怎么|大)?感冒|劝退|别(?:再)?(?:给我们?推荐?|推荐)了?|吃不惯|用不惯|住不惯|看不惯|玩不来|吃腻了|腻了|受够了|接受不了|"
     r"承受不了|受不了|不在考虑范围内?|不在考虑之内|不予考虑|一律不要|没必要|用不上|不太合适|不合适|"
-    r"不适合(?:我们?|他们?|她|他|孩子|老人)?|就?pass|排除掉?|免了|算了|不要了|不用了|不需要了|"
+    r"不适合(?:我们?|他们?|她|他|孩子|老人)?|就?pass|排除掉?|免[了啦咯喇]|算[了啦咯喇]|不要了|不用了|不需要了|"
     r"不去了|不买了|不选了|不看了|不报了|拉倒|看不上|不靠谱|不(?:太|大)?行|"
     # "don't even think of it": 想都别想, 别寻思了, 甭想了, 别惦记了.
     r"想都别想|(?:别|甭)(?:想|寻思|惦记|琢磨)了|"
@@ -66,17 +67,17 @@ _ZH_TURNED_DOWN = (
 )
 _ZH_TURNED_DOWN_KEYS = (
     "想愿喜考避感惯腻够受要必上合适pass排免算去买选看报拉靠行来兴门废唔"
-    "学练租订办装养请找做换了意劲劝荐碰沾"
+    "学练租订办装养请找做换了意劲劝荐碰沾同乐答敢划删砍拿啦咯喇推"
 )
 _ZH_TOPIC_FIRST_RE = re.compile(
     # One character is a noun too ("鱼不要", "酒不喝"), unless a pronoun or an adverb.
     # "那 TeamCity 就拉倒吧": a leading "then" and the space typed around a latin name.
-    rf"^(?:那(?:就\s*|\s+))?(?P<opt>{_ZH_NAME}(?:\s?[{CJK}]{{0,4}}?)|(?:(?![我你他她])[{CJK}]){{2,10}}?|(?![我你他她它这那谁都也就还先再又])[{CJK}])\s*"
+    rf"^(?:那(?:就\s*|\s+))?(?P<opt>{_ZH_NAME}(?:\s?[{CJK}]{{0,4}}?)|(?:(?![我你他她佢])[{CJK}]){{2,10}}?|(?![我你他她它佢这那谁都也就还先再又])[{CJK}])\s*"
     r"(?:那种|这种|那个|这个|那些|这类|之类的?|[这那](?:个|套)?(?:方案|选项|路子|东西))?"
     # The people who judged: an experiencer, 大家, or any noun plural in 们 ("同事们觉得没意思").
     rf"(?:(?:{_ZH_EXPERIENCER}|大家|[{CJK}]{{2}}(?<![我你他她它咱])们)(?:都)?(?:觉得|感觉)?)?{_ZH_ADVERB}*{_ZH_TURNED_DOWN}"
     # "鱼我是不碰的": 是…的 says it of the speaker's habit.
-    r"(?:报|用|买|去|吃|选|要|玩|看)?[了吧啊呀哈嘛啦咯喇]*(?:(?<=[碰沾吃喝去用买])的)?(?=[，,。.！!；;]|$)"
+    r"(?:报|用|买|去|吃|选|要|玩|看|上)?[了吧啊呀哈嘛啦咯喇]*(?:(?<=[碰沾吃喝去用买])的)?(?=[，,。.！!；;]|$)"
 )
 _ZH_EXCEPT_ALL_RE = re.compile(
     rf"除了{_ZH_O}(?:以外|之外)?[，,]?\s*(?:(?:其他|其它|别的)(?:的)?[{CJK}]{{0,4}}?)?(?:什么)?(?:都|全都|全)"
@@ -107,10 +108,13 @@ _ZH_WITHDRAW_RE = re.compile(
     rf"|把(?P<opt4>{_ZH_NAME}|[{CJK}]{{1,8}}?)(?:去掉|删掉|拿掉|划掉|取消)"
     # "那就换掉皇家", "划掉第二个": the verb first, then what goes.
     rf"|(?:换掉|去掉|删掉|拿掉|划掉|砍掉|撤掉)(?P<opt7>{_ZH_NAME}|[{CJK}]{{2,8}}?){_ZH_END}"
+    # "那就不自建了", "就不跟团了": a plan given up, its verb phrase the option.
+    rf"|(?:那就|就|那)不(?P<opt8>(?!考虑|需要|麻烦|打扰|客气|多说|啰嗦|纠结|强求|一)[{CJK}]{{2,4}}?)了"
+    r"(?=[，,。.！!；;]|$)"
     rf"|(?P<opt5>{_ZH_NAME}|[{CJK}]{{2,8}}?)(?:要|得|都|就)?(?:换掉|删掉|去掉|拆掉|扔掉|撤掉|取消)"
     r"(?:吧|了)?(?=[，,。.！!；;]|$)"
     # "虾滑什么的就别买了", "芒果布丁都别点了": any one-character verb after 别 ends the clause.
-    rf"|(?P<opt2>{_ZH_NAME}|[{CJK}]{{2,8}}?)(?:就|也|都|还是)?(?<!特)(?:别(?![的人处家])|不要)再?(?:考虑|推荐|[{CJK}])"
+    rf"|(?P<opt2>{_ZH_NAME}|[{CJK}]{{2,8}}?)(?:就|也|都|还是)?(?<!特)(?:别(?![的人处家等急])|不要)再?(?:考虑|推荐|[{CJK}])"
     r"了?(?=[，,。.！!；;]|$)"
 )
 _ZH_BAD_EXPERIENCE_RE = re.compile(
@@ -140,6 +144,10 @@ _ZH_LEAD_RE = re.compile(
 _ZH_NOT_TOPIC_RE = re.compile(
     r"(?:价格|价钱|预算|时间|天气|周末|工作日|晚上|白天|早上|上午|下午|今天|明天|后天|这周|下周|"
     r"周[一二三四五六日]|星期[一二三四五六日天]|身体|距离|的话|是|不是|也不是|觉得|感觉|认为)$"
+    # A bound on a time or an amount is a limit ("晚上八点以后的也不行", "三千以上的不行").
+    r"|(?:以后|之后|以前|之前|以上|以下|以内|之内)$"
+    # "甲方那边(死活不同意)": a party, the one who judges, not what is judged.
+    r"|^(?:甲方|乙方|客户|公司|领导|老板|财务|法务|IT|学校|物业)(?:那边|这边|那头)?$|(?:那边|这边)$"
     rf"|{ZH_ACKNOWLEDGEMENT}"
     # A degree adverb or "一…就" makes a predicate of it ("一出去就有点收(不住了)").
     r"|有点|一[\u4e00-\u9fff]{1,3}就"
@@ -161,7 +169,8 @@ _ZH_ATTRIBUTE_RE = re.compile(
 
 # Adverbs that open the comment, read with the topic by a greedy match: "那家店肯定(不行)".
 _ZH_TRAILING_ADVERB_RE = re.compile(
-    r"(?:肯定|绝对|真的|实在|确实|完全|根本|压根|一定|当然|其实|也|都|就|还是|倒是)+$"
+    r"(?:肯定|绝对|真的|实在|确实|完全|根本|压根|一定|当然|其实|也|都|就|还是|倒是|基本上?|以后|今后|"
+    r"往后|这次|这回|目前)+$"
 )
 # "那家店": a demonstrative and a classifier before a one-character noun are the whole name.
 _ZH_DEMONSTRATIVE_NOUN_RE = re.compile(rf"^[那这](?:家|间|款|个|种|位|所)[{CJK}]$")

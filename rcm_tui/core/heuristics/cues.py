@@ -104,6 +104,26 @@ _DECLINE = (
     r"possibly|perhaps|maybe|goodbye|bye|buh[-\s]?bye|bye[-\s]?bye|yup|yep|nope|noted|understood|"
     r"got\s+it"
 )
+# A spec's label that excludes what follows it: "Out of scope: onboarding module (HiBob covers
+# this)", "Not needed: SSO".
+EXCLUDED_LABEL_RE = re.compile(
+    r"^(?:out\s+of\s+scope|not\s+in\s+scope|excluded|exclusions?|not\s+included|not\s+needed|"
+    r"non[-\s]goals?)\s*[:：]\s*(?P<opt>[^,;:()]+?)\s*(?=[(,;.]|$)",
+    re.I,
+)
+
+
+# A lead-in that announces what follows and states nothing itself: "OK so to confirm in
+# English", "To recap for my husband", "Regarding pendant", "As for the budget".
+LEAD_IN_RE = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|and|just|right)[\s,]+)*(?:to\s+(?:confirm|recap|summari[sz]e|sum\s+up|"
+    r"clarify|be\s+clear|double[-\s]check)(?:\s+(?:in|for|with)\s+[\w']+(?:\s+[\w']+)?)?"
+    r"|(?:regarding|re|as\s+(?:for|to|regards)|concerning|about|with\s+regards?\s+to)\s+"
+    # Not an amount: "About 20 people" states one.
+    r"(?!\d|(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|twenty|half|a\s+dozen)\b)"
+    r"(?:the\s+|my\s+|our\s+)?[\w'-]+(?:\s+[\w'-]+)?)\W*$",
+    re.I,
+)
 ASSENT_RE = re.compile(
     rf"^{_ASSENT_LEAD}(?:{_JUDGED}|{_WORKS}|{_CLOSING}|{_DECLINE})"
     r"(?:\s+(?:for|to|with)\s+(?:me|us))?"

@@ -59,7 +59,7 @@ _ASKING = r"(?:please|pls|let'?s|can\s+you|could\s+you|would\s+you)"
 # What keeps an option: a hedge ("not sure", 担心, 可能), a concession ("isn't a dealbreaker",
 # "is sufficient", 也不是不行) or what the speaker lacks ("we hold no licence": a fact).
 _KEPT_RE = re.compile(
-    r"担心|怕|犹豫|不确定|再看看|再想想|也不是不|不排斥|不介意|可能|也许|还行|也行"
+    r"担心|怕|犹豫|不确定|再看看|再想想|也不是不|不排斥|不介意|可能|也许|还行|也行|就够(?:用)?了|足够了"
     r"|\b(?:not\s+sure|unsure|might|maybe|perhaps|wonder\w*|worried|not\s+against|"
     r"(?:do\s+not|don'?t)\s+mind|open\s+to|"
     r"(?:is|are|'s|'re)(?:n'?t|\s+not)\s+(?:a\s+)?(?:deal\s*-?breakers?|an?\s+issue|a\s+problem)|"

@@ -8,6 +8,8 @@ from .cues import (
     ACK_WORDS,
     ASSENT_RE,
     BUILD_VERB_RE,
+    EXCLUDED_LABEL_RE,
+    LEAD_IN_RE,
     OUTPUT_VERB_RE,
     SYSTEM_VERB_RE,
     YES_NO_OPENER,
@@ -298,7 +300,9 @@ def not_a_need(text: str) -> bool:
     which is £6,000 a year" still states the budget."""
     if NOT_A_NEED_ZH_RE.search(text) or ASSENT_RE.match(text.strip()):
         return True
-    if only_asks_for_the_answer(text):
+    if only_asks_for_the_answer(text) or LEAD_IN_RE.match(text.strip()):
+        return True
+    if EXCLUDED_LABEL_RE.match(text.strip()):
         return True
     if _ZH_PRICE_SAID_RE.search(text) and not _ZH_LIMIT_RE.search(text):
         return True

@@ -104,8 +104,18 @@ def is_run_on(sentence: str) -> bool:
 ZH_RUN_ON_CHARS = 16
 _ZH_PUNCTUATED_RE = re.compile(r"[，。！？、；：,.!?;:()（）\s]")
 _ZH_CUT_RE = re.compile(
-    rf"(?<=[{CJK}])(?=然后|但是|不过|所以|而且|另外|对了|还有就是|因为|要是|那就|可是)"
+    rf"(?<=[{CJK}])(?=然后|但是|不过|所以|而且|另外|对了|还有就是|因为|(?<![主只还总就])要是|那就|可是)"
+    # A limit opens its own clause: "…电话都打不通最多三千吧", "…预算两千" (not 最好/必须, which
+    # follow their topic: "酒店最好在地铁站附近").
+    r"|(?<=[\u4e00-\u9fff])(?<![的个我在])(?=预算(?!内|之内)|最多(?=[\d一二三四五六七八九十两几百千]))"
+    # "…不敢找之前我爸找过一个", "…不太感冒以前单位那辆": a time adverb opening a story, not a
+    # postposition ("三点以前", "下班之前", "出发前").
+    r"|(?<=[\u4e00-\u9fff])(?<![点号天月年周日时班发门前后])(?=(?:之前|以前|上次|上回)"
+    r"(?:我|他|她|单位|公司|家里|同事|朋友))"
     rf"|(?<=[{CJK}A-Za-z0-9])(?<![给跟和对被把让叫说是为向帮替使令与同当请得])(?=我们?[^的们])"
+    # "哈弗我不太感冒", "那种师傅我是一个都不敢找": 我 and a negation comment on the topic
+    # put before them, which must stay in their clause.
+    r"(?!我们?(?:是|也|都|就|真的?|实在|确实|根本|压根|从来|向来|绝对|死活|一[个点滴口次]都)*(?:不|没|别|一律))"
 )
 # A piece shorter than this stays with the one before it.
 ZH_SHORTEST_PIECE = 4

@@ -141,8 +141,12 @@ def _word_after(mark: re.Match[str]) -> bool:
 # A bold-only line is a heading when it reads like a title ("**Budget**", "**Open Questions**");
 # one with a lowercase word or sentence punctuation is a sentence the user stressed
 # ("**Must be idempotent**", "**No Kafka.**") and is read like any other.
+_TITLE_WORDS = r"[A-Z0-9][\w&/-]*(?:\s+[A-Z0-9][\w&/-]*)*"
+# A document's title line: "**ATS Selection - Requirements (v2, signed off 14 May)**" — title
+# words, another title after a dash, a parenthesised note ("**Budget - under 300**" is stressed).
 _BOLD_TITLE_RE = re.compile(
-    r"^\s*(?:\*\*|__)\s*[A-Z0-9][\w&/-]*(?:\s+[A-Z0-9][\w&/-]*)*\s*(?:\*\*|__)\s*$"
+    rf"^\s*(?:\*\*|__)\s*{_TITLE_WORDS}(?:\s+[-–—]\s+{_TITLE_WORDS})?(?:\s*\([^)]*\))?"
+    r"\s*(?:\*\*|__)\s*$"
 )
 
 
