@@ -315,6 +315,8 @@ _CLAUSE_RE = re.compile(r"[,，。.;；!！?？]")
 _WANTED_RE = re.compile(
     r"\b(?:i|we)(?:'d|\s+would)\s+(?:really\s+)?(?:like|love)\b|\binterested\s+in\b|\bkeen\s+on\b"
     r"|\b(?:want|wanna)\s+to\s+(?:go|visit|see|try|book)\b|\btake\s+(?:me|us)\s+to\b"
+    # "I require a psychologist", "We need a plumber": the need names what is wanted.
+    r"|\b(?:i|we)\s+(?:really\s+|just\s+|still\s+)?(?:require|need|want)\s+(?:a|an|the|some)\b"
     # "我要从酒店打出租到动物园": where the user is going.
     r"|感兴趣|想去|想吃|想看|想玩|想试|喜欢|爱吃|(?:要|想)(?:从[\u4e00-\u9fff]{1,12}?)?(?:打车|打出租|打的|坐车|开车|坐地铁)?(?:去|到)",
     re.I,
