@@ -107,3 +107,10 @@ def test_a_bold_title_line_of_a_paste_is_no_requirement() -> None:
     needs = [r.text for r in _analyse(text).requirements]
     assert not any("Selection" in n or "signed off" in n for n in needs), needs
     assert any("15k" in n for n in needs) and any("idempotent" in n for n in needs), needs
+
+
+def test_a_recap_after_a_rejection_is_not_its_reason() -> None:
+    """Seen in tmux: "Pass on buildkite. To recap…" gave buildkite the recap as its reason."""
+    analysis = _analyse("Pass on buildkite. To recap for my husband: under 300 a month.")
+    [rejection] = analysis.rejections
+    assert rejection.option == "buildkite" and "recap" not in rejection.reason

@@ -115,15 +115,20 @@ EXCLUDED_LABEL_RE = re.compile(
 
 # A lead-in that announces what follows and states nothing itself: "OK so to confirm in
 # English", "To recap for my husband", "Regarding pendant", "As for the budget".
+_RECAP = (
+    r"^(?:(?:ok(?:ay)?|so|and|just|right)[\s,]+)*to\s+(?:confirm|recap|summari[sz]e|sum\s+up|"
+    r"clarify|be\s+clear|double[-\s]check)"
+)
 LEAD_IN_RE = re.compile(
-    r"^(?:(?:ok(?:ay)?|so|and|just|right)[\s,]+)*(?:to\s+(?:confirm|recap|summari[sz]e|sum\s+up|"
-    r"clarify|be\s+clear|double[-\s]check)(?:\s+(?:in|for|with)\s+[\w']+(?:\s+[\w']+)?)?"
-    r"|(?:regarding|re|as\s+(?:for|to|regards)|concerning|about|with\s+regards?\s+to)\s+"
+    rf"{_RECAP}(?:\s+(?:in|for|with)\s+[\w']+(?:\s+[\w']+)?)?\W*$"
+    r"|^(?:regarding|re|as\s+(?:for|to|regards)|concerning|about|with\s+regards?\s+to)\s+"
     # Not an amount: "About 20 people" states one.
     r"(?!\d|(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|twenty|half|a\s+dozen)\b)"
-    r"(?:the\s+|my\s+|our\s+)?[\w'-]+(?:\s+[\w'-]+)?)\W*$",
+    r"(?:the\s+|my\s+|our\s+)?[\w'-]+(?:\s+[\w'-]+)?\W*$",
     re.I,
 )
+# The same lead-in opening a sentence that goes on ("To recap for my husband: under 300").
+LEAD_IN_OPENS_RE = re.compile(rf"{_RECAP}\b", re.I)
 ASSENT_RE = re.compile(
     rf"^{_ASSENT_LEAD}(?:{_JUDGED}|{_WORKS}|{_CLOSING}|{_DECLINE})"
     r"(?:\s+(?:for|to|with)\s+(?:me|us))?"

@@ -21,6 +21,7 @@ from .constructions_zh import chinese_sentence_constructions
 from .cues import (
     BUILD_VERB_RE,
     FACT_RE,
+    LEAD_IN_OPENS_RE,
     OUTPUT_VERB_RE,
     SYSTEM_VERB_RE,
 )
@@ -381,8 +382,8 @@ def _neighbour_reason(sentences: list[Sentence], index: int, hits: list[Rejectio
             # is a requirement of its own; a need right after ("No Cassandra. We need joins.")
             # explains the rejection.
             continue
-        if candidate > index and states_a_limit(body):
-            continue  # "No app or subscription stuff. Budget 200 quid.": a limit, not why
+        if candidate > index and (states_a_limit(body) or LEAD_IN_OPENS_RE.match(body)):
+            continue  # "…Budget 200 quid.", "To recap for my husband: …": a limit or a recap
         if len(body.split()) >= 3 or CJK_CHAR_RE.search(body):
             return tidy(body, 200)
     return ""
