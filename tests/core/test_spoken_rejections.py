@@ -114,3 +114,11 @@ def test_a_recap_after_a_rejection_is_not_its_reason() -> None:
     analysis = _analyse("Pass on buildkite. To recap for my husband: under 300 a month.")
     [rejection] = analysis.rejections
     assert rejection.option == "buildkite" and "recap" not in rejection.reason
+
+
+def test_an_option_read_by_the_model_loses_its_trailing_dots() -> None:
+    reply = "Good low-impact options are swimming, cycling, Pilates."
+    text = "So padel also no. Swimming... honestly water and me are not friends, ha."
+    analysis = analyse_message(text, 2, LedgerSnapshot(last_assistant_message=reply))
+    options = [r.option for r in analysis.rejections]
+    assert "Swimming" in options and not any(o.endswith(".") for o in options), options

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from ..ledger_snapshot import LedgerSnapshot
-from .options import option_matches, option_spans, same_option
+from .options import option_matches, option_spans, same_option, strip_option_noise
 from .proposals import clause_topics, hedged, negative_verdict
 from .rejections import RejectionHit, RejectionScan
 from .sentences import Sentence, strip_discourse, tidy
@@ -396,7 +396,9 @@ def apply_model(
         # Chinese has no spaces: the rules' cut was wrong when it holds nothing of the table.
         scan.hits[:] = [h for h in scan.hits if h not in ruled]
         reason = reason_after(sentences[index].text, cand.option)
-        scan.hits.append(RejectionHit(cand.option, reason, index, 0, False, "", False, "model"))
+        # "Swimming... honestly water and me are not friends": the option, not its dots.
+        option = strip_option_noise(cand.option) or cand.option
+        scan.hits.append(RejectionHit(option, reason, index, 0, False, "", False, "model"))
         scan.clauses[(index, 0)] = ""
         # The rest of the sentence explains the rejection: only a strongly worded need is read.
         scan.reason_clauses.update((index, ci) for ci in range(1, len(sentences[index].clauses)))
