@@ -51,6 +51,8 @@ def _rejected(text: str) -> list[str]:
         ("好的，那就不自建了，直接上托管版。", "自建"),
         ("那就不出国了。", "出国"),
         ("不找头部主播；所有内容需提前过法务。", "头部主播"),
+        ("麦富迪之前囤过两袋，主子吃完吐了三天。", "麦富迪"),
+        ("VIPKID我们报过，娃一句听不懂就在那发呆。", "VIPKID"),
         ("Out of scope: onboarding module (HiBob covers this).", "onboarding module"),
         ("Our CFO would veto Teamtailor on sight.", "Teamtailor"),
         # Voice input with no punctuation: the topic keeps its comment.
@@ -73,6 +75,8 @@ def test_the_option_is_turned_down(text: str, option: str) -> None:
         "找不找中介都行。",
         "记得8月15号之前笔记就要开始铺，别等上市了才发。",
         "甲方那边死活不同意。",
+        "剩下的课时钱还退不了。",
+        "空调少不了。",
         "另外佢牙唔好，啲菜要煮得腍啲。",
     ],
 )
