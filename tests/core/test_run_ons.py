@@ -138,3 +138,20 @@ def test_a_run_on_with_a_bad_experience_rejects_the_option() -> None:
         "paintball last year and two of the lads got hurt so something else please"
     )
     assert any("paintball" in o.lower() for o in options), options
+
+
+def test_right_before_a_place_is_an_adverb_not_a_cut() -> None:
+    """dev11: "make sure we're not right on the main highway" had become "Make sure we're not"."""
+    text = (
+        "perfect lets do springhill three nights in june oh and make sure we're not right on "
+        "the main highway side the boys sleep light"
+    )
+    assert any("not right on the main highway" in p for p in run_on_pieces(text))
+
+
+def test_a_dictated_period_ends_a_piece_and_is_dropped() -> None:
+    text = "we want to keep it under 300 a night period and two beds at least for the boys"
+    pieces = run_on_pieces(text)
+    assert pieces[0] == "we want to keep it under 300 a night", pieces
+    trial = "we want the flat for the whole trial period and a parking space for the van too"
+    assert run_on_pieces(trial) == [trial]

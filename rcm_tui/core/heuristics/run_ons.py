@@ -65,11 +65,35 @@ def _bare(word: str) -> str:
     return word.lower().strip("\"'“”‘’")
 
 
+# "right" before a place or time is an adverb ("we're not right on the main road", "right
+# next to"), no interjection.
+_PLACE_AFTER_RIGHT = {
+    "on", "by", "next", "in", "at", "there", "here", "now", "away", "off", "outside", "behind",
+    "across", "beside", "near", "opposite", "up", "down", "out", "into", "onto", "before",
+    "after", "around", "above", "below", "under", "over", "beneath",
+}
+# Dictation software leaves the spoken full stop as a word ("three nights june 14 to 17 period
+# oh and…"); after a determiner it is the noun ("a trial period").
+_SPOKEN_STOPS = {"period", "fullstop"}
+_DETERMINERS = {"a", "the", "this", "that", "trial", "grace", "notice", "waiting", "cooling"}
+
+
+def _spoken_stop(words: list[str], i: int) -> bool:
+    """Is words[i] a dictated full stop?"""
+    return _bare(words[i]).strip(".,") in _SPOKEN_STOPS and (
+        i == 0 or _bare(words[i - 1]) not in _DETERMINERS
+    )
+
+
 def _opens_a_clause(words: list[str], i: int) -> bool:
     """True when a new clause may start at words[i]."""
     word = _bare(words[i])
     before = _bare(words[i - 1])
     after = _bare(words[i + 1]) if i + 1 < len(words) else ""
+    if _spoken_stop(words, i - 1):
+        return True
+    if word == "right" and after in _PLACE_AFTER_RIGHT:
+        return False
     if word == "and":
         # "…we need a lift and im not a fan of hostels": "and" with a new subject after it.
         return after in _SUBJECTS and before not in _GOVERNS
@@ -154,4 +178,5 @@ def run_on_pieces(sentence: str) -> list[str]:
         if i - cuts[-1] >= SHORTEST_PIECE and _opens_a_clause(words, i):
             cuts.append(i)
     bounds = zip(cuts, [*cuts[1:], len(words)], strict=True)
-    return [" ".join(words[start:end]) for start, end in bounds]
+    pieces = [words[start:end] for start, end in bounds]
+    return [" ".join(p[:-1] if len(p) > 1 and _spoken_stop(p, len(p) - 1) else p) for p in pieces]
