@@ -43,8 +43,12 @@ _ZH_EXPERIENCER = (
 _ZH_PERSON_RE = re.compile(
     rf"{_ZH_EXPERIENCER}|(?:我们?|咱|家里)?家?的?(?:孩子|小孩|宝宝|女儿|儿子|老人|室友|同事|朋友)们?"
 )
+# Scope and time adverbs between a topic and its comment ("爬山基本不行", "纯外教的以后都不考虑了"):
+# read after the topic, and cut from a topic a greedy match took them into.
+_ZH_SCOPE_AND_TIME = r"基本上?|以后|今后|往后|这次|这回|目前"
 _ZH_ADVERB = (
-    r"(?:其实|真的|实在|确实|完全|根本|基本上?|以后|今后|往后|这次|这回|目前|一[点滴口次眼步下个](?:也|都)|也|都|就|还是|倒是|是|向来|从来|一直|再也|坚决|"
+    rf"(?:其实|真的|实在|确实|完全|根本|{_ZH_SCOPE_AND_TIME}|一[点滴口次眼步下个](?:也|都)|"
+    r"也|都|就|还是|倒是|是|向来|从来|一直|再也|坚决|"
     r"绝对|肯定|打死也|死活|先|暂时|暂且|就先|直接|果断|一律|统统|全部)"
 )
 _ZH_TURNED_DOWN = (
@@ -172,8 +176,8 @@ _ZH_ATTRIBUTE_RE = re.compile(
 
 # Adverbs that open the comment, read with the topic by a greedy match: "那家店肯定(不行)".
 _ZH_TRAILING_ADVERB_RE = re.compile(
-    r"(?:肯定|绝对|真的|实在|确实|完全|根本|压根|一定|当然|其实|也|都|就|还是|倒是|基本上?|以后|今后|"
-    r"往后|这次|这回|目前)+$"
+    r"(?:肯定|绝对|真的|实在|确实|完全|根本|压根|一定|当然|其实|也|都|就|还是|倒是|"
+    rf"{_ZH_SCOPE_AND_TIME})+$"
 )
 # "那家店": a demonstrative and a classifier before a one-character noun are the whole name.
 _ZH_DEMONSTRATIVE_NOUN_RE = re.compile(rf"^[那这](?:家|间|款|个|种|位|所)[{CJK}]$")

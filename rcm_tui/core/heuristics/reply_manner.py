@@ -15,7 +15,8 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .options import option_matches
+from .cues import LEAD_IN_RE
+from .options import option_spans
 
 if TYPE_CHECKING:  # requirements.py reads this module, and rejections.py reads requirements.py
     from .rejections import RejectionHit
@@ -66,17 +67,20 @@ def only_asks_for_the_answer(clause: str) -> bool:
     return False
 
 
+def states_no_need(text: str) -> bool:
+    """A request for the answer ("Just the answer please") or a lead-in ("To recap for my
+    husband", "Regarding pendant"): the clause states no need of its own."""
+    return only_asks_for_the_answer(text) or bool(LEAD_IN_RE.match(text.strip()))
+
+
 def _waved_off(hit: RejectionHit, by_index: dict[int, str]) -> bool:
     """Is the hit's option the manner of answering, waved off before the answer is asked for
     (in the rest of its sentence or the next one)?"""
     said = by_index.get(hit.sentence, "")
-    match = re.search(re.escape(hit.option), said, re.I)
-    if match is None:
-        if not option_matches(hit.option, said):
-            return False
-        rest = said
-    else:
-        rest = said[match.end() :]
+    spans = option_spans(hit.option, said)
+    if not spans:
+        return False
+    rest = said[spans[0][1] :]
     return _directs_the_answer(rest) or _directs_the_answer(by_index.get(hit.sentence + 1, ""))
 
 
@@ -89,4 +93,4 @@ def without_manner_of_answering(
     return [h for h in hits if not _waved_off(h, by_index)]
 
 
-__all__ = ["only_asks_for_the_answer", "without_manner_of_answering"]
+__all__ = ["only_asks_for_the_answer", "states_no_need", "without_manner_of_answering"]

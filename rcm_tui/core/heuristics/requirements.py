@@ -9,13 +9,12 @@ from .cues import (
     ASSENT_RE,
     BUILD_VERB_RE,
     EXCLUDED_LABEL_RE,
-    LEAD_IN_RE,
     OUTPUT_VERB_RE,
     SYSTEM_VERB_RE,
     YES_NO_OPENER,
 )
 from .options import option_matches
-from .reply_manner import only_asks_for_the_answer
+from .reply_manner import states_no_need
 from .requests import narrowed_request
 from .sentences import COMMA_RE, ZH_PARTICLES_RE, strip_discourse, tidy
 from .text import CJK_CHAR_RE
@@ -300,9 +299,7 @@ def not_a_need(text: str) -> bool:
     which is £6,000 a year" still states the budget."""
     if NOT_A_NEED_ZH_RE.search(text) or ASSENT_RE.match(text.strip()):
         return True
-    if only_asks_for_the_answer(text) or LEAD_IN_RE.match(text.strip()):
-        return True
-    if EXCLUDED_LABEL_RE.match(text.strip()):
+    if states_no_need(text) or EXCLUDED_LABEL_RE.match(text.strip()):
         return True
     if _ZH_PRICE_SAID_RE.search(text) and not _ZH_LIMIT_RE.search(text):
         return True

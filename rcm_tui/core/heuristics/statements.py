@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .cues import LEAD_IN_RE
-from .reply_manner import only_asks_for_the_answer
+from .reply_manner import states_no_need
 from .sentiment import evaluative
 from .text import CJK
 
@@ -182,9 +181,7 @@ def stated_requirement(core: str) -> str | None:
     body = _LAUGH_TAIL_RE.sub("", _SALUTATION_LEAD_RE.sub("", core)).strip(" .!。！")
     if body.endswith((":", "：")):
         return None  # a header ("Some thoughts:"), what follows says the rest
-    if not body or _SALUTATION_RE.match(body) or only_asks_for_the_answer(body):
-        return None
-    if LEAD_IN_RE.match(body):
+    if not body or _SALUTATION_RE.match(body) or states_no_need(body):
         return None
     if _SMALL_TALK_RE.search(body) or _CHAT_RE.match(body) or _OPTIONAL_RE.search(body):
         return None
