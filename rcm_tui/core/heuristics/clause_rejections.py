@@ -213,7 +213,8 @@ _ZH_OPT_END = r"(?=[了吧呢啊嘛，,。.！!？?；;、：:\s也又还都就]
 
 
 _ZH_PREFIX_REJECT_RE = re.compile(
-    r"(?:不要再?|(?<!特)别(?![的人处家等急])再?|不再|不用|不使用|不采用|不考虑|放弃|排除|去掉|弃用|不选|"
+    r"(?:不要再?|(?<![特识区类性级告分个差辨鉴派离送惜道判职])别(?![的人处家等急])再?|"  # not 识别
+    r"不再|不用|不使用|不采用|不考虑|放弃|排除|去掉|弃用|不选|"
     r"(?<![找请])不(?:找|请)(?=[\u4e00-\u9fffA-Za-z]{2}))"  # 不找头部主播: not engaging someone
     rf"(?:用|使用|采用|选用?|考虑)?\s*{_ZH_OPT}{_ZH_OPT_END}"
 )
@@ -490,8 +491,6 @@ def _chinese_raw_hits(clause: str) -> list[RawHit]:
 
 # "要不要" / "用不用" ask; "迷得不行" is a degree ("crazy about"), not a refusal.
 _ZH_A_NOT_A_RE = re.compile(r"要不要|用不用")
-
-
 _ZH_DEGREE_RE = re.compile(r"得不行$")
 
 

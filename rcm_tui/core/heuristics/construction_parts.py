@@ -22,6 +22,11 @@ class Construction:
 
 
 # -- who feels it ---------------------------------------------------------------------------
+
+# "my wife said the Mentos thing (is not happening)": the words before what was said.
+REPORTED_BY_RE = re.compile(
+    r"^.*?\b(?:said|says|thinks|reckons|insists|decided)\s+(?:that\s+)?(?=\S)", re.I
+)
 # The experiencer must be the speaker or someone they plan for ("my wife", "our CFO", "his
 # grandma", "Tom"); "people hate X" or "you hate X" reports no decision.
 ADVERBS = (

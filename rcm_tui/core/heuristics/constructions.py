@@ -30,6 +30,7 @@ from .construction_parts import (
     HEDGE_RE,
     NEGATIVE_EVAL_RE,
     OPTION_GROUP,
+    REPORTED_BY_RE,
     Construction,
     experiencer_before,
     first_group,
@@ -52,9 +53,9 @@ _AVERSION_VERB = (
     r"(?:sick|tired|weary)\s+of|(?:scared|afraid|terrified|wary)\s+of)|"
     r"(?:do|does|did)(?:n'?t|\s+not)\s+(?:really\s+|particularly\s+|much\s+|even\s+)?"
     r"(?:like|love|enjoy|fancy|dig|care\s+for|trust|eat|drink|do)|"
-    r"(?:wo|would)n'?t\s+(?:touch|eat|drink|go\s+near|go\s+back\s+to|set\s+foot\s+in|"
+    r"(?:wo|would)n'?t\s+(?:touch|eat|drink|go\s+near|go\s+back\s+to|set\s+foot\s+in|hear\s+of|"
     r"sign\s+off\s+on|approve|allow|let\s+(?:me|us|him|her|them)\s+(?:have|get|use))|"
-    r"will\s+not\s+(?:touch|eat|allow|approve|sign\s+off\s+on)|"
+    r"will\s+not\s+(?:touch|eat|allow|approve|sign\s+off\s+on|hear\s+of)|"
     r"(?:'d|would)\s+(?:rather|prefer\s+to)\s+(?:not\s+(?:have|do|eat|take|go\s+(?:to|with)|"
     r"deal\s+with|get|be\s+(?:on|in))?|avoid|skip|stay\s+away\s+from)|"
     r"(?:'d|would|'ll|will)\s+(?:rather\s+)?(?:skip|pass\s+on|steer\s+clear\s+of|veto|nix)|"
@@ -65,8 +66,9 @@ _AVERSION_VERB = (
     r"(?:'m|am|are|'re)\s+(?:keeping|staying)\s+(?:\w+\s+)?(?:off|away\s+from)|"
     r"avoids?|refuses?\s+to\s+(?:eat|take|wear|go\s+to|fly\s+with|pay\s+for|buy)|"
     r"never\s+(?:eat|eats|drink|drinks|fly|flies|wear|wears|buy|buys)|"
-    r"(?:'m|am|'re|are)\s+not\s+(?:touching|doing|eating|buying|paying\s+for|going\s+back\s+to)|"
-    r"(?:forbids?|bans?|banned|vetoe[sd]|vetoes)|(?:doesn'?t|does\s+not|won'?t|will\s+not)\s+"
+    r"(?:'m|am|'re|are)\s+not\s+(?:touching|doing|eating|buying|paying\s+for|going\s+back\s+to|"
+    r"running|hosting|self-hosting|maintaining)|"
+    r"(?:forbids?|bans?|banned|vetoe[sd]|vetoes|vetoing)|(?:doesn'?t|does\s+not|won'?t|will\s+not)\s+"
     r"(?:allow|permit)|(?:has|have|'ve|'s)\s+(?:had\s+)?enough\s+of|"
     r"(?:has|have)\s+no\s+(?:interest|desire|patience)\s+(?:in|for)|finds?\s+(?=\S+(?:\s+\S+)?\s+"
     r"(?:boring|annoying|mind-numbing|tedious|unbearable|awful|horrible)))"
@@ -94,7 +96,8 @@ _NOT_MY_THING_RE = re.compile(
     r"migraines?|the\s+creeps|hives|a\s+rash)\b"
     r"|^(?P<opt6>.+?)\s+(?:is|are|'s|'re)\s+(?:way\s+|far\s+|just\s+|much\s+|a\s+bit\s+|"
     r"simply\s+)?too\s+[a-z]+\s+for\s+(?:me|us|him|her|them|my\s+\w+|our\s+\w+)\b"
-    r"|^(?P<opt7>.+?)\s+(?:is|are|'s|'re)\s+(?:not\s+happening|off[- ]limits|a\s+hard\s+pass|"
+    r"|^(?P<opt7>.+?)\s+(?:is|are|'s|'re)\s+(?:(?:(?:absolutely|definitely|just|simply|so|totally|"
+    r"really)\s+)?not\s+happening|off[- ]limits|a\s+hard\s+pass|"
     r"a\s+no\s+from\s+(?:me|us))\b"
     r"|^(?P<opt8>.+?)\s+(?:let|lets)\s+(?:us|me)\s+down\b"
     r"|^(?P<opt9>.+?)\s+(?:won'?t|will\s+not)\s+be\s+(?:necessary|needed)\b"
@@ -307,8 +310,8 @@ _AVERSION_WORDS = frozenset(
     afraid terrified wary over like love enjoy fancy dig care trust eat drink touch near
     back foot sign approve allow let rather prefer avoid avoids skip away clear cut keeping
     staying refuse refuses never touching doing eating buying paying going forbid forbids
-    ban bans banned vetoed vetoes veto permit enough interest desire patience find finds do
-    does did""".split()
+    ban bans banned vetoed vetoes veto vetoing permit enough interest desire patience find
+    finds do does did hear running hosting self maintaining""".split()
 )
 _WORD_RE = re.compile(r"[a-z]+")
 
@@ -326,7 +329,9 @@ def _aversions(core: str, found: _Found) -> None:
         found.add(m.group("opt"), core[m.end() :], "aversion")
     thing = None if found else _NOT_MY_THING_RE.match(core)
     if thing:
-        found.add(first_group(thing).split(",")[-1], core[thing.end() :], "aversion")
+        # "my wife said the Mentos thing is not happening": what was said is about Mentos.
+        subject = REPORTED_BY_RE.sub("", first_group(thing).split(",")[-1])
+        found.add(subject, core[thing.end() :], "aversion")
     out = _IS_OUT_RE.match(core)
     if out and not HEDGE_RE.search(out.group("opt")):
         subject = out.group("opt").split(",")[-1].strip()

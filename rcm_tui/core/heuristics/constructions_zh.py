@@ -18,7 +18,7 @@ _ZH_AVERSION_RE = re.compile(
     rf"(?<!不)(?:讨厌|不喜欢|不太喜欢|不怎么喜欢|不爱|受不了|忍受不了|反感|(?<![麻厌])烦|不想|不愿意|"
     rf"不让|不允许|禁止|不能接受|接受不了|没法接受|受够了|戒了|戒掉|不打算|没打算|拒绝|"
     rf"(?:别|不要)(?!的)(?:再|也)?(?:给|帮|跟|替)?(?:我们?|咱们|他们?|她)?(?:推荐|安排|介绍))"
-    rf"{_ZH_VERBS}?{_ZH_O}{_ZH_END}"
+    rf"{_ZH_VERBS}?\s*{_ZH_O}{_ZH_END}"
 )
 # "我不吃辣", "他不喝酒": a standing dietary rule (a single character is a whole option here).
 _ZH_DIET_RE = re.compile(rf"(?<![要吃])不(?:吃|喝)(?P<opt>[{CJK}]{{1,6}}?)(?=[了的，,。.！!；;]|$)")
@@ -49,19 +49,19 @@ _ZH_SCOPE_AND_TIME = r"基本上?|以后|今后|往后|这次|这回|目前"
 _ZH_ADVERB = (
     rf"(?:其实|真的|实在|确实|完全|根本|{_ZH_SCOPE_AND_TIME}|一[点滴口次眼步下个](?:也|都)|"
     r"也|都|就|还是|倒是|是|向来|从来|一直|再也|坚决|"
-    r"绝对|肯定|打死也|死活|先|暂时|暂且|就先|直接|果断|一律|统统|全部)"
+    r"绝对|肯定|打死也|死活|先|暂时|暂且|就先|直接|果断|一律|统统|全部|想了想|想想)"
 )
 _ZH_TURNED_DOWN = (
     r"(?:不(?:太|怎么|大|是很)?(?:想|愿意|喜欢)(?:用|去|要|买|选|看|吃|住|坐|报|玩|穿)?|"
-    r"不(?:去|用|要|买|选|看|吃|住|坐|报|玩|穿|喝|放心|学|练|租|订|办|装|养|请|找|做|换|碰|沾)|"
+    r"不(?:去|用|要|买|选|看|吃|住|坐|报|玩|穿|喝|放心|学|练|租|订|办|装|养|请|找|做|换|碰|沾|申请?)|"
     # A potential complement negated: "(纽扣电池她)换不了" — but 少不了/离不了 need it.
     r"(?![少免错忘离受承退])[\u4e00-\u9fff]不了|没意思|没劲|(?:看|吃|玩|用|听|住)?腻了|"
     r"喜欢不起来|提不起兴趣|没兴趣|不感兴趣|不考虑|"
-    r"不(?:同意|乐意|答应)|不敢(?:找|用|买|去|坐|吃|住|请|试|碰|选|报)|(?:可以)?(?:划掉|删掉|砍掉|拿掉)|"
+    r"不(?:同意|乐意|答应)|不敢(?:找|用|买|去|坐|吃|住|请|试|碰|选|报)|(?:可以)?(?:划掉|删掉|砍掉|拿掉|排除)|"
     r"想避开|要避开|避开|不(?:太|怎么|大)?感冒|劝退|别(?:再)?(?:给我们?推荐?|推荐)了?|吃不惯|用不惯|住不惯|看不惯|玩不来|吃腻了|腻了|受够了|接受不了|"
     r"承受不了|受不了|不在考虑范围内?|不在考虑之内|不予考虑|一律不要|没必要|用不上|不太合适|不合适|"
     r"不适合(?:我们?|他们?|她|他|孩子|老人)?|就?pass|排除掉?|免[了啦咯喇]|算[了啦咯喇]|不要了|不用了|不需要了|"
-    r"不去了|不买了|不选了|不看了|不报了|拉倒|看不上|不靠谱|不(?:太|大)?行|"
+    r"不去了|不买了|不选了|不看了|不报了|拉倒|看不上|不靠谱|不(?:太|大)?行|不折腾了?|"
     # "don't even think of it": 想都别想, 别寻思了, 甭想了, 别惦记了.
     r"想都别想|(?:别|甭)(?:想|寻思|惦记|琢磨)了|"
     # "no way" and "not needed" verdicts, and Cantonese 唔 (= 不): 门都没有, 免谈, 没门, 作废,
@@ -71,12 +71,14 @@ _ZH_TURNED_DOWN = (
 )
 _ZH_TURNED_DOWN_KEYS = (
     "想愿喜考避感惯腻够受要必上合适pass排免算去买选看报拉靠行来兴门废唔"
-    "学练租订办装养请找做换了意劲劝荐碰沾同乐答敢划删砍拿啦咯喇推"
+    "学练租订办装养请找做换了意劲劝荐碰沾同乐答敢划删砍拿啦咯喇推排申折"
 )
 _ZH_TOPIC_FIRST_RE = re.compile(
     # One character is a noun too ("鱼不要", "酒不喝"), unless a pronoun or an adverb.
     # "那 TeamCity 就拉倒吧": a leading "then" and the space typed around a latin name.
-    rf"^(?:那(?:就\s*|\s+))?(?P<opt>{_ZH_NAME}(?:\s?[{CJK}]{{0,4}}?)|(?:(?![我你他她佢])[{CJK}]){{2,10}}?|(?![我你他她它佢这那谁都也就还先再又])[{CJK}])\s*"
+    # An interjection first ("hmm OK 那 Zoom 算了", "嗯 那个就算了") is no topic.
+    rf"^(?:(?i:hmm+|ok(?:ay)?|oh|ah|well)[\s,，.…]*|(?:嗯+|哦+|噢|额|呃)[\s,，.…]*)*"
+    rf"(?:(?:比如|例如|譬如)\s*(?:那个|这个)?\s*)?(?:那(?:就\s*|\s+))?(?P<opt>{_ZH_NAME}(?:\s?[{CJK}]{{0,4}}?)|(?:(?![我你他她佢])[{CJK}]){{2,10}}?|(?![我你他她它佢这那谁都也就还先再又])[{CJK}])\s*"
     r"(?:那种|这种|那个|这个|那些|这类|之类的?|[这那](?:个|套)?(?:方案|选项|路子|东西))?"
     # The people who judged: an experiencer, 大家, or any noun plural in 们 ("同事们觉得没意思").
     rf"(?:(?:{_ZH_EXPERIENCER}|大家|[{CJK}]{{2}}(?<![我你他她它咱])们)(?:都)?(?:觉得|感觉)?)?{_ZH_ADVERB}*{_ZH_TURNED_DOWN}"
@@ -86,11 +88,14 @@ _ZH_TOPIC_FIRST_RE = re.compile(
 _ZH_EXCEPT_ALL_RE = re.compile(
     rf"除了{_ZH_O}(?:以外|之外)?[，,]?\s*(?:(?:其他|其它|别的)(?:的)?[{CJK}]{{0,4}}?)?(?:什么)?(?:都|全都|全)"
     r"(?:可以|行|好|没问题|能接受|OK|ok|随便)"
+    # "我想先申G5以外的": what is wanted is everything but the option.
+    rf"|(?:申请?|选|找|要|考虑|看|买|去|订|推荐)(?P<opt2>{_ZH_NAME}|[{CJK}]{{2,6}}?)(?:以外|之外)的"
 )
 # A verb after 不需要 names a thing to do without ("不需要加图表"); "不需要实时，T+1就够了"
 # lowers a bar instead, and is left to the requirement reader.
 _ZH_NOT_NEEDED_RE = re.compile(
-    rf"(?:不需要|用不着|不必|没必要)(?:加|用|买|带|订|要|请|报|找|配)?{_ZH_O}{_ZH_END}"
+    rf"(?:不需要|用不着|不必|没必要|不安排|不要安排|别安排|不搞|不设)(?:加|用|买|带|订|要|请|报|找|配)?"
+    rf"(?:一?整套|全套)?\s*{_ZH_O}{_ZH_END}"
 )
 _ZH_NOT_NEEDED_SUFFIX_RE = re.compile(
     rf"(?P<opt>{_ZH_NAME}|[{CJK}]{{1,8}}?)(?:就|也|都)?(?:不需要|不用|免|省)了?[吧啊呀哈]*(?=[，,。.！!；;]|$)"
@@ -108,17 +113,18 @@ _ZH_REPLACE_RE = re.compile(
 _ZH_WITHDRAW_RE = re.compile(
     rf"(?:取消|不再|再也不|不会再)(?:用|吃|去|坐|买|住|选)?{_ZH_O}{_ZH_END}"
     # "不买燃油车了", "不坐旅游大巴了": a changed plan (了), not a habit.
-    rf"|(?<![要用])不(?:买|坐|选|订|报|住|开|养|租|去)(?P<opt3>{_ZH_NAME}|[{CJK}]{{2,8}}?)了"
+    rf"|(?<![要用])不(?:买|坐|选|订|报|住|开|养|租|去|申|申请|投)(?P<opt3>{_ZH_NAME}|[{CJK}]{{2,8}}?)了"
     rf"|把(?P<opt4>{_ZH_NAME}|[{CJK}]{{1,8}}?)(?:去掉|删掉|拿掉|划掉|取消)"
     # "那就换掉皇家", "划掉第二个": the verb first, then what goes.
     rf"|(?:换掉|去掉|删掉|拿掉|划掉|砍掉|撤掉)(?P<opt7>{_ZH_NAME}|[{CJK}]{{2,8}}?){_ZH_END}"
     # "那就不自建了", "就不跟团了": a plan given up, its verb phrase the option.
-    rf"|(?:那就|就|那)不(?P<opt8>(?!考虑|需要|麻烦|打扰|客气|多说|啰嗦|纠结|强求|一)[{CJK}]{{2,4}}?)了"
+    rf"|(?:那就|就|那)不(?P<opt8>(?!考虑|需要|麻烦|打扰|客气|多说|啰嗦|纠结|强求|折腾|一)[{CJK}]{{2,4}}?)了"
     r"(?=[，,。.！!；;]|$)"
     rf"|(?P<opt5>{_ZH_NAME}|[{CJK}]{{2,8}}?)(?:要|得|都|就)?(?:换掉|删掉|去掉|拆掉|扔掉|撤掉|取消)"
     r"(?:吧|了)?(?=[，,。.！!；;]|$)"
     # "虾滑什么的就别买了", "芒果布丁都别点了": any one-character verb after 别 ends the clause.
-    rf"|(?P<opt2>{_ZH_NAME}|[{CJK}]{{2,8}}?)(?:就|也|都|还是)?(?<!特)(?:别(?![的人处家等急])|不要)再?(?:考虑|推荐|[{CJK}])"
+    # "boarding 的学校也别推荐了": a latin name can qualify the noun.
+    rf"|(?P<opt2>{_ZH_NAME}(?:\s?的[{CJK}]{{1,4}})?|[{CJK}]{{2,8}}?)(?:就|也|都|还是)?(?<!特)(?:别(?![的人处家等急])|不要)再?(?:考虑|推荐|[{CJK}])"
     r"了?(?=[，,。.！!；;]|$)"
 )
 _ZH_BAD_EXPERIENCE_RE = re.compile(
@@ -133,12 +139,12 @@ _ZH_NEGATIVE_EVAL_RE = re.compile(
     r"换个|换一个|加价|受不了|不行|没用|浪费|投诉|退款|吵|脏|超预算|超出预算|太贵|"
     # What went wrong, said as what happened: 吃完吐了三天, 钱退不了, 一句听不懂, 三天两头进修理厂.
     r"吐了|拉肚子|拉稀|翻车|智商税|不值|白花|白扔|白买|退不了|退不掉|听不懂|没效果|不管用|出毛病|"
-    r"进修理厂|返修|掉链子|发呆"
+    r"进修理厂|返修|掉链子|发呆|崩了|老是崩|闪退|卡顿|卡死|死机"
 )
 _ZH_HEDGE_RE = re.compile(
     # "也不是不能吃": a double negation keeps the option.
     r"不确定|不太确定|要不要|再想想|也许|可能|考虑一下|不一定|不介意|不排斥|(?:不是|并非|没有)不"
-    r"|不排除|未必"
+    r"|不排除|未必|(?:并无|没有?|毫无)(?:成见|意见)|不反对"
 )
 _ZH_LEAD_RE = re.compile(
     r"^(?:所以|因此|但是|不过|可是|而且|然后|另外|还有|其实|[那这]几[家个款]|[那这]些|我们?|咱们|他们?|她们?|"
@@ -158,7 +164,9 @@ _ZH_NOT_TOPIC_RE = re.compile(
     rf"|{ZH_ACKNOWLEDGEMENT}"
     # A degree adverb or "一…就" makes a predicate of it ("一出去就有点收(不住了)").
     r"|有点|一[\u4e00-\u9fff]{1,3}就"
-    r"|^(?:如果|要是|假如|万一)|^(?:千万|一定|务必|可千万|绝对|坚决|肯定|实在|真的|确实|根本|完全|当然|其实|压根|一律)$|^(?:五一|十一|国庆|春节|元旦|[一二三四五六七八九十两\d]+(?:月|号|日|点|天|年|周|个月))"
+    r"|^(?:如果|要是|假如|万一)|^(?:千万|一定|务必|可千万|绝对|坚决|肯定|实在|真的|确实|根本|完全|当然|其实|压根|一律|死活|打死)$|"
+    # Who said it ("我女儿说(不要去)"): reported speech, not its object; when a story happened.
+    r"(?<![小传听解])说$|(?:讲|表示|建议)$|^(?:前年|去年|今年|明年|那年|当年|前几年|这几年|小时候)$|^(?:五一|十一|国庆|春节|元旦|[一二三四五六七八九十两\d]+(?:月|号|日|点|天|年|周|个月))"
 )
 
 
@@ -256,8 +264,8 @@ def zh_constructions(clause: str) -> list[Construction]:
         (_ZH_CANNOT_RE, "inability", True, "能可法了"),
         (_ZH_CANNOT_SUFFIX_RE, "exclusion", False, "能法"),
         (_ZH_TOPIC_FIRST_RE, "aversion", False, _ZH_TURNED_DOWN_KEYS),
-        (_ZH_EXCEPT_ALL_RE, "exclusion", False, "除"),
-        (_ZH_NOT_NEEDED_RE, "not_needed", False, "需着必"),
+        (_ZH_EXCEPT_ALL_RE, "exclusion", False, "除外"),
+        (_ZH_NOT_NEEDED_RE, "not_needed", False, "需着必安搞设"),
         (_ZH_NOT_NEEDED_SUFFIX_RE, "not_needed", False, "需用免省"),
         (_ZH_REPLACE_RE, "replacement", False, "换改替代取从与本"),
         (_ZH_WITHDRAW_RE, "withdrawal", False, "取再别要不把掉"),
@@ -288,10 +296,13 @@ _ZH_SENTENCE_RE = re.compile(
     rf"(?:用过|试过|吃过|去过|住过|坐过|买过|报过|请过|上过)(?:某|一个|一家)?"
     rf"(?P<opt>{_ZH_NAME}|[{CJK}]{{2,8}}?)[，,\s](?P<eval>[^。！!；;]*)"
     rf"|本来(?:想|打算|要)(?:买|用|去|选|吃|订|报)?(?P<opt2>{_ZH_NAME}|[{CJK}]{{2,10}}?)[，,]\s*算了"
+    # "与其为PostgreSQL重新培养人员，我们更倾向于…": the course weighed against is about a name.
+    rf"|与其(?:为|用|选|上|买|换)?(?P<opt5>{_ZH_NAME})[^，,。]*[，,][^。]*?(?:不如|倾向|宁可|宁愿)"
     # The option as topic, then the experience: "中介我们之前找过一家，换了三个人都不靠谱".
     rf"|^(?!之前|上次|以前|去年|那次|早年|我|他|她|不|没|别|改|换|想|要)(?P<opt4>{_ZH_NAME}|[{CJK}]{{2,8}}?)(?:{_ZH_EXPERIENCER})?(?:之前|上次|以前|去年|那次|早年)?"
     # (A space ends the clause in chat: "麦富迪之前囤过两袋 主子吃完吐了三天".)
-    rf"[{CJK}]{{0,2}}?(?:过|了)[{CJK}\d]{{0,4}}?[，,\s](?P<eval4>[^。！!；;]*)"
+    # (除了, 为了 are no past: "婚庆公司除了金夫人，其他都可以".)
+    rf"[{CJK}]{{0,2}}?(?:过|(?<![除为])了)[{CJK}\d]{{0,4}}?[，,\s](?P<eval4>[^。！!；;]*)"
 )
 
 
@@ -347,12 +358,14 @@ def chinese_sentence_constructions(sentence: str) -> list[Construction]:
         if m.group("opt4") and not _ZH_NEGATIVE_EVAL_RE.search(m.group("eval4") or ""):
             continue
         option = zh_option_core(
-            m.group("opt") or m.group("opt2") or m.group("opt3") or m.group("opt4") or ""
+            m.group("opt") or m.group("opt2") or m.group("opt3") or m.group("opt4")
+            or m.group("opt5") or ""
         )
         if not_a_zh_topic(option) or _ZH_ASPECT_RE.search(option):
             continue
         family = "bad_experience" if m.group("opt") or m.group("opt4") else "withdrawal"
         family = "exclusion" if m.group("opt3") else family
+        family = "replacement" if m.group("opt5") else family
         if (len(option) > 1 or m.group("opt3")) and option not in _ZH_NOT_OPTIONS:
             found.append(Construction(option, m.group("eval") or m.group("eval4") or "", family))
     return found

@@ -8,6 +8,7 @@ import re
 from ..analysis import Analysis, RejectionFinding, RequirementFinding
 from ..ledger_snapshot import LedgerSnapshot
 from ..models import DialogState
+from .chinese_script import in_users_script, simplified, simplified_view
 from .clause_scan import Findings
 from .construction_parts import is_category
 from .cues import YES_NO_OPENER
@@ -412,10 +413,17 @@ def analyse_message(text: str, turn: int, view: LedgerSnapshot) -> Analysis:
     """Everything the deterministic rules can read from one user message (instant, offline).
 
     `turn` is accepted for symmetry with the LLM analyser; the rules themselves do not depend
-    on it.
+    on it. Traditional Chinese is read as Simplified and reported in the user's characters.
     """
     del turn
-    text = with_apostrophes(text)
+    typed = with_apostrophes(text)
+    read = simplified(typed)
+    if read == typed:
+        return _analyse(typed, view)
+    return in_users_script(_analyse(read, simplified_view(view)), read, typed)
+
+
+def _analyse(text: str, view: LedgerSnapshot) -> Analysis:
     analysis = Analysis(source="heuristic")
     ruled = rule_scan(text, view)
     if ruled is None:

@@ -59,9 +59,11 @@ _ASKING = r"(?:please|pls|let'?s|can\s+you|could\s+you|would\s+you)"
 # What keeps an option: a hedge ("not sure", 担心, 可能), a concession ("isn't a dealbreaker",
 # "is sufficient", 也不是不行) or what the speaker lacks ("we hold no licence": a fact).
 _KEPT_RE = re.compile(
-    r"担心|怕|犹豫|不确定|再看看|再想想|也不是不|不排斥|不介意|可能|也许|还行|也行|就够(?:用)?了|足够了"
+    r"担心|怕|犹豫|不确定|再看看|再想想|也?不是不|不排斥|不介意|不反对|(?:并无|没有?|毫无)(?:成见|意见)"
+    r"|可能|也许|还行|也行|就够(?:用)?了|足够了"
     r"|\b(?:not\s+sure|unsure|might|maybe|perhaps|wonder\w*|worried|not\s+against|"
-    r"(?:do\s+not|don'?t)\s+mind|open\s+to|"
+    r"(?:do\s+not|don'?t)\s+mind|open\s+to|no\s+objections?\s+to|not\s+opposed\s+to|"
+    r"(?:would|'d)\s+not\s+say\s+no\s+to|wouldn'?t\s+say\s+no\s+to|"
     r"(?:is|are|'s|'re)(?:n'?t|\s+not)\s+(?:a\s+)?(?:deal\s*-?breakers?|an?\s+issue|a\s+problem)|"
     r"(?:is|are|'s|'re)\s+(?:sufficient|enough|acceptable)|"
     r"(?:we|i)\s+(?:have|has|hold|own|'ve\s+got)\s+no)\b",
@@ -74,6 +76,8 @@ _CONSTRAINED_RE = re.compile(
     r"|\s+(?:must|has\s+to|have\s+to|should|ought\s+to)\b",
     re.I,
 )
+_PREFERRED_OVER_RE = re.compile(r"\s*(?:over|instead\s+of|rather\s+than)\b", re.I)
+_EXCEPTION_FRAME_RE = re.compile(r"\s*(?:除了|except\b|apart\s+from\b|other\s+than\b)", re.I)
 _WORD_RE = re.compile(rf"[A-Za-z0-9](?:[A-Za-z0-9'+#.-]*[A-Za-z0-9+#])?|[{CJK}]+")
 _CJK_RUN_RE = re.compile(rf"[{CJK}]+")
 _MASK = "OPT"
@@ -359,6 +363,10 @@ def plausibly_rejected(option: str, text: str) -> bool:
         return False  # "I just wanted…", "Please look in Pleasanton": a subject or a verb
     if _CONSTRAINED_RE.match(_after(text, option)):
         return False  # "地面一定要防滑", "the crate must fit": a need about it, not a refusal
+    if _PREFERRED_OVER_RE.match(_after(text, option)):
+        return False  # "prefer grafana over it": the one preferred, over the one turned down
+    if _EXCEPTION_FRAME_RE.match(_after(text, option)):
+        return False  # "婚庆公司除了金夫人，其他都可以": the kind, of which one is excepted
     # "I'm not against Kafka", "徒步的话，我担心…可能有点累", "Certified is sufficient": a
     # hedge or a concession keeps the option; on data it was not trained on, the model's
     # additions in such sentences were mostly wrong (dev6-dev8).

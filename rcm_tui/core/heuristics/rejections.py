@@ -25,6 +25,7 @@ from .cues import (
     OUTPUT_VERB_RE,
     SYSTEM_VERB_RE,
 )
+from .english_verdicts import sentence_verdicts
 from .option_phrases import clean_options
 from .options import EDGE_PUNCT, option_matches, same_option, strip_option_noise
 from .requirements import requirement_from_clause, states_a_limit
@@ -261,15 +262,17 @@ def _read_clause(sentence: Sentence, ci: int) -> _ClauseReading:
 
 def _add_sentence_forms(sentence: Sentence, per_clause: list[_ClauseReading]) -> None:
     """What only the whole sentence shows: a bare refusal at its end, a Chinese construction
-    across clauses; and a verdict right after a rejection, which is its reason."""
-    refused = [] if CJK_CHAR_RE.search(sentence.text) else _bare_refusal(sentence.text)
+    across clauses, an English topic lead-in judged after it; and a verdict right after a
+    rejection, which is its reason."""
+    zh = bool(CJK_CHAR_RE.search(sentence.text))
+    refused = [] if zh else _bare_refusal(sentence.text)
     if refused and not any(h for _, _, h, _ in per_clause):
         per_clause[0][2].extend((option, "", False, "explicit_refusal") for option in refused)
-    if CJK_CHAR_RE.search(sentence.text):
-        for c in chinese_sentence_constructions(sentence.text):
-            at = next((i for i, cl in enumerate(sentence.clauses) if c.option in cl), None)
-            if at is not None and not any(same_option(h[0], c.option) for h in per_clause[at][2]):
-                per_clause[at][2].append((c.option, c.rest, False, c.family))
+    across = chinese_sentence_constructions if zh else sentence_verdicts
+    for c in across(sentence.text):
+        at = next((i for i, cl in enumerate(sentence.clauses) if c.option in cl), None)
+        if at is not None and not any(same_option(h[0], c.option) for h in per_clause[at][2]):
+            per_clause[at][2].append((c.option, c.rest, False, c.family))
     for ci in range(1, len(per_clause)):
         if per_clause[ci - 1][2] and all(h[3] == "verdict" for h in per_clause[ci][2]):
             # "MongoDB is off the table: multi-document transactions are too fragile": a

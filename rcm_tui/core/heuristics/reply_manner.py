@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .cues import LEAD_IN_RE
+from .next_steps import states_a_plan
 from .options import option_spans
 
 if TYPE_CHECKING:  # requirements.py reads this module, and rejections.py reads requirements.py
@@ -68,9 +69,14 @@ def only_asks_for_the_answer(clause: str) -> bool:
 
 
 def states_no_need(text: str) -> bool:
-    """A request for the answer ("Just the answer please") or a lead-in ("To recap for my
-    husband", "Regarding pendant"): the clause states no need of its own."""
-    return only_asks_for_the_answer(text) or bool(LEAD_IN_RE.match(text.strip()))
+    """A request for the answer ("Just the answer please"), a lead-in ("To recap for my
+    husband", "Regarding pendant") or the user's next step ("I will order it this weekend"):
+    the clause states no need of its own."""
+    return (
+        only_asks_for_the_answer(text)
+        or bool(LEAD_IN_RE.match(text.strip()))
+        or states_a_plan(text)
+    )
 
 
 def _waved_off(hit: RejectionHit, by_index: dict[int, str]) -> bool:

@@ -17,6 +17,7 @@ from .options import option_matches
 from .reply_manner import states_no_need
 from .requests import narrowed_request
 from .sentences import COMMA_RE, ZH_PARTICLES_RE, strip_discourse, tidy
+from .statements import ZH_PAST_COUNT_RE
 from .text import CJK_CHAR_RE
 
 _PRONOUN_MODAL_RE = re.compile(
@@ -368,8 +369,8 @@ def requirement_from_clause(
         return tidy(core), 0.7
     if OUTPUT_VERB_RE.match(core) or BUILD_VERB_RE.match(core):
         return None
-    if _PAST_RE.search(core) or _WH_WORDS_RE.match(core):
-        return None  # "it took 5 minutes to build" reports, it does not require
+    if _PAST_RE.search(core) or ZH_PAST_COUNT_RE.search(core) or _WH_WORDS_RE.match(core):
+        return None  # "it took 5 minutes to build", "吐了好几天" report, they do not require
     if _QUANTITY_RE.search(core) or _CONSTRAINT_NOUN_RE.search(core) or _LABEL_VALUE_RE.match(core):
         return tidy(core), 0.7
     if _ZH_ATTRIBUTE_VALUE_RE.match(core):

@@ -19,6 +19,10 @@ SENTENCE_SPLIT_RE = re.compile(
     # after a word of three letters or more, except the usual abbreviations.
     r"|(?<=[a-z0-9]{2}[a-z]\.)(?<!approx\.)(?<!incl\.)(?<!excl\.)(?<!etc\.)(?<!est\.)(?<!min\.)"
     r"(?<!max\.)(?<!ref\.)\s+(?=[a-z])"
+    # …or after an acronym or a code ("before we go GA. context: ~30 services", "by Q3. hard cap").
+    r"|(?<=[A-Z0-9][A-Z0-9]\.)\s+(?=[a-z])"
+    # …and before a one-word question closing the message ("hard cap $1.5k/mo all in. options?").
+    r"|(?<=\.)\s+(?=[a-z]+\?\s*$)"
 )
 # Clause boundaries that never fall inside a noun phrase.
 # "0.5小时 - 1小时", "3 - 4 people": a dash between two amounts is a range, not a clause break.
@@ -75,6 +79,8 @@ LIST_HEADER_RE = re.compile(
 )
 BULLET_RE = re.compile(r"^\s*(?:[-*•·]|\d{1,2}[.)])\s+")
 _LABEL_RE = re.compile(r"^(?P<label>[A-Za-z][\w /&-]{0,30}?)\s*:\s+(?P<rest>\S.*)$")
+# A header word before what it introduces ("context: ~30 services on EKS", "FYI: …").
+_HEADER_WORD_RE = re.compile(r"^(?:note|fyi|ps|update|context|background|btw|reminder|edit)$", re.I)
 _NOT_A_LABEL_RE = re.compile(
     r"^(?:note|fyi|ps|update|context|background|question|q|summary|again|also|and|so|then|"
     r"however|anyway|plus|ok|okay|yes|no|well|first|second|third|finally|lastly|btw|"
@@ -161,11 +167,48 @@ _ZH_SPACE_BREAK_RE = re.compile(
 )
 
 
+_ZH_THE_OTHERS_RE = re.compile(r"(?:其他|其它|别的|其余)")
+_ZH_TRIED_RE = re.compile(
+    r"(?:试|用|买|吃|去|住|报|请|找|订|囤|做|搞|签|坐|玩)过(?:[一两几]?[次回个家袋]|一阵|半年|一年)?$"
+)
+
+
 def _zh_space_clauses(sentence: str) -> list[str]:
     if not CJK_CHAR_RE.search(sentence):
         return [sentence]
     pieces = [p for p in _ZH_SPACE_BREAK_RE.split(sentence) if p.strip()]
+    # "婚庆公司除了金夫人 其他都可以看看": an exception and its "all the others" are one clause
+    # chain, whatever separates them.
+    # "必剪之前试过 字幕识别挺准 但导出老卡在99%": a use told, then how it went.
+    for i in range(len(pieces) - 1, 0, -1):
+        if "除了" in pieces[i - 1] and _ZH_THE_OTHERS_RE.match(pieces[i]):
+            pieces[i - 1 : i + 1] = [f"{pieces[i - 1]}，{pieces[i]}"]
+    for i in range(len(pieces) - 1, -1, -1):
+        if _ZH_TRIED_RE.search(pieces[i]):
+            # The story runs on for a piece or two ("…挺准 但导出老卡在99%").
+            pieces[i : i + 3] = ["，".join(pieces[i : i + 3])]
     return pieces or [sentence]
+
+
+# A Markdown quotation line: someone else's message pasted in ("> Hi Sam! Happy to hold Sept 20
+# for you."). What its sender says of themselves or offers the user ("My standard package is 8
+# hours", "I can add a second shooter if you'd like") is neither the user's need nor refusal; a
+# demand relayed in it ("> Builds must finish in under 10 minutes", "> You must use Postgres")
+# still binds the user.
+_QUOTE_LINE_RE = re.compile(r"^\s*>")
+_SENDER_VOICE_RE = re.compile(
+    r"\b(?:i|i'm|i'll|i've|i'd|my|me|you|your|you'd|you'll)\b|^(?:hi|hello|hey|dear)\b|我这边|我们这边|您",
+    re.I,
+)
+_RELAYED_DEMAND_RE = re.compile(
+    r"\b(?:must|need(?:s)?\s+to|have\s+to|has\s+to|only|required|cannot|can't|mustn't)\b"
+    r"|必须|需要|不能|只能|务必",
+    re.I,
+)
+
+
+def _in_the_senders_voice(sentence: str) -> bool:
+    return bool(_SENDER_VOICE_RE.search(sentence)) and not _RELAYED_DEMAND_RE.search(sentence)
 
 
 def _split_lines(text: str) -> list[tuple[str, bool]]:
@@ -176,8 +219,11 @@ def _split_lines(text: str) -> list[tuple[str, bool]]:
             continue
         body = _plain(BULLET_RE.sub("", line))
         bullet = BULLET_RE.match(line) is not None
+        quoted = _QUOTE_LINE_RE.match(line) is not None
         spoken = (p for s in SENTENCE_SPLIT_RE.split(body) for p in run_on_pieces(s or ""))
         for sentence in spoken:
+            if quoted and _in_the_senders_voice(sentence):
+                continue
             for piece in _zh_space_clauses(sentence):
                 if piece.strip():
                     out.append((piece.strip(), bullet))
@@ -199,6 +245,8 @@ def _is_label(label: str) -> bool:
 
 def _split_clauses(sentence: str) -> list[str]:
     label = _LABEL_RE.match(sentence)
+    if label and _HEADER_WORD_RE.match(label.group("label")):
+        return _split_clauses(label.group("rest"))  # "context: ~30 services": no clause of its own
     if label and _is_label(label.group("label")):
         head, *rest = _split_clauses(label.group("rest"))
         return [f"{label.group('label')}: {head}", *rest]

@@ -279,7 +279,7 @@ def _own_need(piece: str) -> str | None:
 
 
 # Constructions whose clause also says what is wanted (see constructions.py).
-_MINED_FAMILIES = frozenset({"replacement", "category", "exclusion"})
+_MINED_FAMILIES = frozenset({"replacement", "category", "exclusion", "over_budget"})
 # In a sentence that turns an option down, a short clause that only dislikes or cannot go is the
 # turning down itself ("香格里拉海拔太高，我妈有高血压，不能去"; "…，大家都不太喜欢"), never a
 # requirement of its own ("数据不能出机房" and "我膝盖不好" still are).

@@ -119,11 +119,19 @@ _SMALL_TALK_RE = re.compile(
     r"to\s+be\s+clear|to\s+be\s+fair|no\s+doubt)\b|哈哈|呵呵|天气",
     re.I,
 )
+# What happened, counted: a verb, the perfective 了 or 过, then how many or how long ("吐了好几天",
+# "前后换了三个人", "做过一回"). A state reached ("六岁了") and a limit ("多了不行") are no story.
+ZH_PAST_COUNT_RE = re.compile(
+    # (过 after a time is a verb: "下个月过十岁生日".)
+    rf"[{CJK}](?<![岁多少月年天周])(?:了|过)(?:快|近|将近|足足|整整)?(?:[一二三四五六七八九十两几半]|好几|\d)"
+    r"(?![一二三四五六七八九十两\d]*岁)"
+)
 _STORY_RE = re.compile(
     r"(?<!'ve\s)(?<!have\s)(?<!has\s)(?<!'s\s)\bgot\b(?!\s+to\b)"
     r"|\b(?:was|were|had|did|went|met|bought|tried|said|told|thought|used\s+to|yesterday|"
     r"ago|once|took|spent|ran|came|saw|broke|failed|crashed|last\s+(?:week|month|night|time))\b"
-    r"|以前|之前买|上次|本来|已经|问一个问题|之前|被[\u4e00-\u9fff]{0,4}过|坏了|第一次|听说|据说",
+    r"|以前|之前买|上次|本来|已经|问一个问题|之前|被[\u4e00-\u9fff]{0,4}过|坏了|第一次|听说|据说"
+    rf"|{ZH_PAST_COUNT_RE.pattern}",
     re.I,
 )
 # Someone did something: a regular past tense right after its subject ("We stayed in one in

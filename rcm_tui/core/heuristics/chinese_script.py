@@ -1,0 +1,66 @@
+"""Traditional Chinese read as Simplified, and what was read given back in the user's script.
+
+Every Chinese construction, cue and model feature of the analyser was written and trained on
+Simplified characters, so a user in Taipei or Hong Kong ("台大就不要了啦", "那個就先不用了")
+went mostly unread: 個 is not 个, 還 is not 还. The message is converted with OpenCC (BYVoid's
+converter, Apache-2.0, the `opencc` wheel) before it is read; OpenCC converts character by
+character and phrase by phrase to strings of the same length, so a span found in the converted
+text is the same span of what the user typed, and every option, reason and requirement is
+shown in their own characters. A conversion that changes the length is not used.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Callable
+
+from ..analysis import Analysis
+from ..ledger_snapshot import LedgerSnapshot
+from .text import CJK_CHAR_RE
+
+
+@functools.lru_cache(maxsize=1)
+def _converter() -> Callable[[str], str]:
+    import opencc  # imported on first Chinese message only
+
+    return opencc.OpenCC("t2s.json").convert
+
+
+def simplified(text: str) -> str:
+    """`text` in Simplified characters, or `text` itself when nothing changes or the length
+    would (then spans could not be given back)."""
+    if not CJK_CHAR_RE.search(text):
+        return text
+    try:
+        converted = _converter()(text)
+    except UnicodeEncodeError:
+        return text  # a lone surrogate pasted in: OpenCC reads UTF-8 only
+    return converted if len(converted) == len(text) else text
+
+
+def simplified_view(view: LedgerSnapshot) -> LedgerSnapshot:
+    """The assistant's messages as the analyser reads them: the options on the table."""
+    return dataclasses.replace(
+        view,
+        last_assistant_message=simplified(view.last_assistant_message),
+        earlier_assistant_messages=tuple(map(simplified, view.earlier_assistant_messages)),
+    )
+
+
+def in_users_script(analysis: Analysis, read: str, typed: str) -> Analysis:
+    """The analysis with every phrase taken from `read` given back as the user `typed` it."""
+
+    def back(phrase: str) -> str:
+        at = read.find(phrase) if phrase else -1
+        return typed[at : at + len(phrase)] if at >= 0 else phrase
+
+    for rejection in analysis.rejections:
+        rejection.option, rejection.reason = back(rejection.option), back(rejection.reason)
+    for requirement in analysis.requirements:
+        requirement.text = back(requirement.text)
+    analysis.reopened = [back(o) for o in analysis.reopened]
+    analysis.facts = [back(f) for f in analysis.facts]
+    analysis.questions = [back(q) for q in analysis.questions]
+    analysis.trajectory = back(analysis.trajectory)
+    return analysis

@@ -1,0 +1,53 @@
+""""We will book the Speyside Way", "周末去看": what the user will do next, not what they need.
+
+People close a conversation by saying what they will do: book, order, call, go and look
+("I will order the Kong Extreme this weekend", "Will book the tour this week", "I believe I
+shall proceed with the Treasury ladder", "那我先打电话约猫大夫", "周末去谈", "我现在就去
+order"). Such a clause has a time word or a future and an action of the speaker's own; it sets
+no constraint on an answer, so it is no requirement. A need said in the future ("we will need
+two rooms", "I'll be travelling with my kids") names no such action and stays one.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .text import CJK
+
+_OPENER = r"(?:(?:ok(?:ay)?|so|then|great|perfect|cool|good|alright|right|yes|yeah)\b[,!.\s]*)*"
+_FUTURE = (
+    r"(?:(?:i|we)\s*(?:'ll|’ll|\s+will|\s+shall|\s+am\s+going\s+to|'m\s+going\s+to|"
+    r"\s+are\s+going\s+to|'re\s+going\s+to|'m\s+gonna|'re\s+gonna)|ill|will|shall)"
+)
+# The speaker's own next actions ("keep" is left out: "I'll keep it under 300" sets a limit).
+_ACTION = (
+    r"(?:book|order|buy|get|start|call|ring|email|text|message|contact|ask|check|"
+    r"look\s+(?:at|into)|head\s+(?:to|over)|pick\s+up|proceed|send|sign\s+up|reach\s+out|visit|"
+    r"grab|schedule|download|install|print|talk\s+to|speak\s+to|make\s+(?:an?|the)\s+"
+    r"(?:appointment|booking|call|reservation)|go\s+(?:for|with|ahead|and|to|see)|try|apply|"
+    r"submit|write|draft|reserve|arrange|set\s+up)"
+)
+_PLAN_EN_RE = re.compile(
+    rf"^{_OPENER}(?:i\s+(?:believe|think|guess|suppose)\s+)?{_FUTURE}\s+"
+    rf"(?:(?:probably|just|now|then|also|first|definitely|go\s+and|try\s+and)\s+)*{_ACTION}\b",
+    re.I,
+)
+_ZH_WHEN = r"(?:周末|明天|后天|下周|今晚|晚上|回头|待会儿?|等会儿?|现在|马上|这就|先|就|一会儿?)"
+_ZH_PLAN_ACTION = (
+    r"(?:去|带[他她它]去|打电话|打个电话|联系|约|问问|下单|报名|试试|写|坚持|观察|试用)"
+)
+_PLAN_ZH_RE = re.compile(
+    rf"^(?:那|那就|好的?|行|嗯)?\s*(?:我们?|咱们?)?\s*(?:{_ZH_WHEN}\s*)+{_ZH_PLAN_ACTION}"
+    # "我去写方案了": going off to do it.
+    rf"|^(?:那|好的?|行)?\s*(?:我们?|咱们?)(?:这就|就)?去[{CJK}\w ]{{1,8}}了$"
+)
+# A plan with a firm modal in it still states a need ("周末必须去看房").
+_ZH_MODAL_RE = re.compile(r"必须|一定|务必|需要|得要|只能")
+
+
+def states_a_plan(text: str) -> bool:
+    """Does the clause say what the user will do next (and nothing they need)?"""
+    body = text.strip()
+    if _PLAN_EN_RE.match(body):
+        return True
+    return bool(_PLAN_ZH_RE.match(body)) and not _ZH_MODAL_RE.search(body)
