@@ -53,6 +53,10 @@ def _needs(text: str, reply: str = OFFER) -> list[str]:
         ("Lightroom之前试过 调色挺顺手 但导出老是崩 卡了三次", "Lightroom"),
         ("比如那个led灯带我们用不上。", "led灯带"),
         ("只要开会, 不需要整套 office suite.", "office suite"),
+        ("MySQL、MariaDB等开源数据库一律无法使用。", "开源数据库"),
+        ("先装个试用版 Notion卸了 笔记走飞书", "Notion"),
+        ("那种必须连WiFi才能用的也别推荐了，我妈不会弄。", "必须连WiFi才能用"),
+        ("No US hosting, our data has to stay in the EU.", "US hosting"),
         # Traditional Chinese reads as Simplified and keeps the user's characters.
         ("台大就不要了啦 之前等了快三個小時", "台大"),
         ("那個貓砂我真的受夠了，粉塵超大。", "貓砂"),
@@ -75,6 +79,8 @@ def test_the_option_is_turned_down(text: str, option: str) -> None:
         "CT不是不能做，就是想问问辐射。",
         "死活不同意，唉。",
         "我女儿说不要去。",
+        "这个我已经退订了。",
+        "我删了两张照片。",
     ],
 )
 def test_look_alikes_turn_nothing_down(text: str) -> None:
@@ -162,3 +168,11 @@ def test_traditional_chinese_keeps_the_users_characters_in_what_is_read() -> Non
     analysis = _analyse("犬貓都看的那種我不太想 她超怕狗。單程最好不要超過40分鐘")
     assert "犬貓都看" in [r.option for r in analysis.rejections]
     assert any("超過40分鐘" in r.text for r in analysis.requirements)
+
+
+def test_a_written_xu_states_a_need_beside_a_refusal() -> None:
+    """需 alone is the written modal ("所有内容需提前过法务"): a need of its own after "；"."""
+    analysis = _analyse("不找代理商；所有合同需提前过法务。")
+    assert [r.option for r in analysis.rejections] == ["代理商"]
+    assert any("需提前过法务" in r.text for r in analysis.requirements)
+    assert _needs("这个需求很简单。") == [] and _needs("无需安装，打开就能用。") == []

@@ -29,8 +29,8 @@ _ZH_CANNOT_RE = re.compile(
     rf"|(?:吃|喝|用)不了{_ZH_O.replace('opt', 'opt3')}{_ZH_END}"
 )
 _ZH_CANNOT_SUFFIX_RE = re.compile(
-    rf"(?P<opt>{_ZH_NAME}|[{CJK}]{{1,8}}?)的?(?:一律|都|也|绝对|完全)?(?:不能|没法|不可以)"
-    r"(?:吃|喝|碰|买|用)"
+    rf"(?P<opt>{_ZH_NAME}|[{CJK}]{{1,8}}?)的?(?:一律|都|也|绝对|完全)?(?:不能|没法|不可以|无法)"
+    r"(?:吃|喝|碰|买|用|使用)"
 )
 # The option first, as the topic, and a negative comment on it: "线上课我们不想报", "牛肉我也想
 # 避开", "宋城那种大型演出他们实在喜欢不起来", "爬山就免了吧". Topic, an optional experiencer
@@ -120,10 +120,13 @@ _ZH_WITHDRAW_RE = re.compile(
     # "那就不自建了", "就不跟团了": a plan given up, its verb phrase the option.
     rf"|(?:那就|就|那)不(?P<opt8>(?!考虑|需要|麻烦|打扰|客气|多说|啰嗦|纠结|强求|折腾|一)[{CJK}]{{2,4}}?)了"
     r"(?=[，,。.！!；;]|$)"
-    rf"|(?P<opt5>{_ZH_NAME}|[{CJK}]{{2,8}}?)(?:要|得|都|就)?(?:换掉|删掉|去掉|拆掉|扔掉|撤掉|取消)"
+    # "剪映卸了": an app uninstalled, a subscription cancelled.
+    rf"|(?P<opt5>{_ZH_NAME}|[{CJK}]{{2,8}}?)(?:要|得|都|就)?(?:换掉|删掉|去掉|拆掉|扔掉|撤掉|取消|卸载|卸掉|卸|删|退订)"
     r"(?:吧|了)?(?=[，,。.！!；;]|$)"
     # "虾滑什么的就别买了", "芒果布丁都别点了": any one-character verb after 别 ends the clause.
     # "boarding 的学校也别推荐了": a latin name can qualify the noun.
+    # "那种必须连app才能操作的也别推荐了": the kind described, whatever the words.
+    rf"|那种(?P<opt9>[^，,。！!？?]{{2,16}}?)的(?:也|都|就)?(?:别|不要)再?(?:推荐|考虑|买|选)"
     rf"|(?P<opt2>{_ZH_NAME}(?:\s?的[{CJK}]{{1,4}})?|[{CJK}]{{2,8}}?)(?:就|也|都|还是)?(?<!特)(?:别(?![的人处家等急])|不要)再?(?:考虑|推荐|[{CJK}])"
     r"了?(?=[，,。.！!；;]|$)"
 )
@@ -164,7 +167,7 @@ _ZH_NOT_TOPIC_RE = re.compile(
     rf"|{ZH_ACKNOWLEDGEMENT}"
     # A degree adverb or "一…就" makes a predicate of it ("一出去就有点收(不住了)").
     r"|有点|一[\u4e00-\u9fff]{1,3}就"
-    r"|^(?:如果|要是|假如|万一)|^(?:千万|一定|务必|可千万|绝对|坚决|肯定|实在|真的|确实|根本|完全|当然|其实|压根|一律|死活|打死)$|"
+    r"|^(?:如果|要是|假如|万一)|^(?:千万|一定|务必|可千万|绝对|坚决|肯定|实在|真的|确实|根本|完全|当然|其实|压根|一律|死活|打死|已经|早就|刚刚|刚才)$|"
     # Who said it ("我女儿说(不要去)"): reported speech, not its object; when a story happened.
     r"(?<![小传听解])说$|(?:讲|表示|建议)$|^(?:前年|去年|今年|明年|那年|当年|前几年|这几年|小时候)$|^(?:五一|十一|国庆|春节|元旦|[一二三四五六七八九十两\d]+(?:月|号|日|点|天|年|周|个月))"
 )
@@ -198,6 +201,7 @@ def zh_option_core(raw: str) -> str:
         return raw
     phrase = _ZH_LEAD_RE.sub("", raw).strip("的 ")
     phrase = _ZH_LEADING_TIME_RE.sub("", phrase)
+    phrase = re.sub(r"^等(?=[\u4e00-\u9fff]{2})", "", phrase)  # "RDS、Aurora等公有云…": etc.
     phrase = re.sub(r"(?:什么的?|之类的?|这些|那些|等等)$", "", phrase)  # "虾滑什么的": 虾滑
     bare = _ZH_ATTRIBUTE_RE.sub("", phrase)
     phrase = bare if len(bare) >= 2 else phrase
@@ -268,7 +272,7 @@ def zh_constructions(clause: str) -> list[Construction]:
         (_ZH_NOT_NEEDED_RE, "not_needed", False, "需着必安搞设"),
         (_ZH_NOT_NEEDED_SUFFIX_RE, "not_needed", False, "需用免省"),
         (_ZH_REPLACE_RE, "replacement", False, "换改替代取从与本"),
-        (_ZH_WITHDRAW_RE, "withdrawal", False, "取再别要不把掉"),
+        (_ZH_WITHDRAW_RE, "withdrawal", False, "取再别要不把掉卸删订"),
     ):
         if not any(key in clause for key in keys):
             continue  # none of the words the construction needs: skip the pattern

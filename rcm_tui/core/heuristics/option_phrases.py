@@ -92,7 +92,9 @@ def clean_options(raw: str, *, allow_gerund: bool = True) -> list[str]:
         if not option or len(words) > 4:
             continue
         first = words[0].lower()
-        if first in BAD_OPTION_STARTS or first[0].isdigit():
+        # An acronym is a name, not the pronoun it spells: "US hosting", "IT support".
+        acronym = len(words) > 1 and words[0].isupper() and len(words[0]) > 1
+        if (first in BAD_OPTION_STARTS and not acronym) or first[0].isdigit():
             continue
         if words[-1].lower() in _ABSTRACT_HEADS:
             continue
