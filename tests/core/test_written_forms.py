@@ -57,6 +57,7 @@ def _needs(text: str, reply: str = OFFER) -> list[str]:
         ("先装个试用版 Notion卸了 笔记走飞书", "Notion"),
         ("那种必须连WiFi才能用的也别推荐了，我妈不会弄。", "必须连WiFi才能用"),
         ("No US hosting, our data has to stay in the EU.", "US hosting"),
+        ("No West Highland Way, we walked it in 2019.", "West Highland Way"),
         # Traditional Chinese reads as Simplified and keeps the user's characters.
         ("台大就不要了啦 之前等了快三個小時", "台大"),
         ("那個貓砂我真的受夠了，粉塵超大。", "貓砂"),
@@ -79,6 +80,7 @@ def test_the_option_is_turned_down(text: str, option: str) -> None:
         "CT不是不能做，就是想问问辐射。",
         "死活不同意，唉。",
         "我女儿说不要去。",
+        "I have no strong feelings either way.",
         "这个我已经退订了。",
         "我删了两张照片。",
     ],

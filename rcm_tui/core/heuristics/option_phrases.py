@@ -96,8 +96,9 @@ def clean_options(raw: str, *, allow_gerund: bool = True) -> list[str]:
         acronym = len(words) > 1 and words[0].isupper() and len(words[0]) > 1
         if (first in BAD_OPTION_STARTS and not acronym) or first[0].isdigit():
             continue
-        if words[-1].lower() in _ABSTRACT_HEADS:
-            continue
+        proper_name = len(words) > 1 and all(w[:1].isupper() for w in words)
+        if words[-1].lower() in _ABSTRACT_HEADS and not proper_name:
+            continue  # "no strong feelings", but "the West Highland Way" is a name
         if _ZH_BAD_OPTION_START_RE.match(option):
             continue
         if not allow_gerund and first.endswith("ing") and len(words) > 1 and _verb_gerund(words):
