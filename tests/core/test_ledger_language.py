@@ -228,6 +228,21 @@ def test_a_confirmation_in_the_other_language_confirms_instead_of_duplicating() 
     assert [(r.id, r.status) for r in session.requirements] == [("R1", "confirmed")]
 
 
+def test_a_bound_said_again_as_the_bound_confirms_it_without_a_yes() -> None:
+    """ "30万 is the ceiling" after "学费不超过30万人民币": the amount in 万 is one amount
+    whatever follows it (人民币 is no 人, "person"), and "is the ceiling" says it again."""
+    session = converse("每年学费不超过30万人民币。", "30万 is the ceiling.")
+    assert [(r.id, r.status) for r in session.requirements] == [("R1", "confirmed")]
+
+
+def test_an_amount_in_wan_is_money_unless_a_unit_counts_something_else() -> None:
+    from rcm_tui.core.heuristics.quantities import quantity_keys
+
+    money = ("300000", "cny")
+    assert money in quantity_keys("预算30万以内") and money in quantity_keys("30万人民币")
+    assert money not in quantity_keys("大概要来30万人") and not quantity_keys("每天走3万步")
+
+
 def test_a_restatement_in_the_other_language_is_the_same_requirement() -> None:
     session = converse("日志必须保留30天。", "Logs must be kept for 30 days.")
     assert len(session.requirements) == 1

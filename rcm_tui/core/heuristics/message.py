@@ -118,17 +118,20 @@ _QUOTED_RE = re.compile(
 
 _CONFIRM_CUE_RE = re.compile(
     r"\b(?:confirm(?:ed|ing|s)?|still\s+stands|stands|non-negotiable|is\s+final|"
-    r"hard\s+(?:requirement|cap|limit)|unchanged|still\s+holds|holds)\b|确认|不变|硬性要求|不能妥协",
+    r"hard\s+(?:requirement|cap|limit)|unchanged|still\s+holds|holds|"
+    # A bound said again as the bound: "30万 is the ceiling", "$1.5k is our max".
+    r"(?:is|'s)\s+(?:still\s+)?(?:the|our|my)\s+(?:ceiling|cap|max|maximum|limit|upper\s+limit))\b"
+    r"|确认|不变|硬性要求|不能妥协|不妥协|还是那句话",
     re.I,
 )
 
 
 def _confirms_quantity_of(sentences: list[Sentence], requirement: str) -> bool:
+    said = [s.text for s in sentences if not s.question and _CONFIRM_CUE_RE.search(s.text)]
+    if not said:
+        return False  # no confirming words: the ledger is not read at all
     keys = quantity_keys(requirement)
-    return bool(keys) and any(
-        not s.question and _CONFIRM_CUE_RE.search(s.text) and keys & quantity_keys(s.text)
-        for s in sentences
-    )
+    return bool(keys) and any(keys & quantity_keys(text) for text in said)
 
 
 def _affirmed_ids(sentences: list[Sentence], view: LedgerSnapshot, choices: list[str]) -> list[str]:
@@ -140,10 +143,15 @@ def _affirmed_ids(sentences: list[Sentence], view: LedgerSnapshot, choices: list
     # requirement a turn in a long session).
     ids = [r.id for r in live_items if any(option_matches(c, r.text) for c in choices)] \
         if choices else []
+    live = [(r.id, r.text) for r in live_items]
+    for rid, text in live:
+        # "Yes, 7-day retention is confirmed" confirms "消息必须保留7天", and so does "30万 is the
+        # ceiling" without a yes: across languages the words differ, the quantity does not.
+        if rid not in ids and _confirms_quantity_of(sentences, text):
+            ids.append(rid)
     first = sentences[0].text if sentences else ""
     if not _AFFIRM_RE.match(first.strip()):
         return ids
-    live = [(r.id, r.text) for r in live_items]
     said = set().union(*(content_tokens(s.text) for s in sentences if not s.question))
     said -= content_tokens("yes ok okay right correct exactly agreed sure confirmed perfect")
     if said:
@@ -155,11 +163,6 @@ def _affirmed_ids(sentences: list[Sentence], view: LedgerSnapshot, choices: list
         )
         said = set(content_tokens(asked))
         targets = [(rid, content_tokens(t)) for rid, t in live]
-    for rid, text in live:
-        # "Yes, 7-day retention is confirmed" confirms "消息必须保留7天": across languages
-        # the words differ, the quantity does not.
-        if rid not in ids and _confirms_quantity_of(sentences, text):
-            ids.append(rid)
     for rid, tokens in targets:
         if rid in ids or not tokens:
             continue

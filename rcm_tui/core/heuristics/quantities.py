@@ -32,7 +32,12 @@ _LATIN_RE = re.compile(
 )
 _ZH_RE = re.compile(
     r"(?P<n>[\d一二两三四五六七八九十百千万]+)\s*(?P<u>个月|小时|分钟|星期|公斤|天|日|秒|周|年|"
-    r"人|名|点|元|块|GB|G|MB|TB)"
+    r"人(?!民)|名|点|元|块|GB|G|MB|TB)"
+)
+# An amount in 万 with no unit after it is money in Chinese ("预算30万", "30万 is the ceiling");
+# "30万人民币" is the same amount.
+_WAN_RE = re.compile(
+    r"(?P<n>\d+(?:\.\d+)?)\s*万(?!\s*(?:人(?!民)|名|个|次|步|公里|米|字|张|条|件|台|辆|平|吨|册|份|家|户|粉))"
 )
 _ZH_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
               "九": 9}  # fmt: skip
@@ -94,6 +99,7 @@ def _money_keys(text: str) -> set[tuple[str, str]]:
 def quantity_keys(text: str) -> set[tuple[str, str]]:
     """(value, unit) for every quantity in `text`, the same in English and Chinese."""
     keys: set[tuple[str, str]] = _money_keys(text)
+    keys |= {(f"{float(m.group('n')) * 10000:g}", "cny") for m in _WAN_RE.finditer(text)}
     for pattern in (_LATIN_RE, _ZH_RE):
         for m in pattern.finditer(text):
             value = _value(m.group("n"))
