@@ -178,3 +178,11 @@ def test_a_written_xu_states_a_need_beside_a_refusal() -> None:
     assert [r.option for r in analysis.rejections] == ["代理商"]
     assert any("需提前过法务" in r.text for r in analysis.requirements)
     assert _needs("这个需求很简单。") == [] and _needs("无需安装，打开就能用。") == []
+
+
+def test_a_topic_turned_down_survives_the_encoders_veto_after_a_reply() -> None:
+    """The encoder reads clause by clause and gave "the camera" a low chance of being refused;
+    after any assistant reply its veto removed the rule's reading."""
+    reply = "Common approaches: graduated departures, puzzle toys, doggy daycare twice a week."
+    text = "As for the camera, there is no need, my neighbour is home all day."
+    assert _rejected(text, reply) == ["camera"]

@@ -48,6 +48,11 @@ _BEYOND_MEANS_RE = re.compile(
 )
 
 
+# The encoder reads clause by clause and gives a topic set up in one clause and turned down in
+# the next a low chance of being refused; its veto does not apply to these readings.
+SENTENCE_VERDICT_FAMILIES = frozenset({"topic_verdict", "over_budget"})
+
+
 def sentence_verdicts(sentence: str) -> list[Construction]:
     """Options the sentence turns down through a topic lead-in or a price past its means."""
     found: list[Construction] = []
@@ -55,7 +60,7 @@ def sentence_verdicts(sentence: str) -> list[Construction]:
     if lead and _TURNED_DOWN_RE.search(lead.group("comment")):
         topic = strip_option_noise(lead.group("topic"))
         if topic:
-            found.append(Construction(topic, lead.group("comment"), "not_needed"))
+            found.append(Construction(topic, lead.group("comment"), "topic_verdict"))
     beyond = _BEYOND_MEANS_RE.match(sentence.strip())
     if beyond:
         option = strip_option_noise(beyond.group("opt"))

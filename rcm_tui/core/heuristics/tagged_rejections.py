@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from ..ledger_snapshot import LedgerSnapshot
 from . import rejection_encoder
+from .english_verdicts import SENTENCE_VERDICT_FAMILIES
 from .option_phrases import BAD_OPTION_STARTS
 from .options import option_matches, same_option, strip_option_noise
 from .rejection_model import (
@@ -122,6 +123,8 @@ def _vetoed(hit: RejectionHit, text: str, reader: Reader, proposal: str) -> bool
     learned mostly from messages that answer one."""
     if reader.settings.veto_below <= 0.0 or not proposal.strip():
         return False
+    if hit.family in SENTENCE_VERDICT_FAMILIES:
+        return False  # "As for the camera, there is no need": read over the whole sentence
     chances = [
         reader.rejected_chance(m.start(), m.end())
         for m in re.finditer(re.escape(hit.option), text, re.I)
