@@ -179,13 +179,13 @@ def _zh_space_clauses(sentence: str) -> list[str]:
     pieces = [p for p in _ZH_SPACE_BREAK_RE.split(sentence) if p.strip()]
     # "婚庆公司除了金夫人 其他都可以看看": an exception and its "all the others" are one clause
     # chain, whatever separates them.
-    # "必剪之前试过 字幕识别挺准 但导出老卡在99%": a use told, then how it went.
     for i in range(len(pieces) - 1, 0, -1):
         if "除了" in pieces[i - 1] and _ZH_THE_OTHERS_RE.match(pieces[i]):
             pieces[i - 1 : i + 1] = [f"{pieces[i - 1]}，{pieces[i]}"]
+    # "必剪之前试过 字幕识别挺准 但导出老卡在99%": a use told, then how it went, for a piece or
+    # two. (Joining every piece was tried: the rejection model then read other topics' clauses.)
     for i in range(len(pieces) - 1, -1, -1):
         if _ZH_TRIED_RE.search(pieces[i]):
-            # The story runs on for a piece or two ("…挺准 但导出老卡在99%").
             pieces[i : i + 3] = ["，".join(pieces[i : i + 3])]
     return pieces or [sentence]
 
