@@ -559,6 +559,7 @@ def squash(text: str) -> str:
 @example("No Redis*\x08", [])  # a control character once stayed in the option ("Redis\x08")
 @example("No Redis* x", [])  # formatting removed between words is not a word said
 @example("no 微服务\x1b¡太贵了 微服务", [])  # a control character between two words is a space
+@example("不用 \U000260c4we must Redis", [])  # a Traditional character is given back as typed
 def test_analyse_message_never_raises_and_reports_only_what_the_text_says(
     text: str, rejected: list[str]
 ) -> None:
