@@ -126,12 +126,11 @@ _CONFIRM_CUE_RE = re.compile(
 )
 
 
-def _confirms_quantity_of(sentences: list[Sentence], requirement: str) -> bool:
-    said = [s.text for s in sentences if not s.question and _CONFIRM_CUE_RE.search(s.text)]
-    if not said:
-        return False  # no confirming words: the ledger is not read at all
-    keys = quantity_keys(requirement)
-    return bool(keys) and any(keys & quantity_keys(text) for text in said)
+def _confirmed_quantities(sentences: list[Sentence]) -> set[tuple[str, str]]:
+    """The quantities of the sentences that say a bound again ("…is confirmed", "30万 is the
+    ceiling"): a requirement with one of them is confirmed."""
+    said = (s.text for s in sentences if not s.question and _CONFIRM_CUE_RE.search(s.text))
+    return set().union(*(quantity_keys(text) for text in said))
 
 
 def _affirmed_ids(sentences: list[Sentence], view: LedgerSnapshot, choices: list[str]) -> list[str]:
@@ -144,11 +143,12 @@ def _affirmed_ids(sentences: list[Sentence], view: LedgerSnapshot, choices: list
     ids = [r.id for r in live_items if any(option_matches(c, r.text) for c in choices)] \
         if choices else []
     live = [(r.id, r.text) for r in live_items]
-    for rid, text in live:
-        # "Yes, 7-day retention is confirmed" confirms "消息必须保留7天", and so does "30万 is the
-        # ceiling" without a yes: across languages the words differ, the quantity does not.
-        if rid not in ids and _confirms_quantity_of(sentences, text):
-            ids.append(rid)
+    # "Yes, 7-day retention is confirmed" confirms "消息必须保留7天", and so does "30万 is the
+    # ceiling" without a yes: across languages the words differ, the quantity does not. Without
+    # confirming words the ledger is not read for it at all.
+    confirmed = _confirmed_quantities(sentences)
+    if confirmed:
+        ids += [rid for rid, text in live if rid not in ids and quantity_keys(text) & confirmed]
     first = sentences[0].text if sentences else ""
     if not _AFFIRM_RE.match(first.strip()):
         return ids

@@ -361,11 +361,12 @@ def plausibly_rejected(option: str, text: str) -> bool:
         return False
     if words[0] in _PERSONAL or re.search(asked_for, text, re.I):
         return False  # "I just wanted…", "Please look in Pleasanton": a subject or a verb
-    if _CONSTRAINED_RE.match(_after(text, option)):
+    after = _after(text, option)
+    if _CONSTRAINED_RE.match(after):
         return False  # "地面一定要防滑", "the crate must fit": a need about it, not a refusal
-    if _PREFERRED_OVER_RE.match(_after(text, option)):
+    if _PREFERRED_OVER_RE.match(after):
         return False  # "prefer grafana over it": the one preferred, over the one turned down
-    if _EXCEPTION_FRAME_RE.match(_after(text, option)):
+    if _EXCEPTION_FRAME_RE.match(after):
         return False  # "婚庆公司除了金夫人，其他都可以": the kind, of which one is excepted
     # "I'm not against Kafka", "徒步的话，我担心…可能有点累", "Certified is sufficient": a
     # hedge or a concession keeps the option; on data it was not trained on, the model's

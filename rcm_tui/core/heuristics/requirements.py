@@ -20,6 +20,8 @@ from .sentences import COMMA_RE, ZH_PARTICLES_RE, strip_discourse, tidy
 from .statements import ZH_PAST_COUNT_RE
 from .text import CJK_CHAR_RE
 
+# Written Chinese says 需 alone ("所有内容需提前过法务"); not 无需, 所需, 急需 or 需求 (a noun).
+_ZH_WRITTEN_XU = r"(?<![无所急])需(?![求要])"
 _PRONOUN_MODAL_RE = re.compile(
     r"^(?:we|i|you|it|they|this|that|the\s+(?:app|system|function|service|api|code|endpoint|"
     # "we must" / "we'd like to": a space, or straight into the contraction.
@@ -42,8 +44,7 @@ STRONG_MODAL_RE = re.compile(
     r"|^(?!(?:i|we|you|he|she|they|my\s+\w+|our\s+\w+)\b)(?:[\w'-]+\s+){1,4}?"
     r"(?:can'?t|cannot|can\s+not|may\s+not|must\s+never)\s+(?!stand\b|bear\b)\w+"
     r"|必须|需要|要求|一定要|务必|应该|应当|只能|只支持|只允许|(?<!不是)不能(?!不|妥协|再多|再少)|不超过|不得|至少|最多|记得"
-    # Written Chinese says 需 alone ("所有内容需提前过法务"); not 无需 or 需求 (a noun).
-    r"|(?<![无所急])需(?![求要])(?=[\u4e00-\u9fff])"
+    rf"|{_ZH_WRITTEN_XU}(?=[\u4e00-\u9fff])"
     r"|(?:别|不要)超过|控制在"
     r"|别忘了|不要忘记|还要|也要|得要|(?<![主重只想不还也])要(?![不是么求问看说知了])",
     re.I,
@@ -323,7 +324,7 @@ def states_a_limit(text: str) -> bool:
 
 _ZH_SOFT_MODAL_ONLY_RE = re.compile(r"要")
 _ZH_HARD_MODAL_RE = re.compile(
-    r"必须|需要|(?<![无所急])需(?![求要])|要求|一定要|务必|只能|不能|不得|至少|最多|不超过|(?:别|不要)超过|"
+    rf"必须|需要|{_ZH_WRITTEN_XU}|要求|一定要|务必|只能|不能|不得|至少|最多|不超过|(?:别|不要)超过|"
     r"控制在|以内|要紧|重要"
 )
 
