@@ -26,8 +26,9 @@ COVERING = ("dev", "heldout")
 # dev2: guard items for the guard's second round of tuning (tuning only, like dev); fresh:
 # written late in that round, only measured, not tuned on; fresh2: written before the third
 # round changed any code (issue 12), measured untouched first, then used for tuning; fresh3:
-# written after that round, measured only.
-GUARD_SPLITS = ("dev", "dev2", "fresh", "fresh2", "fresh3", "heldout")
+# written after that round, measured only; dev3 and fresh4: the fourth round's two writers
+# (session 18), dev3 measured untouched then tuned on, fresh4 never read (summaries only).
+GUARD_SPLITS = ("dev", "dev2", "fresh", "fresh2", "fresh3", "dev3", "fresh4", "heldout")
 LANGS = {"en", "zh", "mixed"}
 REJECTION_FAMILIES = {
     "explicit_refusal", "aversion", "exclusion", "not_needed", "inability", "bad_experience",
@@ -45,7 +46,7 @@ EXPECT_LIST_KEYS = ("rejected", "not_rejected", "reopened", "requirements_any",
                     "non_requirements", "families")
 GUARD_KINDS = {"readvocates", "mention_only", "clean"}
 GUARD_HOW = {"name", "variant", "member", "synonym", "category", "exclusion_mention",
-             "listed_as_rejected", "quote", "contrast", "none", "translation"}
+             "listed_as_rejected", "quote", "contrast", "none", "translation", "description"}
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
 

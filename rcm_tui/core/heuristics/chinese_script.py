@@ -48,18 +48,25 @@ def simplified_view(view: LedgerSnapshot) -> LedgerSnapshot:
     )
 
 
+def as_typed(phrase: str, read: str, typed: str) -> str:
+    """`phrase`, taken from `read` (the converted `typed`), in the characters of `typed`. A
+    phrase the analyser tidied ("Xyz" capitalised, a clause re-joined) is not found as it
+    stands: its characters are given back one by one."""
+    if read is typed or read == typed:
+        return phrase
+    at = read.find(phrase) if phrase else -1
+    if at >= 0:
+        return typed[at : at + len(phrase)]
+    changed = {r: t for r, t in zip(read, typed, strict=True) if r != t}
+    return "".join(changed.get(char, char) for char in phrase)
+
+
 def in_users_script(analysis: Analysis, read: str, typed: str) -> Analysis:
     """The analysis with every phrase taken from `read` given back as the user `typed` it."""
 
-    # A phrase the analyser tidied ("Xyz" capitalised, a clause re-joined) is not found as it
-    # stands: its characters are given back one by one.
-    changed = {r: t for r, t in zip(read, typed, strict=True) if r != t}
 
     def back(phrase: str) -> str:
-        at = read.find(phrase) if phrase else -1
-        if at >= 0:
-            return typed[at : at + len(phrase)]
-        return "".join(changed.get(char, char) for char in phrase)
+        return as_typed(phrase, read, typed)
 
     for rejection in analysis.rejections:
         rejection.option, rejection.reason = back(rejection.option), back(rejection.reason)

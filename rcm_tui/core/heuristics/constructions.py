@@ -14,10 +14,9 @@ Traps stay silent: hedges ("not sure about X", "X might be too slow"), negated p
 ("I don't mind X", "I'm not against X", "I don't hate X"), conditions ("if you hate X") and
 generic subjects ("people hate X").
 
-Each finder returns `Construction`s: the raw option phrase (cleaned later by the caller),
-the text after it (where a reason may sit), the family, and whether it is also a hard
-requirement (inability). The parts every finder shares are in `construction_parts.py`; the
-Chinese forms in `constructions_zh.py`.
+Each finder returns `Construction`s: the raw option phrase (cleaned later by the caller), the
+text after it (a reason may sit there), the family, and whether it is also a hard requirement
+(inability). Shared parts: `construction_parts.py`; the Chinese forms: `constructions_zh.py`.
 """
 
 from __future__ import annotations
@@ -222,16 +221,18 @@ _ALLERGY_NOUN_RE = re.compile(
     re.I,
 )
 _ALLERGY_NOT_OPTION = frozenset(
-    "food any no severe mild bad serious some seasonal known an a the her his my their our "
-    "bad terrible".split()
+    "food any no severe mild bad terrible serious some seasonal known an a the her his my their our"
+    .split()
 )
 
 _TRIED_RE = re.compile(
     r"\b(?:tried|trialled|trialed|tested|piloted|used|had|went\s+with|stayed\s+(?:at|in)|ate\s+at|"
     r"took|bought|ordered|booked|rented|hired|visited|ran|did|signed\s+up\s+for)\s+(?P<opt>[^,.;!?]+?)\s*(?:once|before|last\s+\w+|"
     r"previously|in\s+the\s+past|a\s+while\s+ago|years\s+ago)?\s*,?\s*(?:and|but)?\s*"
-    r"(?<![A-Za-z])(?:it|they|that|this|he|she|which|the\s+\w+|its\s+\w+|their\s+\w+)\b"
-    r"(?P<eval>[^.;!?]*)",
+    r"(?:(?<![A-Za-z])(?:it|they|that|this|he|she|which|the\s+\w+|its\s+\w+|their\s+\w+)\b"
+    # "…and hated it": the verdict's object is the option itself.
+    r"(?P<eval>[^.;!?]*)|(?P<eval2>(?:(?:i|we)\s+)?(?:hated|loathed|disliked|detested|regretted|"
+    r"couldn'?t\s+stand)\s+(?:it|them|that|every\s+\w+)\b[^.;!?]*))",
     re.I,
 )
 _BURNED_RE = re.compile(
@@ -281,8 +282,8 @@ _WITHDRAW_RE = re.compile(
     r"pull\s+the\s+plug\s+on|bail\s+on|forget\s+about|never\s*mind|cross\s+off|"
     r"we'?re\s+dropping|we'?ve\s+dropped)\s+"
     + OPTION_GROUP
-    + r"|\b(?:we'?re|we\s+are|i'?m|i\s+am)\s+(?:leaving|ditching|dropping|quitting|"
-    r"phasing\s+out|moving\s+(?:off|away\s+from)|getting\s+(?:off|rid\s+of)|migrating\s+off)\s+"
+    + r"|\b(?:we'?re|we\s+are|i'?m|i\s+am)\s+(?:leaving|ditching|dropping|quitting|scrapping|"
+    r"axing|killing(?!\s+it\b)|phasing\s+out|moving\s+(?:off|away\s+from)|getting\s+(?:off|rid\s+of)|migrating\s+off)\s+"
     r"(?P<opt2>[^,.;!?]+)",
     re.I,
 )
@@ -301,8 +302,7 @@ class _Found(list[Construction]):
             self.append(Construction(phrase, rest, family, hard, gerund))
 
 
-# Words one of which every aversion predicate holds: a clause without any is not read by the
-# (long) aversion pattern at all, which keeps the analyser within its time budget.
+# Every aversion predicate holds one: a clause without any skips the long pattern (time budget).
 _AVERSION_WORDS = frozenset(
     """pass told advised asked said says accept hard hate hates hated detest detests loathe
     loathes dislike dislikes despise despises abhor abhors stand bear stomach tolerate fan
@@ -435,8 +435,9 @@ def _needs_and_abilities(core: str, found: _Found) -> None:
 
 def _experiences_and_changes(core: str, found: _Found) -> None:
     for m in _TRIED_RE.finditer(core):
-        if NEGATIVE_EVAL_RE.search(m.group("eval")) and not HEDGE_RE.search(core[: m.start()]):
-            found.add(m.group("opt"), m.group("eval"), "bad_experience")
+        said = m.group("eval") or m.group("eval2") or ""
+        if NEGATIVE_EVAL_RE.search(said) and not HEDGE_RE.search(core[: m.start()]):
+            found.add(m.group("opt"), said, "bad_experience")
     for m in _BURNED_RE.finditer(core):
         found.add(first_group(m), core[m.end() :], "bad_experience")
     last = _LAST_USED_RE.match(core)

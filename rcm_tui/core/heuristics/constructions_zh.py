@@ -13,15 +13,19 @@ from .text import CJK, CJK_CHAR_RE, ZH_ACKNOWLEDGEMENT, ZH_LATIN_NAME
 _ZH_NAME = ZH_LATIN_NAME
 _ZH_O = rf"(?P<opt>{_ZH_NAME}(?:\s{_ZH_NAME}){{0,2}}[{CJK}]{{0,4}}?|[{CJK}]{{1,10}}?)"
 _ZH_END = r"(?=[了吧呢啊嘛，,。.！!？?；;、：:\s也又还都就]|因为|由于|所以|太|$)"
-_ZH_VERBS = r"(?:用|使用|吃|喝|坐|去|住|买|选|订|报|带|看|穿|养|开|玩|考虑|碰)"
+_ZH_VERBS = r"(?:用|使用|吃|喝|坐|去|住|买|选|订|报|带|看|穿|养|开|玩|考虑|碰|做|搞|请)"
 _ZH_AVERSION_RE = re.compile(
     rf"(?<!不)(?:讨厌|不喜欢|不太喜欢|不怎么喜欢|不爱|受不了|忍受不了|反感|(?<![麻厌])烦|不想|不愿意|"
     rf"不让|不允许|禁止|不能接受|接受不了|没法接受|受够了|戒了|戒掉|不打算|没打算|拒绝|"
     rf"(?:别|不要)(?!的)(?:再|也)?(?:给|帮|跟|替)?(?:我们?|咱们|他们?|她)?(?:推荐|安排|介绍))"
-    rf"{_ZH_VERBS}?\s*{_ZH_O}{_ZH_END}"
+    # "不想再用微信群了" (再 before a verb of using; "不想再重蹈覆辙" is no option).
+    rf"(?:(?:再|也)(?={_ZH_VERBS}))?{_ZH_VERBS}?\s*{_ZH_O}{_ZH_END}"
 )
 # "我不吃辣", "他不喝酒": a standing dietary rule (a single character is a whole option here).
-_ZH_DIET_RE = re.compile(rf"(?<![要吃])不(?:吃|喝)(?P<opt>[{CJK}]{{1,6}}?)(?=[了的，,。.！!；;]|$)")
+# "不坐飞机", "不穿高跟鞋": a standing rule about travel or clothes reads the same way.
+_ZH_DIET_RE = re.compile(
+    rf"(?<![要吃坐穿])不(?:吃|喝|坐|穿)(?P<opt>[{CJK}]{{1,6}}?)(?=[了的，,。.！!；;]|$)"
+)
 _ZH_NOT_INTERESTED_RE = re.compile(rf"对{_ZH_O}(?:不感兴趣|没(?:有)?兴趣|没好感|不感冒)")
 _ZH_ALLERGY_RE = re.compile(rf"对{_ZH_O}过敏|(?P<opt2>(?:(?!对)[{CJK}]){{1,6}}?)(?:过敏|不耐受)")
 _ZH_CANNOT_RE = re.compile(
@@ -52,7 +56,7 @@ _ZH_ADVERB = (
     r"绝对|肯定|打死也|死活|先|暂时|暂且|就先|直接|果断|一律|统统|全部|想了想|想想)"
 )
 _ZH_TURNED_DOWN = (
-    r"(?:不(?:太|怎么|大|是很)?(?:想|愿意|喜欢)(?:用|去|要|买|选|看|吃|住|坐|报|玩|穿)?|"
+    r"(?:不(?:太|怎么|大|是很)?(?:想|愿意|喜欢)再?(?:用|去|要|买|选|看|吃|住|坐|报|玩|穿)?|"
     r"不(?:去|用|要|买|选|看|吃|住|坐|报|玩|穿|喝|放心|学|练|租|订|办|装|养|请|找|做|换|碰|沾|申请?)|"
     # A potential complement negated: "(纽扣电池她)换不了" — but 少不了/离不了 need it.
     r"(?![少免错忘离受承退])[\u4e00-\u9fff]不了|没意思|没劲|(?:看|吃|玩|用|听|住)?腻了|"
@@ -263,7 +267,7 @@ def zh_constructions(clause: str) -> list[Construction]:
         return found
     for pattern, family, hard, keys in (
         (_ZH_AVERSION_RE, "aversion", False, "讨厌喜欢爱受忍反烦想愿让允禁推接够戒打拒排介"),
-        (_ZH_DIET_RE, "aversion", False, "吃喝"),
+        (_ZH_DIET_RE, "aversion", False, "吃喝坐穿"),
         (_ZH_NOT_INTERESTED_RE, "aversion", False, "兴趣好感"),
         (_ZH_CANNOT_RE, "inability", True, "能可法了"),
         (_ZH_CANNOT_SUFFIX_RE, "exclusion", False, "能法"),
@@ -361,6 +365,8 @@ def chinese_sentence_constructions(sentence: str) -> list[Construction]:
             continue
         if m.group("opt4") and not _ZH_NEGATIVE_EVAL_RE.search(m.group("eval4") or ""):
             continue
+        if re.search("[别不没]", m.group("opt4") or ""):
+            continue  # "周会别搞线下了，…": a verdict of its own, not a topic and its story
         option = zh_option_core(
             m.group("opt") or m.group("opt2") or m.group("opt3") or m.group("opt4")
             or m.group("opt5") or ""

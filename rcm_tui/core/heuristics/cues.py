@@ -12,7 +12,10 @@ OPT = r"(?P<opt>(?:[^,.;:!?()—–\n]|\.(?=\S))+)"
 # "we use blue-green deploys to avoid downtime" are not rejections.
 IMPERATIVE_REJECT_RE = re.compile(
     r"^(?:(?:let'?s|let\s+us|we(?:'ll|\s+will|\s+should|\s+can|\s+must)?|just|i'd\s+say)\s+)?"
-    rf"(?P<verb>forget(?:\s+about)?|drop|ditch|scrap|abandon|avoid|rule\s+out)\s+{OPT}",
+    rf"(?P<verb>forget(?:\s+about)?|drop|ditch|scrap|abandon|avoid|rule\s+out|"
+    # "please don't say gift cards": what not to suggest (not "don't say I didn't warn you").
+    rf"(?:please\s+)?(?:don'?t|do\s+not)\s+(?:even\s+)?say(?!\s+(?:i|you|we|he|she|it|they|that)\b))"
+    rf"\s+{OPT}",
     re.I,
 )
 # Requests about the conversation itself ("summarise", "sketch that out"): no constraint.

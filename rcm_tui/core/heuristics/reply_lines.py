@@ -17,10 +17,19 @@ from .text import CJK_CHAR_RE
 _ITEM_RE = re.compile(r"^\s*(?:[-*•·+]|\d{1,2}[.)、]|#{1,6})\s+|^\s*\|")
 # Words that mark an item as what was left out ("| Redis | rejected |", "已排除：Elasticsearch"),
 # and, with the softer ones, a lead-in of a list of such items ("What to avoid:").
+# A participle right before a lower-case noun describes that noun ("so dropped stitches are
+# rarer", "abandoned mines"): no verdict on the item. Before a name, a determiner, a
+# preposition or nothing, it is one ("dropped Kafka", "dropped the idea", "dropped (cost)").
+_NOT_ATTRIBUTIVE = (
+    r"(?!\s+(?!(?:because|since|as|for|from|in|on|after|due|by|it|them|this|that|these|those|"
+    r"the|an?|any|all|every|some|its|their|our|your|my|here|there|earlier|already|now|too|"
+    r"entirely|completely|altogether|outright|and|or|but|so|then|instead)\b)(?-i:[a-z]{3,}))"
+)
 _STRONG_EXCLUSION = (
-    r"\b(?:reject(?:ed|s)?|rul(?:ed|es|ing)\s+out|excluded?|dropped|off\s+the\s+table|"
+    r"\b(?:reject(?:ed|s)?|rul(?:ed|es|ing)\s+out|excluded?|off\s+the\s+table|"
     r"not\s+(?:recommended|considered|an\s+option|chosen|selected)|left\s+out|no[- ]go|"
-    r"discarded|vetoed|scrapped|abandoned|out\s+of\s+scope)\b|"
+    rf"(?:dropped|discarded|scrapped|abandoned){_NOT_ATTRIBUTIVE}|"
+    r"vetoed|out\s+of\s+scope)\b|"
     r"~~|[❌✗✘🚫⛔]|排除|不推荐|不考虑|否决|去掉|放弃|弃用|淘汰|不采用"
 )
 _EXCLUDED_ITEM_RE = re.compile(_STRONG_EXCLUSION, re.I)
