@@ -3,8 +3,8 @@ own: a reply in Traditional characters, a comparison that measures the offer aga
 rejected option (比青旅安静, 和生酮不同), an exclusion that points back at what the sentence
 lists ("…都含芒果，不要混进来", "…所以没放进来"), 无 before an adjective (无痛胃镜), an item whose
 description says "dropped stitches"; and on the ledger's side "I tried X and hated it", "we are
-killing X", "please don't say X", 不坐飞机, 不想再用X了, 别搞X了, 不想做X. Look-alikes beside
-each stay as they were."""
+killing X", "don't say X", "Not a dog though", "No big cities this time", 不坐飞机, 不想再用X了,
+别搞X了, 不想做X. Look-alikes beside each stay as they were."""
 
 from __future__ import annotations
 
@@ -83,6 +83,11 @@ def test_an_adjectival_dropped_in_an_items_description_leaves_the_item_on_offer(
     ("周会别搞线下了，每次上海同事都要出差过来", "线下"),
     ("我不想做胃镜，听说插管子特别难受", "胃镜"),
     ("不请司仪！我们想自己主持流程", "司仪"),
+    # A plain thing said alone after "not"/"no", with no offer on the table (the guard's
+    # end-to-end replays answer every turn with "Noted.").
+    ("Not a dog though, we're out 9 hours a day and it wouldn't be fair.", "dog"),
+    ("Not the ground floor — I had a break-in in my last place.", "ground floor"),
+    ("No big cities this time, we want quiet.", "big cities"),
 ])
 def test_everyday_refusals_name_the_option(text: str, option: str) -> None:
     assert _rejected(text) == [option]
@@ -93,8 +98,17 @@ def test_everyday_refusals_name_the_option(text: str, option: str) -> None:
     "I'm killing it at work lately.",
     "I don't say Kafka is bad.",
     "don't say I didn't warn you",
-    "RabbitMQ之前用过，消息一上来就堆积，不想再重蹈覆辙。",
     "我坐不坐飞机都行",
+    "Not a fan.",
+    "Not the cheapest, but fine.",
+    "Not a good idea.",
+    "No big deal.",
+    "Not always.",
 ])
-def test_look_alikes_reject_nothing_new(text: str) -> None:
-    assert all(o not in {"knitting", "it", "Kafka is bad", "重蹈覆辙", "飞机"} for o in _rejected(text))
+def test_look_alikes_reject_nothing(text: str) -> None:
+    assert _rejected(text) == []
+
+
+def test_a_verb_phrase_after_bu_xiang_zai_is_no_option() -> None:
+    # 再 before a verb of using opens the option (不想再用微信群了); 重蹈覆辙 is an idiom.
+    assert "重蹈覆辙" not in _rejected("RabbitMQ之前用过，消息一上来就堆积，不想再重蹈覆辙。")

@@ -21,6 +21,7 @@ from .option_shapes import (
     contrasted_option,
     english_part,
     fronted_and_preferred,
+    names_an_everyday_thing,
     points_at_an_option,
     zh_cut_option,
 )
@@ -112,7 +113,7 @@ BARE_NOT_RE = re.compile(
     r"(?:^(?:(?:definitely|certainly|absolutely|surely|just|nah|nope|no)[,\s]+)?|"
     r"(?P<contrast>,\s*)|\bbut\s+)"
     r"not\s+(?!\w+ed\b|sure\b|ready\b|yet\b)(?P<opt>[^,.;:!?()—–\n]+?)\s*"
-    r"(?:[.!]?$|(?=,\s*(?:since|because|as|cause|cos|that|this|it|they|which|we|i|our|my)\b))",
+    r"(?:[.!]?$|(?=,\s*(?:since|because|as|cause|cos|that|this|it|they|which|we|i|our|my|s?he)\b))",
     re.I,
 )
 # "Neither Kafka nor RabbitMQ." / "We want neither X nor Y": only standalone or after a verb
@@ -365,10 +366,10 @@ def _single_clause_rejections(core: str) -> list[RawHit]:
         found.add(option, rest, family=family)
     bare_not = BARE_NOT_RE.search(core)
     if bare_not and not _CONDITION_BEFORE_RE.search(core[: bare_not.start()]):
-        # "Not the camera one.", "Not the cheaper option.": "the … one" points at an offered
-        # option as surely as a name does.
+        # "Not the camera one." points at an offered option as surely as a name does, and so
+        # does an article and a plain thing ("Not a dog though, we're out all day").
         opt = bare_not.group("opt")
-        pointed = points_at_an_option(opt)
+        pointed = points_at_an_option(opt) or names_an_everyday_thing(opt)
         # "Alerts go to the ops Slack channel, not email": after a stated choice, the
         # contrasted noun is the option refused, named or not.
         contrasted = bool(bare_not.group("contrast")) and contrasted_option(opt)

@@ -14,7 +14,7 @@ BAD_OPTION_STARTS = word_set(
     """anything something everything nothing more less fewer any all too much many that this
     it them those these me us you yourself myself worry worrying forget problem problems need
     idea matter doubt way rush hurry longer later further sure mind offense offence pressure
-    clue issue issues big deal harm reason thanks thank worries to be well good great fine
+    clue issue issues deal harm reason thanks thank worries to be well good great fine
     for during from
     yet really quite only just so very one how what why when where whether if
     i i've i'm i'd i'll we we've we're we'd he she they him her no yes"""
@@ -32,7 +32,9 @@ _ZH_BAD_OPTION_START_RE = re.compile(
 _OPTION_CUT_START_RE = re.compile(
     r"\s+(?:because|since|as|so|for|in|on|at|to|from|with|under|over|inside|within|across|"
     r"during|via|which|that|who|when|if|unless|until|anymore|any\s+more|at\s+all|please|here|"
-    r"there|either|though|now|again|yet|ever|but|we|it|they|you|i|then|while|after|before)\b",
+    r"there|either|though|now|again|yet|ever|but|we|it|they|you|i|then|while|after|before|"
+    # "No big cities this time": when, not which.
+    r"this\s+(?:time|year|round|trip|weekend|week|month|summer|winter|spring|autumn|fall))\b",
     re.I,
 )
 
@@ -72,7 +74,7 @@ _ABSTRACT_HEADS = word_set(
     """feeling feelings opinion opinions preference preferences clue
     objection objections complaint complaints thought thoughts strong rush worries doubt
     doubts pressure hurry interest expectations questions comment comments luck offense chance
-    way capacity bandwidth time room money appetite budget"""
+    way capacity bandwidth time room money appetite budget deal plans"""
 )
 
 

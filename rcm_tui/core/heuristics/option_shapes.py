@@ -30,6 +30,28 @@ def contrasted_option(opt: str) -> bool:
     return not _NOT_AN_OPTION_RE.match(opt) and len(opt.split()) <= 3
 
 
+# "Not a dog though, …", "Not the ground floor — …", "Not flowers, …": a thing said alone
+# refuses that thing; "Not a fan", "Not the cheapest", "Not a good idea" judge instead.
+_EVERYDAY_THING_RE = re.compile(
+    r"^(?:a|an|the)\s+(?!(?:big|good|bad|great|real|huge|problem|fan|deal|chance|lot|bit|thing|"
+    r"point|idea|option|choice|issue|question|way|case|word|moment|priority|must|joke|end|fit|"
+    r"match|concern|worry|dealbreaker|requirement|need|priority|time|day|clue|hope)\b)"
+    r"(?:[a-z-]+\s+)?(?![a-z-]*(?:est|ly|ous|ful|ive|able|ible)\b)[a-z-]{3,}s?$"
+    # A bare plural names things as well: "Not flowers, she's allergic to pollen".
+    r"|^(?!(?:always|sometimes|perhaps|besides|nowadays|thanks|this|yes|us|its|is|was|has|"
+    r"less|unless|regardless|nevertheless|afterwards|towards|us)$)[a-z-]{3,}[^s']s$",
+    re.I,
+)
+
+
+_TRAILING_WORD_RE = re.compile(r"\s+(?:though|tho|either|please|thanks|this\s+time)$", re.I)
+
+
+def names_an_everyday_thing(opt: str) -> bool:
+    """ "Not a dog though": an article and a plain noun phrase of one or two words."""
+    return bool(_EVERYDAY_THING_RE.match(_TRAILING_WORD_RE.sub("", opt.strip())))
+
+
 def points_at_an_option(opt: str) -> bool:
     """"Not the camera one": "the … one" points at an offered option as surely as a name."""
     return bool(_POINTED_OPTION_RE.match(opt))
