@@ -114,3 +114,15 @@ def test_what_the_user_needs_after_a_refusal_stays_a_requirement() -> None:
     analysis = analyse("Skip Jira, we need something the whole family can use.")
     texts = [r.text for r in analysis.requirements]
     assert any("whole family" in t for t in texts), texts
+
+
+@pytest.mark.parametrize("text", ["保养品就不要了，她说用不完。", "她說用不完。", "这个我们用得上吗"])
+def test_a_verb_and_its_complement_decide_nothing(text: str) -> None:
+    # 用不完 ("can't use it all up"), 用得上 ("will come in useful"): 用 with a complement, not
+    # "use X"; tried in the TUI, "她說用不完" had become the current conclusion.
+    assert analyse(text).trajectory == ""
+
+
+@pytest.mark.parametrize("text", ["那就用PostgreSQL吧", "还是选不锈钢的"])
+def test_a_choice_of_a_thing_whose_name_starts_with_bu_still_decides(text: str) -> None:
+    assert analyse(text).trajectory == text

@@ -406,8 +406,9 @@ _CHOICE_RE = re.compile(
     r"|^(?:we\s+)?(?:chose|picked|decided\s+on|went\s+with|settled\s+on)\s+(?P<d>.+)$"
     # "Let's do Thai", "lets do the 9am one": doing an offered option picks it.
     r"|^let'?s\s+do\s+(?!it\b|this\b|that\b|so\b|some\b|a\b|an\b|more\b|less\b|both\b)(?P<i>.+)$"
-    # "主要用微信" / "平时用X" describe a habit, they choose nothing.
-    rf"|^(?:我们|咱们|(?!主要|平时|一般|经常|偶尔|通常|常常|每天|只是)[{CJK}]{{1,6}}?)?(?:就|还是|决定|改|那就)?(?:用|选|选用|采用)(?P<e>[^，,。]+?)(?:吧|了)?$"
+    # "主要用微信" / "平时用X" describe a habit, they choose nothing; "她说用不完", "用得上" are a
+    # verb and its complement (V不C, V得C), nothing chosen.
+    rf"|^(?:我们|咱们|(?!主要|平时|一般|经常|偶尔|通常|常常|每天|只是)[{CJK}]{{1,6}}?)?(?:就|还是|决定|改|那就)?(?:用|选|选用|采用)(?P<e>(?!不[完了起到动上下着惯住]|得)[^，,。]+?)(?:吧|了)?$"
     r"|^(?P<g>.+?)就(?:够了|行了?|可以了?)$",
     re.I,
 )
