@@ -112,3 +112,12 @@ def test_look_alikes_reject_nothing(text: str) -> None:
 def test_a_verb_phrase_after_bu_xiang_zai_is_no_option() -> None:
     # 再 before a verb of using opens the option (不想再用微信群了); 重蹈覆辙 is an idiom.
     assert "重蹈覆辙" not in _rejected("RabbitMQ之前用过，消息一上来就堆积，不想再重蹈覆辙。")
+
+
+def test_a_plain_thing_refused_before_a_named_rejection_stays_rejected() -> None:
+    # The category after a named rejection is its reason ("let's not use MongoDB … so a
+    # document store is off the table"); a thing refused in a sentence before it is not.
+    text = "Not a dog though, we're out 9 hours a day. I tried knitting last year and hated it."
+    assert _rejected(text) == ["dog", "knitting"]
+    merged = "Let's not use MongoDB. We need SQL reporting, so a document store is off the table."
+    assert _rejected(merged) == ["MongoDB"]

@@ -358,9 +358,13 @@ def find_rejections(sentences: list[Sentence], skip: set[int]) -> RejectionScan:
             hit.reason = _neighbour_reason(sentences, hit.sentence, hits)
     if named:
         # "Let's not use MongoDB ... so a document store is off the table": the category is
-        # the reason for the named rejection, not a second option to track.
+        # the reason for the named rejection, not a second option to track. A plain thing
+        # refused before it is a rejection of its own ("Not a dog though, we're out all day.
+        # I tried knitting and hated it.").
         for generic in [h for h in hits if h.generic]:
             target = min(named, key=lambda h: abs(h.sentence - generic.sentence))
+            if target.sentence > generic.sentence:
+                continue
             if not target.reason:
                 target.reason = generic.reason
             hits.remove(generic)
@@ -370,7 +374,7 @@ def find_rejections(sentences: list[Sentence], skip: set[int]) -> RejectionScan:
 def _neighbour_reason(sentences: list[Sentence], index: int, hits: list[RejectionHit]) -> str:
     """A rejection without an in-sentence cause usually has it in the sentence before
     ("This is too heavy for five people. Forget microservices.") or right after it."""
-    hit_sentences = {h.sentence for h in hits if not h.generic}
+    hit_sentences = {h.sentence for h in hits if not h.generic or h.sentence < index}
     for candidate in (index - 1, index + 1):
         if not 0 <= candidate < len(sentences):
             continue
