@@ -64,7 +64,6 @@ def as_typed(phrase: str, read: str, typed: str) -> str:
 def in_users_script(analysis: Analysis, read: str, typed: str) -> Analysis:
     """The analysis with every phrase taken from `read` given back as the user `typed` it."""
 
-
     def back(phrase: str) -> str:
         return as_typed(phrase, read, typed)
 

@@ -35,11 +35,11 @@ def contrasted_option(opt: str) -> bool:
 _EVERYDAY_THING_RE = re.compile(
     r"^(?:a|an|the)\s+(?!(?:big|good|bad|great|real|huge|problem|fan|deal|chance|lot|bit|thing|"
     r"point|idea|option|choice|issue|question|way|case|word|moment|priority|must|joke|end|fit|"
-    r"match|concern|worry|dealbreaker|requirement|need|priority|time|day|clue|hope)\b)"
+    r"match|concern|worry|dealbreaker|requirement|need|time|day|clue|hope)\b)"
     r"(?:[a-z-]+\s+)?(?![a-z-]*(?:est|ly|ous|ful|ive|able|ible)\b)[a-z-]{3,}s?$"
     # A bare plural names things as well: "Not flowers, she's allergic to pollen".
     r"|^(?!(?:always|sometimes|perhaps|besides|nowadays|thanks|this|yes|us|its|is|was|has|"
-    r"less|unless|regardless|nevertheless|afterwards|towards|us)$)[a-z-]{3,}[^s']s$",
+    r"less|unless|regardless|nevertheless|afterwards|towards)$)[a-z-]{3,}[^s']s$",
     re.I,
 )
 

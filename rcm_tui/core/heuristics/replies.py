@@ -231,6 +231,11 @@ _OFFER_SIGNAL_RE = re.compile(
 )
 
 
+def _offer_sentence(sentence: str, following: str) -> bool:
+    """A sentence that names a rejected option with no excluding frame and does offer it."""
+    return bool(_OFFER_SIGNAL_RE.search(sentence)) and not _excluding_frame(sentence, following)
+
+
 # An exclusion whose object points back at what the sentence lists: "satay and peanut noodles
 # are peanut-based — I skipped anything like that", "科技布、猫抓布本质上还是布艺沙发，所以没放
 # 进来", "这类单品都含芒果，不要混进来". What the sentence names, it names to leave out.
@@ -271,10 +276,8 @@ def _sentence_proposal(
 ) -> str | None:
     if URGE_REOPEN_RE.search(sentence):
         return option
-    framed = _excluding_frame(sentence, following)
+    plain = as_reply and not line.excluded and _offer_sentence(sentence, following)
     anaphoric = bool(_ANAPHORIC_EXCLUSION_RE.search(sentence))
-    offering = bool(_OFFER_SIGNAL_RE.search(sentence))
-    plain = as_reply and not line.excluded and not framed and offering
     ack = ACK_LATER_RE.search(sentence)
     quoted = speech_spans(sentence)
     bold = [m.span() for m in BOLD_RE.finditer(sentence)]
