@@ -29,9 +29,8 @@ from .options import strip_option_noise
 from .sentences import strip_discourse, tidy
 from .text import CJK, CJK_CHAR_RE, ZH_LATIN_NAME
 
-# Before a repeated rejection cue inside one clause: ", no Y", " and no Y", ", forget Y",
-# ", not Y", ", don't use Y". Kept apart from the list split above so that a comma before a
-# statement ("Drop X, we can use cron") still reads as the reason.
+# Before a repeated rejection cue inside one clause: ", no Y", " and no Y", ", forget Y", ", not
+# Y", ", don't use Y"; apart from the list split so "Drop X, we can use cron" keeps its reason.
 _REJECTION_CHAIN_SPLIT_RE = re.compile(
     r"\s*(?:,\s*(?:and\s+|or\s+)?|\s(?:and|or|but)\s+)(?=(?:also\s+)?(?:no|not|nor|never|"
     r"forget|drop|ditch|scrap|avoid|rule\s+out|don'?t|do\s+not|won'?t|let'?s\s+not)\b)",
@@ -106,14 +105,14 @@ _STOPPED_RE = re.compile(r"\b(?:any\s*more|no\s+longer|again)\b", re.I)
 _CONDITION_BEFORE_RE = re.compile(r"\b(?:if|unless|whether|in\s+case|what\s+if|even\s+if)\b", re.I)
 
 
-# "Definitely not Kafka." / "Go with Postgres, not Mongo."
-# "Deployed on our own Nginx, not GitHub Pages, since it is internal" / "Not PlantUML, that
-# one needs a Java server": the option may be followed by the reason for refusing it.
+# "Definitely not Kafka." / "Go with Postgres, not Mongo." / "Not PlantUML, that one needs a
+# Java server": the option may be followed by the reason for refusing it, or what instead.
 BARE_NOT_RE = re.compile(
     r"(?:^(?:(?:definitely|certainly|absolutely|surely|just|nah|nope|no)[,\s]+)?|"
     r"(?P<contrast>,\s*)|\bbut\s+)"
     r"not\s+(?!\w+ed\b|sure\b|ready\b|yet\b)(?P<opt>[^,.;:!?()—–\n]+?)\s*"
-    r"(?:[.!]?$|(?=,\s*(?:since|because|as|cause|cos|that|this|it|they|which|we|i|our|my|s?he)\b))",
+    r"(?:[.!]?$|(?=,\s*(?:since|because|as|cause|cos|that|this|it|they|which|we|i|our|my|s?he|"
+    r"go|use|pick|choose|stick|switch|let'?s)\b))",  # "Not Kafka, go with NATS"
     re.I,
 )
 # "Neither Kafka nor RabbitMQ." / "We want neither X nor Y": only standalone or after a verb
@@ -238,7 +237,7 @@ _ZH_SUBJECT_LEAD_RE = re.compile(
 _REST_NOISE_RE = re.compile(
     r"^(?:\s*(?:library|libraries|lib|package|packages|approach|option|idea|route|solution|"
     r"architecture|framework|stuff|thing|altogether|at\s+all|any\s*more|please|entirely|"
-    r"completely|whatsoever|either|for\s+now|here|there|too|as\s+well|"
+    r"completely|whatsoever|either|for\s+now|here|there|too|as\s+well|though|tho|anyway|"
     # "X is not an option for us, our compliance team wants SQL": who it is out for.
     r"for\s+(?:us|me|them|him|her|our\s+team|the\s+team))\b)+",
     re.I,
@@ -264,7 +263,8 @@ _COMMA_CLAUSE_RE = re.compile(
 
 _FINITE_VERB_RE = re.compile(
     r"\b(?:is|are|was|were|has|have|had|will|would|could|should|need|needs|lacks?|costs?|"
-    r"kills?|breaks?|takes?|makes?|requires?|adds?|hurts?|knows?|wants?)\b|n't\b",
+    r"kills?|breaks?|takes?|makes?|requires?|adds?|hurts?|knows?|wants?)\b|n't\b|\b(?:i|we|you|"
+    r"they|he|she|it)'(?:m|re|s|ve|ll|d)\b|^(?:i|we|you|they|he|she)\s+[a-z]",
     re.I,
 )
 

@@ -354,6 +354,9 @@ def find_rejections(sentences: list[Sentence], skip: set[int]) -> RejectionScan:
     hits = _dedupe_hits(hits)
     named = [h for h in hits if not h.generic]
     for hit in hits:
+        if not hit.reason and hit.family == "bad_experience":
+            # "We tried Kafka and it was a nightmare": what happened is the reason.
+            hit.reason = _experience_told(sentences[hit.sentence], hit.clause)
         if not hit.reason:
             hit.reason = _neighbour_reason(sentences, hit.sentence, hits)
     if named:
@@ -369,6 +372,12 @@ def find_rejections(sentences: list[Sentence], skip: set[int]) -> RejectionScan:
                 target.reason = generic.reason
             hits.remove(generic)
     return RejectionScan(hits, clauses, reason_clauses)
+
+
+def _experience_told(sentence: Sentence, clause: int) -> str:
+    """The clause that tells a bad experience, as its own reason."""
+    told = sentence.clauses[clause] if clause < len(sentence.clauses) else sentence.text
+    return tidy(strip_discourse(told).rstrip(" .!。！"), 200)
 
 
 def _neighbour_reason(sentences: list[Sentence], index: int, hits: list[RejectionHit]) -> str:
