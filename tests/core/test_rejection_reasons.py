@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from rcm_tui.core.heuristics import analyse_message
+from rcm_tui.core.heuristics.option_shapes import names_no_thing
 from rcm_tui.core.ledger_snapshot import LedgerSnapshot
 
 
@@ -42,3 +43,29 @@ def test_a_reason_in_the_next_sentence_wins_over_the_story_only_when_there_is_no
 ])
 def test_what_to_do_instead_is_not_a_reason(text: str, option: str) -> None:
     assert _reasons(text) == {option: ""}
+
+
+# A time, an amount, a pointer or a word of talk is never the option turned down (session 19,
+# found among the false rejections of the tuning splits: 到时候, 两周, "two nights", "right").
+@pytest.mark.parametrize("option", [
+    "到时候", "前年", "晚上八点以后", "两周", "三天", "这种的", "比如",
+    "two nights", "this yr", "today", "right", "ppl",
+])
+def test_a_time_amount_or_pointer_names_no_option(option: str) -> None:
+    assert names_no_thing(option)
+
+
+@pytest.mark.parametrize("option", [
+    "游泳", "胃镜", "出国", "今年的新款", "nights out", "day trips", "a week in Bali", "Friday",
+])
+def test_things_and_activities_are_options(option: str) -> None:
+    assert not names_no_thing(option)
+
+
+@pytest.mark.parametrize(("text", "option"), [
+    ("胃镜我不做了。前年做过一回，管子插进去难受得很。", "胃镜"),
+    ("搬家公司这个得提前说清楚，别到时候又坐地起价，货拉拉就算了。", "货拉拉"),
+    ("Camping, no way. I did two nights in the desert once, never again.", "Camping"),
+])
+def test_a_refusal_beside_a_time_keeps_only_the_thing(text: str, option: str) -> None:
+    assert list(_reasons(text)) == [option]

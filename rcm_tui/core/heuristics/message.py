@@ -12,6 +12,7 @@ from .chinese_script import in_users_script, simplified, simplified_view
 from .clause_scan import Findings
 from .construction_parts import is_category
 from .cues import YES_NO_OPENER
+from .option_shapes import names_no_thing
 from .options import option_matches, same_option
 from .ordinals import resolved
 from .pronouns import pronoun_rejection
@@ -435,6 +436,7 @@ def _analyse(text: str, view: LedgerSnapshot) -> Analysis:
     apply_model(sentences, scan, view, drop_sentences)
     apply_tagger(sentences, scan, view, drop_sentences, message=text)
     scan.hits = without_manner_of_answering(_not_released(scan.hits, sentences), sentences)
+    scan.hits = [h for h in scan.hits if not names_no_thing(h.option)]
     hits = scan.hits
     reason_sentences = {
         s.index

@@ -131,3 +131,36 @@ def english_part(raw: str) -> str:
     """`raw` up to the first Chinese character after its latin words; itself without one."""
     m = _BEFORE_CHINESE_RE.match(raw)
     return m.group(1) if m else raw
+
+
+# A time, a span of time or a bare amount is when or how much, never what is turned down
+# ("别到时候又坐地起价", "前年做过一回", "two nights in the desert", "价格一万二"): a closed class
+# of words, in both languages.
+_ZH_NUM = r"[\d一二两三四五六七八九十百千万几半]+"
+_TIME_OR_AMOUNT_ZH_RE = re.compile(
+    rf"^(?:(?:到|那|这)?时候|[今明后前去]年|[上下这本]个?(?:周|星期|月)|以后|以前|之后|之前|当时|"
+    rf"现在|最近|刚才|平时|每天|每周|早上|晚上|上午|下午|中午|半夜|周末|工作日|"
+    rf"(?:[早晚]上)?{_ZH_NUM}(?:个)?(?:天|年|月|周|星期|小时|分钟|点钟?|晚|次|遍|回|块|元)"
+    rf"(?:以后|之后|以前|之前|以上|以内|左右|多)?)$"
+)
+_TIME_OR_AMOUNT_EN_RE = re.compile(
+    r"^(?:(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|few|a\s+few|couple(?:\s+of)?|"
+    r"several|\d+)\s+)?(?:nights?|days?|weeks?|months?|years?|yrs?|hours?|hrs?|minutes?|mins?)"
+    r"$|^(?:this|next|last)\s+(?:week|weekend|month|year|yr|time)$|^(?:today|tonight|tomorrow|"
+    r"yesterday|now|later|soon)$",
+    re.I,
+)
+# What only points ("这种的", "那个"), or a word of talk ("right", "ppl", 比如).
+_POINTER_ZH_RE = re.compile(r"^(?:这|那)(?:个|种|些|样|款|类|家)?的?$|^(?:比如|然后|就是|所以)$")
+_TALK_EN_RE = re.compile(r"^(?:right|ok|okay|yeah|yes|ppl|people|guys|folks|lol|haha)$", re.I)
+
+
+def names_no_thing(option: str) -> bool:
+    """The option a rule read is a time, an amount, a pointer or a word of talk."""
+    bare = option.strip(" .,!?，。！？")
+    return bool(
+        _TIME_OR_AMOUNT_ZH_RE.match(bare)
+        or _TIME_OR_AMOUNT_EN_RE.match(bare)
+        or _POINTER_ZH_RE.match(bare)
+        or _TALK_EN_RE.match(bare)
+    )

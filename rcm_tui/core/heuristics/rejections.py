@@ -27,6 +27,7 @@ from .cues import (
 )
 from .english_verdicts import sentence_verdicts
 from .option_phrases import clean_options
+from .option_shapes import names_no_thing
 from .options import EDGE_PUNCT, option_matches, same_option, strip_option_noise
 from .requirements import requirement_from_clause, states_a_limit
 from .sentences import Sentence, strip_discourse, tidy
@@ -351,7 +352,9 @@ def find_rejections(sentences: list[Sentence], skip: set[int]) -> RejectionScan:
             hits.extend(found)
             reason_clauses.update((sentence.index, ci) for ci in reasons)
     clauses = {(h.sentence, h.clause): h.cause for h in hits}
-    hits = _dedupe_hits(hits)
+    # Before reasons are looked for: "No camping. I did two nights there, never again." — the
+    # sentence with a time read as an option is the reason.
+    hits = _dedupe_hits([h for h in hits if not names_no_thing(h.option)])
     named = [h for h in hits if not h.generic]
     for hit in hits:
         if not hit.reason and hit.family == "bad_experience":
