@@ -37,7 +37,8 @@ ADVERBS = (
 )
 _SUBJECT_END_RE = re.compile(
     r"(?:^|(?<=[\s,]))(?:(?i:i|we|he|she|they|shes|hes|im|theyre|both\s+of\s+us|(?:my|our|his|her|their)"
-    r"(?:\s+[\w'-]+){1,2}|the\s+(?:kids?|children|boss|family|client|baby|bride|groom)|"
+    r"(?:\s+[\w'-]+){1,2}|the\s+(?:kids?|children|boss|family|client|baby|bride|groom|team|"
+    r"whole\s+team|staff|office|group|guests|devs|engineers|household)|"
     r"(?:i|we)\s+(?:both|all))|[A-Z][a-z]+)"
     rf"(?:\s+(?i:{ADVERBS}))*\s*$"
 )

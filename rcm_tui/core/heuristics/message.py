@@ -442,7 +442,10 @@ def _analyse(text: str, view: LedgerSnapshot) -> Analysis:
         s.index
         for s in sentences
         for h in hits
-        if h.sentence != s.index and h.reason and s.text.strip(" .").endswith(h.reason)
+        # (tidy() capitalised the reason: "we are killing X. everyone hates them")
+        if h.sentence != s.index
+        and h.reason
+        and s.text.strip(" .").casefold().endswith(h.reason.casefold())
     }
     asked = "?" in view.last_assistant_message or "？" in view.last_assistant_message
     found = scan_statements(sentences, scan, reason_sentences, drop_sentences, view)

@@ -263,6 +263,10 @@ NOT_A_NEED_ZH_RE = re.compile(
     # much ("一年制时间太短", "四十台一年下来太贵了") judges; "不要太贵" still asks.
     r"|可以(?:稍微|适当)?超|稍微超一点"
     r"|(?<![不别要能])太(?:贵|短|长|远|小|大|吵|累|难|慢|麻烦|复杂)了?[。.！!]?$"
+    # What opens the next clause: "另需说明的是，…", "想请问一下，…", "出于合规要求，…" (the
+    # need is said after it).
+    r"|的是[:：]?$|^[欸诶嗯]?(?:我)?(?:想)?(?:请问|问一下|请教)(?:一下)?(?:各位|大家)?$"
+    r"|^(?:出于|由于|基于|鉴于|考虑到)[\u4e00-\u9fff]{1,10}$"
 )
 # A price said about an option ("一节课两百多", "一节三四百", "学费一年四五十万", "一个月几万美元"):
 # an approximate amount and no word that makes it a limit.

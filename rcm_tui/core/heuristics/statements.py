@@ -142,6 +142,12 @@ _DID_RE = re.compile(
     r"(?!(?:need|want|hop|plann|intend|prefer|requir|expect)ed\b)\w{2,}ed\b",
     re.I,
 )
+# A day's routine told in Chinese ("早上喝豆浆", "晚上自己做", "下班到家都八点了"): a time of day
+# and what is done then, with no word of wanting, limiting or refusing in it.
+_ZH_ROUTINE_RE = re.compile(
+    r"^(?:[我他她]们?|孩子|娃|老公|老婆|我们家)?(?:每天|天天|平时|一般|早上|中午|晚上|下午|上午|"
+    r"半夜|下班(?:到家)?|这[一二两三几]?周)[^，,。！!？?要能想需必别不没最只得行以内前后]{1,10}$"
+)
 _CHAT_RE = re.compile(
     r"^(?:thanks|thank\s+you|ok|okay|cool|great|nice|perfect|sounds\s+good|looks\s+good|"
     r"interesting|hmm|sure|got\s+it|makes\s+sense|let\s+me\s+think|i\s+see)\b|再想想|好的$"
@@ -173,7 +179,7 @@ _VERB_OR_PRONOUN_RE = re.compile(
     r"change|again|please|thanks|looks?|seems?|sounds?|maybe|later|thoughts?|some|not|no|"
     r"never|nope|absolutely|definitely|slightly|honestly|really|totally|probably|"
     r"certainly|seriously|literally|actually|worried|sure|fine|eh|meh|hmm|might|may|could|"
-    r"would|will)\b|'",
+    r"would|will|hates?|hated|loves?|loved|likes|liked|enjoys|everyone|everybody|nobody)\b|'",
     re.I,
 )
 # "A hot tub would be a nice bonus but not essential": a wish the user calls optional.
@@ -198,6 +204,8 @@ def stated_requirement(core: str) -> str | None:
     story = _STORY_RE.search(body) or (_DID_RE.search(body) and not _PREFER_RE.search(body))
     if story and not _AGE_RE.search(body):
         return None  # "之前买的空调三年坏了两次": what happened, not what is wanted
+    if (timed or counted) and _ZH_ROUTINE_RE.match(body):
+        return None
     if counted or timed or _PREFER_RE.search(body) or _CONTEXT_RE.search(body):
         return body
     # A short noun phrase on its own line answers what is wanted ("Walk-in shower.",
