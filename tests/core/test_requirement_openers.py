@@ -73,3 +73,12 @@ def test_the_group_planned_for_turns_things_down(text: str, option: str) -> None
 def test_a_liking_said_of_others_is_no_short_spec(text: str) -> None:
     assert _requirements(text) == []
     assert _rejected(text) == []
+
+
+@pytest.mark.parametrize("text", ["Quick one", "God bless", "LETS GO", "Thank uuu 🎉", "lets go"])
+def test_openers_and_cheers_said_alone_are_no_requirements(text: str) -> None:
+    assert _requirements(text) == []
+
+
+def test_a_daily_distance_is_a_constraint_not_a_routine() -> None:
+    assert "每天通勤来回60公里" in _requirements("预算8w 二手代步 每天通勤来回60公里 推荐下")

@@ -146,14 +146,19 @@ _DID_RE = re.compile(
 # and what is done then, with no word of wanting, limiting or refusing in it.
 _ZH_ROUTINE_RE = re.compile(
     r"^(?:[我他她]们?|孩子|娃|老公|老婆|我们家)?(?:每天|天天|平时|一般|早上|中午|晚上|下午|上午|"
-    r"半夜|下班(?:到家)?|这[一二两三几]?周)[^，,。！!？?要能想需必别不没最只得行以内前后]{1,10}$"
+    r"半夜|下班(?:到家)?|这[一二两三几]?周)"
+    # (A distance, a length of time or money is a constraint: "每天通勤来回60公里".)
+    r"(?![^，,。]*(?:\d|公里|千米|小时|分钟|米|块|元|万))[^，,。！!？?要能想需必别不没最只得行以内前后]{1,10}$"
 )
 _CHAT_RE = re.compile(
     r"^(?:thanks|thank\s+you|ok|okay|cool|great|nice|perfect|sounds\s+good|looks\s+good|"
     r"interesting|hmm|sure|got\s+it|makes\s+sense|let\s+me\s+think|i\s+see)\b|再想想|好的$"
     # Thanks and sign-offs, in the languages people sign off in: a closed class.
     r"|^(?:cheers|ta|thx|ty|tysm|much\s+appreciated|obrigad[oa]|gracias|merci|danke|grazie|"
-    r"arigato|cheers\s+all|bye|good\s+night|night)\b|^(?:谢谢|多谢|感谢|拜拜)",
+    r"arigato|cheers\s+all|bye|good\s+night|night|thank\s*u+|god\s+bless)\b|^(?:谢谢|多谢|感谢|拜拜)"
+    # Openers and cheers said alone: "Quick one", "LETS GO", "you're a lifesaver".
+    r"|^(?:quick\s+(?:one|q|question)|let'?s\s+go+|you'?re\s+(?:a\s+)?(?:lifesaver|legend|star|"
+    r"the\s+best))[\s!.🎉]*$",
     re.I,
 )
 _CJK_RE = re.compile(f"[{CJK}]")
