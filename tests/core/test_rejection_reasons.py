@@ -25,6 +25,7 @@ def _reasons(text: str) -> dict[str, str]:
     ("Not a dog though, we're out 9 hours a day.", "dog", "We're out 9 hours a day"),
     ("Forget Redis though, we're not caching anything.", "Redis", "We're not caching anything"),
     ("No cruises either, I get seasick.", "cruises", "I get seasick"),
+    ("Not RabbitMQ though, the team hates it.", "RabbitMQ", "The team hates it"),
     ("Not Kafka, they said it's too heavy for us.", "Kafka", "They said it's too heavy for us"),
 ])
 def test_the_reason_said_with_a_rejection_is_kept(text: str, option: str, reason: str) -> None:
@@ -68,4 +69,14 @@ def test_things_and_activities_are_options(option: str) -> None:
     ("Camping, no way. I did two nights in the desert once, never again.", "Camping"),
 ])
 def test_a_refusal_beside_a_time_keeps_only_the_thing(text: str, option: str) -> None:
+    assert list(_reasons(text)) == [option]
+
+
+@pytest.mark.parametrize(("text", "option"), [
+    # "anywhere" is where, not which: the guard read "cilantro anywhere" as coriander in a
+    # reply that only warned about it (corpus/guard/dev3, end to end).
+    ("my husband says cilantro tastes like soap so please no cilantro anywhere", "cilantro"),
+    ("No meat whatsoever.", "meat"),
+])
+def test_where_and_how_much_end_the_option(text: str, option: str) -> None:
     assert list(_reasons(text)) == [option]

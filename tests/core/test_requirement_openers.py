@@ -82,3 +82,7 @@ def test_openers_and_cheers_said_alone_are_no_requirements(text: str) -> None:
 
 def test_a_daily_distance_is_a_constraint_not_a_routine() -> None:
     assert "每天通勤来回60公里" in _requirements("预算8w 二手代步 每天通勤来回60公里 推荐下")
+
+
+def test_a_quick_one_before_a_colon_is_left_out_of_the_requirement() -> None:
+    assert _requirements("Quick one: we need a venue for 40.") == ["We need a venue for 40"]

@@ -110,9 +110,9 @@ _CONDITION_BEFORE_RE = re.compile(r"\b(?:if|unless|whether|in\s+case|what\s+if|e
 BARE_NOT_RE = re.compile(
     r"(?:^(?:(?:definitely|certainly|absolutely|surely|just|nah|nope|no)[,\s]+)?|"
     r"(?P<contrast>,\s*)|\bbut\s+)"
-    r"not\s+(?!\w+ed\b|sure\b|ready\b|yet\b)(?P<opt>[^,.;:!?()—–\n]+?)\s*"
+    r"not\s+(?!\w+ed\b|sure\b|ready\b|yet\b)(?P<opt>[^,.;:!?()—–\n]+?)\s*(?:\s(?:though|tho))?"
     r"(?:[.!]?$|(?=,\s*(?:since|because|as|cause|cos|that|this|it|they|which|we|i|our|my|s?he|"
-    r"go|use|pick|choose|stick|switch|let'?s)\b))",  # "Not Kafka, go with NATS"
+    r"the|go|use|pick|choose|stick|switch|let'?s)\b))",  # "Not Kafka, go with NATS"
     re.I,
 )
 # "Neither Kafka nor RabbitMQ." / "We want neither X nor Y": only standalone or after a verb

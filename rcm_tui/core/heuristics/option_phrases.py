@@ -33,6 +33,7 @@ _OPTION_CUT_START_RE = re.compile(
     r"\s+(?:because|since|as|so|for|in|on|at|to|from|with|under|over|inside|within|across|"
     r"during|via|which|that|who|when|if|unless|until|anymore|any\s+more|at\s+all|please|here|"
     r"there|either|though|now|again|yet|ever|but|we|it|they|you|i|then|while|after|before|"
+    r"anywhere|whatsoever|this\s+yr|"
     # "No big cities this time": when, not which.
     r"this\s+(?:time|year|round|trip|weekend|week|month|summer|winter|spring|autumn|fall))\b",
     re.I,

@@ -387,6 +387,7 @@ DISCOURSE_RE = re.compile(
     r"good\s+to\s+know|wait\s+a\s+(?:minute|moment|sec(?:ond)?)|hold\s+on|never\s+mind|"
     r"no\s+worries|fair\s+enough|on\s+second\s+thoughts?|"
     r"one\s+more\s+thing|another\s+thing|by\s+the\s+way|btw|plus|additionally|finally|lastly|"
+    r"quick\s+(?:one|q|question)|"
     r"anyway|in\s+addition|on\s+top\s+of\s+that|remember|note\s+that|"
     r"keep\s+in\s+mind(?:\s+that)?|however|besides|please|kindly|understood|got\s+it|because|"
     # Back-references to what was said: "As we discussed, no Kafka."
