@@ -74,8 +74,6 @@ def test_an_adjectival_dropped_in_an_items_description_leaves_the_item_on_offer(
     ("I tried knitting last year and hated it.", "knitting"),
     ("tried knitting last year, hated it", "knitting"),
     ("we are killing daily standups. everyone hates them", "daily standups"),
-    # (After a reply, the encoder vetoes the bare "please don't say gift cards": it reads the
-    # request without a reason as no refusal; measured, left as it is.)
     ("don't say gift cards, they feel lazy", "gift cards"),
     ("不坐飞机，他恐飞", "飞机"),
     ("不想再用微信群了，消息一刷就没了", "微信群"),

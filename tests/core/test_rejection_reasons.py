@@ -80,3 +80,19 @@ def test_a_refusal_beside_a_time_keeps_only_the_thing(text: str, option: str) ->
 ])
 def test_where_and_how_much_end_the_option(text: str, option: str) -> None:
     assert list(_reasons(text)) == [option]
+
+
+@pytest.mark.parametrize(("text", "option", "reason"), [
+    # Asked outright not to be offered it: the encoder's veto (it read these as no refusal
+    # after a reply) does not reach them (corpus/guard/dev3, end to end).
+    ("please don't say gift cards, she always says they feel lazy lol", "gift cards",
+     "She always says they feel lazy lol"),
+    ("please don't say gift cards", "gift cards", ""),
+    ("please don't suggest a cruise, I get seasick", "cruise", "I get seasick"),
+])
+def test_asked_not_to_be_offered_is_a_rejection(text: str, option: str, reason: str) -> None:
+    assert _reasons(text) == {option: reason}
+
+
+def test_not_mentioning_something_to_someone_rejects_nothing() -> None:
+    assert _reasons("don't mention Kafka to my boss, he loves it") == {}

@@ -117,6 +117,16 @@ def read_spans(text: str, proposal: str, offer: str | None = None) -> Reader:
     return Reader(tag(text, proposal), crf_settings(), lambda _start, _end: None)
 
 
+# Asked outright not to be offered the option: the encoder, trained mostly on verdicts, reads
+# "please don't say gift cards, she always says they feel lazy" as no refusal (chance < 0.04).
+_ASKED_NOT_TO_PROPOSE_RE = re.compile(
+    r"\b(?:don'?t|do\s+not|never|stop)\s+(?:even\s+)?(?:say|suggest|suggesting|recommend|"
+    r"recommending|propose|proposing|offer)\s+(?:me\s+|us\s+)?"
+    r"(?:any\s+|the\s+|a\s+|an\s+)?$",
+    re.I,
+)
+
+
 def _vetoed(hit: RejectionHit, text: str, reader: Reader, proposal: str) -> bool:
     """The reader finds the option's words in the message and gives none of them the chance
     of being turned down the settings ask for. Only after an assistant message: the encoder
@@ -125,6 +135,8 @@ def _vetoed(hit: RejectionHit, text: str, reader: Reader, proposal: str) -> bool
         return False
     if hit.family in SENTENCE_VERDICT_FAMILIES:
         return False  # "As for the camera, there is no need": read over the whole sentence
+    if _ASKED_NOT_TO_PROPOSE_RE.search(text[: max(0, text.find(hit.option))]):
+        return False  # "please don't say gift cards, she always says…": asked outright
     chances = [
         reader.rejected_chance(m.start(), m.end())
         for m in re.finditer(re.escape(hit.option), text, re.I)
