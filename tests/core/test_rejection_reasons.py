@@ -26,6 +26,10 @@ def _reasons(text: str) -> dict[str, str]:
     ("Forget Redis though, we're not caching anything.", "Redis", "We're not caching anything"),
     ("No cruises either, I get seasick.", "cruises", "I get seasick"),
     ("Not RabbitMQ though, the team hates it.", "RabbitMQ", "The team hates it"),
+    ("No meat, she's vegetarian.", "meat", "She's vegetarian"),
+    ("So obviously no meat, she's vegetarian.", "meat", "She's vegetarian"),
+    ("Basically no stairs.", "stairs", ""),
+    ("No cruises, too slow.", "cruises", "Too slow"),
     ("Not Kafka, they said it's too heavy for us.", "Kafka", "They said it's too heavy for us"),
 ])
 def test_the_reason_said_with_a_rejection_is_kept(text: str, option: str, reason: str) -> None:

@@ -256,7 +256,7 @@ REASON_LEAD_RE = re.compile(
 _COMMA_CLAUSE_RE = re.compile(
     # A leading "because"/"since" is left to REASON_LEAD_RE, which drops the conjunction.
     r"^\s*,\s*(?:please[\s,]*)?(?!(?:and|or|but|then|also|please|use|go|keep|switch|"
-    r"instead|rather|because|since|as|due|given|'cause|cause)\b)(?P<body>\S+(?:\s+\S+){2,})$",
+    r"instead|rather|because|since|as|due|given|'cause|cause)\b)(?P<body>\S+(?:\s+\S+){1,})$",
     re.I,
 )
 
@@ -264,7 +264,7 @@ _COMMA_CLAUSE_RE = re.compile(
 _FINITE_VERB_RE = re.compile(
     r"\b(?:is|are|was|were|has|have|had|will|would|could|should|need|needs|lacks?|costs?|"
     r"kills?|breaks?|takes?|makes?|requires?|adds?|hurts?|knows?|wants?)\b|n't\b|\b(?:i|we|you|"
-    r"they|he|she|it)'(?:m|re|s|ve|ll|d)\b|^(?:i|we|you|they|he|she)\s+[a-z]",
+    r"they|he|she|it)'(?:m|re|s|ve|ll|d)\b|^(?:i|we|you|they|he|she)\s+[a-z]|^(?:way\s+)?too\s+\w",
     re.I,
 )
 

@@ -393,6 +393,7 @@ DISCOURSE_RE = re.compile(
     # Back-references to what was said: "As we discussed, no Kafka."
     r"as\s+(?:we|i)\s+(?:discussed|said|mentioned|agreed)(?:\s+(?:before|earlier))?|"
     r"like\s+i\s+said|to\s+be\s+clear|for\s+the\s+record|again|honestly|frankly|"
+    r"obviously|basically|clearly|naturally|of\s+course|"
     r"(?:final\s+)?decision|conclusion|verdict)"
     r"\b[,，:：!]?\s*"
     # CJK characters are word characters too, so these need no (and allow no) \b.
