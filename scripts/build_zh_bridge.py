@@ -47,6 +47,15 @@ _POSTMODIFIER_RE = re.compile(
     r"\s(?:for|of|with|in|on|by|at|from|to|that|which|who|where|used|made|rented|sold|served|"
     r"consisting|containing|esp|e\.g|i\.e)\b.*$"
 )
+# A verb's particle is no noun it means: "to board out" (寄养) is not "out", "to come back"
+# (回来) not a back, "to calm down" not down feathers.
+_PARTICLE_RE = re.compile(
+    r"^to\s+\S+\s+(?:out|down|back|over|up|off|away|in|on|around|through|together|apart|"
+    r"along|about)\s*$"
+)
+# A verb's frame around somebody names no thing the word means: "to place in the care of
+# sb" (寄养) is no kind of care.
+_FRAME_RE = re.compile(r"\b(?:sb|sth|someone|somebody|something|oneself|one's)\b")
 MAX_CHARS = 8
 MAX_HEAD_WORDS = 3
 
@@ -73,6 +82,8 @@ def known_nouns() -> set[str]:
 def head(gloss: str, nouns: set[str]) -> str | None:
     """The noun a gloss ends in: the longest final run of words that is a known noun."""
     text = _CJK_RE.sub(" ", _PAREN_RE.sub(" ", gloss)).strip().lower()
+    if _PARTICLE_RE.match(" ".join(text.split(";")[0].split())) or _FRAME_RE.search(text):
+        return None
     text = _LEAD_RE.sub("", text).strip(" ,.;")
     phrase = _POSTMODIFIER_RE.sub("", text.split(";")[0].split(",")[-1].strip())
     words = _WORD_RE.findall(phrase)

@@ -24,6 +24,11 @@ _NEGATIVE_BEFORE_RE = re.compile(
     r"hate|hated|dislike|loathe|can'?t\s+stand|(?:not|aren'?t|isn'?t)\s+(?:a\s+)?fan\s+of|"
     r"allergic\s+to|sick\s+of|tired\s+of|fed\s+up\s+with|burn(?:ed|t)\s+by|"
     r"(?:not|aren'?t|isn'?t)\s+into|minus|sans|hold\s+the|"
+    # A warning of where it hides: "peanuts often hide in satay", "may contain traces of X",
+    # "listed as chicken meal", "watch out for hidden X", "be careful with satay".
+    r"(?:hid(?:e|es|ing|den)|lurk(?:s|ing)?|sneak(?:s|ing)?|(?:turn|show)(?:s|ing)?\s+up)\s+in|"
+    r"contain(?:s|ing)?(?:\s+traces\s+of)?|traces?\s+of|(?:listed|labell?ed|disguised)\s+as|"
+    r"watch\s+(?:out\s+)?for|look\s+out\s+for|beware(?:\s+of)?|careful\s+(?:with|of|about)|"
     # "vegan leather", "gluten-free pasta", "non-alcoholic beer": not the thing itself.
     r"faux|vegan|fake|imitation|[\w]+-free|non-[\w]+|nonalcoholic|decaf(?:feinated)?|"
     r"away\s+from|off|against|rul(?:e|es|ed|ing)[\s-]+out|reject(?:ed|ing)?|exclud(?:e|ed|ing)|"
@@ -35,7 +40,7 @@ _NEGATIVE_BEFORE_RE = re.compile(
     r"go\s+back\s+to|return\s+to|revisit|reconsider|bring\s+back))\b"
     r"|不用|不要|别用?|不使用|不采用|既然不用|放弃了?|排除了?|除了|而不是|没有|不考虑|去掉|不再|"
     r"不想|不喜欢|不爱|不能|不吃|不坐|不含|不带|不去|不买|不住|不选|避免|避开|远离|无需|拒绝|"
-    r"不推荐|没推荐|讨厌|受不了|过敏|不感冒|吃不了|喝不了|除去|不包括|怕|"
+    r"不推荐|没推荐|讨厌|受不了|过敏|不感冒|吃不了|喝不了|除去|不包括|怕|小心|留意|警惕|当心|含有?|"
     # A comparison: "比青旅安静得多", "相比自驾", "不同于生酮" (not 比如 "for example", 比较).
     r"(?<![对相])比(?![如较方])|相比于?|比起|不同于|区别于|不像",
     re.I,
@@ -110,6 +115,9 @@ _NEGATIVE_AFTER_RE = re.compile(
     r"out\b|(?:excluded|removed|eliminated|set\s+aside)\b|off\s+the\s+(?:table|list|menu)\b)"
     # "a peanut allergy", "海鲜过敏": the user's condition, which rules the option out.
     r"|^\W{0,3}(?:allerg(?:y|ies|ic)|intoleran(?:t|ce))\b"
+    # A warning of where it hides: "chicken hides in ingredient lists", "X can turn up in pesto".
+    r"|^\W{0,3}(?:(?:often|can|may|might|sometimes|also|usually)\s+)?(?:hides?|hidden|lurks?|"
+    r"sneaks?\s+in(?:to)?|(?:turns?|shows?)\s+up\s+in)\b"
     r"|^(?:被排除|已经排除|不行|不考虑|已被否决|被否决|已排除|除外|过敏|不耐受)"
     # "酒吧街就跳过了", "KTV就不考虑了": the topic first, then what is done with it.
     r"|^[\u4e00-\u9fff]{0,3}(?:就|也|都|先)?(?:跳过|算了|免了|省了|不去了|不考虑|不推荐|排除|去掉|"

@@ -204,11 +204,15 @@ _EXCLUDING_FRAME_RE = re.compile(
     r"your\s+(?:note|rule|request|preference|requirement|constraint|experience|concern|"
     r"allergy|condition|point)|as\s+you|per\s+your|given\s+your|since\s+you|because\s+you|"
     r"compared|versus|vs|enough|done\s+with|burn(?:ed|t)|sick|tired|"
+    # A warning of where it hides names it to keep it out: "peanuts can turn up in pesto".
+    r"hid(?:e|es|den|ing)|lurk\w*|sneak\w*|contain\w*|traces?|beware|careful|caution\w*|"
+    r"warn\w*|watch\s+(?:out\s+)?for|look\s+out|(?:turn|show)(?:s|ing)?\s+up|"
     # "X would have given you replay": what the option would have done, not an offer.
     r"(?:would|could|might)\s+have)\b|n't\b|~~|[❌✗✘🚫⛔]"
     # 不 and 没 but for the words they make positive (不错 "good", 不如/不妨 "better to").
     r"|不(?![错少过仅但久同断妨如])|没(?!错)|别|除了|除去|排除|否决|否掉|去掉|避|算了|跳过|"
-    r"代替|替代|换掉|换成|改成|讨厌|过敏|戒|你说|你提到|按你|按照你|根据你|既然|因为你",
+    r"代替|替代|换掉|换成|改成|讨厌|过敏|戒|你说|你提到|按你|按照你|根据你|既然|因为你|"
+    r"小心|留意|警惕|当心|含有",
     re.I,
 )
 
