@@ -13,11 +13,32 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 from collections.abc import Callable
 
 from ..analysis import Analysis
 from ..ledger_snapshot import LedgerSnapshot
 from .text import CJK_CHAR_RE
+
+# Cantonese function words read as their Mandarin ones, character for character, so a Hong
+# Kong user's "直聘平台我唔想再搞", "佢冇車" reads as "不想再搞", "他没车" (the constructions are
+# Mandarin). Only words no Mandarin text uses this way: 唔 before a character (not the "唔，"
+# of hesitation); 唔该 ("thanks") is thanks.
+_CANTONESE_CHARS = str.maketrans(
+    {"冇": "没", "佢": "他", "咗": "了", "嘅": "的", "啲": "些", "揾": "找", "睇": "看", "畀": "给",
+     "喺": "在", "嚟": "来"}
+)
+# 唔使 is "no need" (不用). 唔好 stays: it is "don't" (迪士尼就唔好啦) or "not good" (佢牙唔好),
+# and the constructions read it as Cantonese.
+_CANTONESE_WORDS = (("唔该", "谢谢"), ("唔使", "不用"), ("唔要", "不要"))
+_CANTONESE_NOT_RE = re.compile(r"唔(?=[\u4e00-\u9fff])(?!好)")
+
+
+def _as_mandarin(text: str) -> str:
+    for cantonese, mandarin in _CANTONESE_WORDS:
+        text = text.replace(cantonese, mandarin)
+    text = text.translate(_CANTONESE_CHARS)
+    return _CANTONESE_NOT_RE.sub("不", text)
 
 
 @functools.lru_cache(maxsize=1)
@@ -36,7 +57,9 @@ def simplified(text: str) -> str:
         converted = _converter()(text)
     except UnicodeEncodeError:
         return text  # a lone surrogate pasted in: OpenCC reads UTF-8 only
-    return converted if len(converted) == len(text) else text
+    if len(converted) != len(text):
+        return text
+    return _as_mandarin(converted)
 
 
 def simplified_view(view: LedgerSnapshot) -> LedgerSnapshot:

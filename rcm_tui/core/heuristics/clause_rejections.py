@@ -60,7 +60,7 @@ _CHOICE_VERB = (
     r"(?:use|using|go\s+with|going\s+with|choose|choosing|pick|picking|adopt|adopting|do|"
     r"doing|rely\s+on|relying\s+on|depend\s+on|depending\s+on|build\s+on|building\s+on|"
     r"want|consider|considering|bother\s+with|switch\s+to|switching\s+to|move\s+to|"
-    r"moving\s+to|migrate\s+to|suggest|propose|recommend|bring\s+up|mention|"
+    r"moving\s+to|migrate\s+to|suggest|propose|recommend|bring\s+up|mention|renting|hiring|"
     r"(?P<weak>introduce|introducing|bring\s+in|pull\s+in|pulling\s+in|touch|add|adding))"
 )
 
@@ -108,7 +108,7 @@ _CONDITION_BEFORE_RE = re.compile(r"\b(?:if|unless|whether|in\s+case|what\s+if|e
 # "Definitely not Kafka." / "Go with Postgres, not Mongo." / "Not PlantUML, that one needs a
 # Java server": the option may be followed by the reason for refusing it, or what instead.
 BARE_NOT_RE = re.compile(
-    r"(?:^(?:(?:definitely|certainly|absolutely|surely|just|nah|nope|no)[,\s]+)?|"
+    r"(?:^(?:[A-Z][\w/&-]{0,20}:\s+)?(?:(?:definitely|certainly|absolutely|surely|just|nah|nope|no)[,\s]+)?|"
     r"(?P<contrast>,\s*)|\bbut\s+)"
     r"not\s+(?!\w+ed\b|sure\b|ready\b|yet\b)(?P<opt>[^,.;:!?()—–\n]+?)\s*(?:\s(?:though|tho))?"
     r"(?:[.!]?$|(?=,\s*(?:since|because|as|cause|cos|that|this|it|they|which|we|i|our|my|s?he|"

@@ -97,8 +97,7 @@ _NOT_MY_THING_RE = re.compile(
     r"simply\s+)?too\s+[a-z]+\s+for\s+(?:me|us|him|her|them|my\s+\w+|our\s+\w+)\b"
     r"|^(?P<opt7>.+?)\s+(?:is|are|'s|'re)\s+(?:(?:(?:absolutely|definitely|just|simply|so|totally|"
     r"really)\s+)?not\s+happening|off[- ]limits|a\s+hard\s+pass|"
-    r"a\s+no\s+from\s+(?:me|us))\b"
-    r"|^(?P<opt8>.+?)\s+(?:let|lets)\s+(?:us|me)\s+down\b"
+    r"a\s+no\s+from\s+(?:me|us))\b|^(?P<opt8>.+?)\s+(?:let|lets)\s+(?:us|me)\s+down\b"
     r"|^(?P<opt9>.+?)\s+(?:won'?t|will\s+not)\s+be\s+(?:necessary|needed)\b"
     r"|^(?P<opt4>.+?)\s+(?:(?:drives?|drove)\s+(?:me|us|him|her|them)\s+(?:crazy|nuts|mad|"
     r"up\s+the\s+wall)|(?:gets?|got|grates?)\s+on\s+(?:my|our|his|her|their)\s+nerves)"
@@ -114,6 +113,7 @@ _IS_OUT_RE = re.compile(
 )
 _ANY_BUT_RE = re.compile(
     r"\b(?:anything|any\s+[\w-]+(?:\s+[\w-]+)?|everything|all|whatever|whichever|everywhere|"
+    r"something(?=\s+(?:other|except)\b)|"
     r"anywhere|anyone|anybody)\s+(?:but|except(?:\s+for)?|other\s+than|besides|apart\s+from|"
     rf"aside\s+from|save\s+for)\s+{OPTION_GROUP}",
     re.I,

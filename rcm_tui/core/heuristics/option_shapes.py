@@ -44,12 +44,19 @@ _EVERYDAY_THING_RE = re.compile(
 )
 
 
-_TRAILING_WORD_RE = re.compile(r"\s+(?:though|tho|either|please|thanks|this\s+time)$", re.I)
+_TRAILING_WORD_RE = re.compile(
+    r"\s+(?:though|tho|either|please|thanks|this\s+time|again|any\s*more)$", re.I
+)
+# "Not renting a boom lift again": a light verb before the thing refused.
+_LIGHT_GERUND_RE = re.compile(
+    r"^(?:renting|hiring|buying|booking|taking|doing|getting|ordering|paying\s+for)\s+", re.I
+)
 
 
 def names_an_everyday_thing(opt: str) -> bool:
     """ "Not a dog though": an article and a plain noun phrase of one or two words."""
-    return bool(_EVERYDAY_THING_RE.match(_TRAILING_WORD_RE.sub("", opt.strip())))
+    thing = _LIGHT_GERUND_RE.sub("", _TRAILING_WORD_RE.sub("", opt.strip()))
+    return bool(_EVERYDAY_THING_RE.match(thing))
 
 
 def points_at_an_option(opt: str) -> bool:

@@ -25,6 +25,9 @@ _ALIAS_GROUPS: tuple[tuple[str, ...], ...] = (
 _LEADING_NOISE_RE = re.compile(
     r"^(?:the|a|an|any|our|your|their|this|that|these|those|some|using|use\s+of|plain|whole|"
     r"separate|another|such|other)\s+"
+    # A light verb before its object: "(not) renting a boom lift again" is the boom lift.
+    r"|^(?:renting|hiring|buying|booking|taking|having|getting|ordering|doing|paying\s+for|"
+    r"going\s+(?:to|on))\s+(?=(?:a|an|the|any|some|another|more)\s)"
     # A Chinese pronoun before the noun: "它鸡肉(过敏)", "我们家(的)猫".
     r"|^(?:它们?|他们|她们|我们家?|咱们家?|我家)(?:的)?(?!的)(?=[\u4e00-\u9fff])",
     re.I,

@@ -96,7 +96,8 @@ _HEADING_LINE_RE = re.compile(
     r"^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\s*[:：]\s*$|__[^_]+__\s*[:：]\s*$)"
     r"|^\s*(?:from|to|cc|subject|date|sent|re|fwd?)\s*:\s"
     r"|^\s*(?:thanks|thank\s+you|cheers|regards|best|kind\s+regards|best\s+regards|"
-    r"sincerely)\s*,?\s*[A-Z]?[a-z]*\s*$",
+    r"warm\s+regards|yours\s+(?:sincerely|faithfully|truly)|many\s+thanks|"
+    r"sincerely)\s*,?(?:\s*[A-Z][\w.'-]*){0,3}\s*$",
     re.I,
 )
 _EMPHASIS_RE = re.compile(r"\*\*|__|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])|^\s*>\s?")
@@ -196,6 +197,16 @@ def _zh_space_clauses(sentence: str) -> list[str]:
 # demand relayed in it ("> Builds must finish in under 10 minutes", "> You must use Postgres")
 # still binds the user.
 _QUOTE_LINE_RE = re.compile(r"^\s*>")
+# A numbered list run into one line ("要求：1. 声音要大；2. 能插U盘；3. …"): each number opens an
+# item, as it would at the start of a line; a number cut off as its own sentence states nothing.
+_INLINE_ITEM_RE = re.compile(r"(?<=[:：;；,，。.!?！？])\s*(?:\(?\d{1,2}[.)、）]|[①-⑩])\s*(?=\D)")
+# The sign-off ("Kind regards,") and the name under it close a letter.
+_SIGN_OFF_RE = re.compile(
+    r"^\s*(?:thanks|thank\s+you|cheers|regards|best|kind\s+regards|best\s+regards|warm\s+regards|"
+    r"yours\s+(?:sincerely|faithfully|truly)|many\s+thanks|sincerely|谢谢|此致|敬礼)\s*[,，!]?\s*$",
+    re.I,
+)
+_SIGNATURE_RE = re.compile(r"^\s*(?:[-—–]+\s*)?[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,3}\s*$")
 _SENDER_VOICE_RE = re.compile(
     r"\b(?:i|i'm|i'll|i've|i'd|my|me|you|your|you'd|you'll)\b|^(?:hi|hello|hey|dear)\b|我这边|我们这边|您",
     re.I,
@@ -214,7 +225,11 @@ def _in_the_senders_voice(sentence: str) -> bool:
 def _split_lines(text: str) -> list[tuple[str, bool]]:
     """(sentence, is a list item) for every sentence, list markers and formatting removed."""
     out: list[tuple[str, bool]] = []
-    for line in text.splitlines():
+    signed_off = False
+    for line in _INLINE_ITEM_RE.sub("\n- ", text).splitlines():
+        if signed_off and _SIGNATURE_RE.match(line):
+            continue
+        signed_off = bool(_SIGN_OFF_RE.match(line)) or (signed_off and not line.strip())
         if _HEADING_LINE_RE.match(line) or _BOLD_TITLE_RE.match(line):
             continue
         body = _plain(BULLET_RE.sub("", line))
@@ -381,7 +396,10 @@ DISCOURSE_RE = re.compile(
     r"(?:\s+for\s+(?:everything|(?:letting|helping)(?:\s+(?:me|us))?(?:\s+know)?|"
     r"(?:all\s+)?(?:your|the|this|that)\s+(?:\w+\s+)?"
     r"(?:help|assistance|time|info(?:rmation)?|advice|suggestions?|support|input|tips?|"
-    r"explanation|update|ideas?|list|options?|recommendations?)))?|"
+    r"explanation|update|ideas?|list|options?|recommendations?|reply|response|answer|"
+    r"kindness|patience|guidance|thoughts|work|effort|care|quick\s+\w+)"
+    # "Thank you for your kindness throughout": an adverb closing what is thanked for.
+    r"(?:\s+(?:throughout|again|today|so\s+far|as\s+always))?))?|"
     r"(?:i\s+)?(?:really\s+)?appreciate\s+(?:it|(?:all\s+)?(?:your|the|this)\s+(?:\w+\s+)?"
     r"(?:help|assistance|time))|much\s+appreciated|"
     r"good\s+to\s+know|wait\s+a\s+(?:minute|moment|sec(?:ond)?)|hold\s+on|never\s+mind|"

@@ -60,6 +60,12 @@ _PREFER_RE = re.compile(
     r"(?!(?:it|that|this|them|those|these|the\s+idea|your|what|how|to\s+know)\b)|"
     r"\b(?:prefer|preferred|preferably|ideally|works?\s+better|suits?\s+(?:us|me)\s+better|(?:i|we|he|she|they|you)'?d\s+(?:like|love|prefer|rather|want)|"
     r"would\s+rather|as\s+long\s+as|so\s+long\s+as|provided\s+that|"
+    # "A boat would be our preference", "The family would like it near the sea": a wish of the
+    # people planned for.
+    r"(?:is|would\s+be|'d\s+be)\s+(?:our|my|his|her|their)\s+(?:first\s+|strong\s+|clear\s+)?"
+    r"(?:preference|choice|priority)|(?:our|my)\s+preference\s+(?:is|would\s+be)|"
+    r"(?:family|wife|husband|partner|kids|children|son|daughter|mum|mom|mother|dad|father|"
+    r"parents|team|boss|client|guests|everyone)\s+would\s+(?:like|love|prefer|rather)|"
     r"(?:sounds?|would\s+be|'d\s+be)\s+(?:better|best|ideal|great|perfect|preferable|nice|"
     r"amazing|lovely|wonderful|fantastic)|"
     r"(?:is|are)\s+what\s+(?:i|we|he|she|they)(?:'m|'re|\s+am|\s+are|\s+is|'s)?\s*"
@@ -167,7 +173,7 @@ _CJK_RE = re.compile(f"[{CJK}]")
 # A salutation on its own ("Hiya!", "Good afternoon.", "Dear all,"): it opens a message.
 _SALUTATION_RE = re.compile(
     r"^(?:hiya|hi|hello|hey|howdy|greetings|(?:good\s+)?(?:morning|afternoon|evening|day)|"
-    r"dear\s+\w+)(?:\s+(?:all|everyone|there|folks|team|guys))?$",
+    r"dear\s+(?:sir\s+or\s+madam|sir|madam|\w+(?:\s+\w+)?))(?:\s+(?:all|everyone|there|folks|team|guys))?$",
     re.I,
 )
 # "Hello, I'm organising lunch…": the greeting opens the sentence, the rest is read.

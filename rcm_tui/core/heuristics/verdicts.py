@@ -66,7 +66,9 @@ _VERDICT_RE = re.compile(
     # Terse notes drop the copula: "macbook also off the table".
     rf"|{_DEGREE}(?P<bare>off\s+the\s+(?:table|list|menu)|out\s+of\s+the\s+question)"
     r")(?=\s*(?:[,.;!—–-]|$|\s(?:because|since|as|for|so|anyway|either|any\s*more|"
-    r"anywhere|near|around|in|at|on|to|with|lol|haha|lmao|tbh|though|too|honestly|right\s+now)\b))",
+    r"anywhere|near|around|in|at|on|to|with|lol|haha|lmao|tbh|though|too|honestly|right\s+now|"
+    # "Spray cans are out given that rule", "out due to the noise", "out again".
+    r"given|due|after|now|again|period|sadly|unfortunately|obviously)\b))",
     re.I,
 )
 _HEDGED_RE = re.compile(
