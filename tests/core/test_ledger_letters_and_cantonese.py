@@ -42,7 +42,10 @@ def test_thanks_and_sign_offs_are_no_requirements(text: str) -> None:
 
 
 def test_a_numbered_list_run_into_one_line_gives_each_item() -> None:
-    text = "队长发的要求：1. 声音要大，三十来人能听清；2. 也要有蓝牙；3. 电池能撑三个小时；4. 不超过1500。"
+    text = (
+        "队长发的要求：1. 声音要大，三十来人能听清；2. 也要有蓝牙；3. 电池能撑三个小时；"
+        "4. 不超过1500。"
+    )
     found = _requirements(text)
     assert not any(r.strip() in {"2", "3", "4", "要求"} for r in found), found
     assert any("蓝牙" in r for r in found) and any("1500" in r for r in found)
@@ -78,3 +81,33 @@ def test_refusals_reject_their_option(text: str, option: str) -> None:
 ])
 def test_look_alikes_reject_nothing(text: str) -> None:
     assert _rejected(text) == []
+
+
+@pytest.mark.parametrize(("text", "chosen"), [
+    ("okay let's go with the store brand woven wire and six foot T posts with the hot wire on "
+     "top period I mean full stop thanks", "store brand woven wire"),
+    ("Final answer: modular 2x4 + ply stairs, painted with grit, handrail open side only.",
+     "modular 2x4 + ply stairs"),
+    ("Decision: NATS JetStream.", "NATS JetStream"),
+    ("Final: 云途 for both US & DE", "云途"),
+])
+def test_a_decision_sets_the_trajectory_and_is_no_requirement(text: str, chosen: str) -> None:
+    analysis = analyse_message(text, 2, _VIEW)
+    assert chosen in analysis.trajectory
+    assert analysis.requirements == []
+
+
+@pytest.mark.parametrize("text", ["Done.", "Deal!", "Sorted."])
+def test_a_word_of_closing_is_no_requirement(text: str) -> None:
+    assert _requirements(text) == []
+
+
+def test_a_notice_signed_at_its_end_leaves_the_name_out() -> None:
+    found = _requirements("晚上八点半以后声音要能调小，别让楼上又投诉。——刘队长")
+    assert found and not any("刘队长" in r for r in found)
+    assert _rejected("No Kafka — too heavy") == ["Kafka"]
+
+
+@pytest.mark.parametrize("text", ["咁美卓就唔使睇喇", "美卓就不用看了", "美卓就不用考虑了"])
+def test_no_need_to_look_at_it_turns_the_topic_down(text: str) -> None:
+    assert _rejected(text) == ["美卓"]

@@ -25,20 +25,22 @@ from .text import CJK_CHAR_RE
 # Mandarin). Only words no Mandarin text uses this way: 唔 before a character (not the "唔，"
 # of hesitation); 唔该 ("thanks") is thanks.
 _CANTONESE_CHARS = str.maketrans(
-    {"冇": "没", "佢": "他", "咗": "了", "嘅": "的", "啲": "些", "揾": "找", "睇": "看", "畀": "给",
-     "喺": "在", "嚟": "来"}
+    {"咁": "那", "冇": "没", "佢": "他", "咗": "了", "嘅": "的", "啲": "些", "揾": "找", "睇": "看",
+     "畀": "给", "喺": "在", "嚟": "来"}
 )
 # 唔使 is "no need" (不用). 唔好 stays: it is "don't" (迪士尼就唔好啦) or "not good" (佢牙唔好),
 # and the constructions read it as Cantonese.
 _CANTONESE_WORDS = (("唔该", "谢谢"), ("唔使", "不用"), ("唔要", "不要"))
 _CANTONESE_NOT_RE = re.compile(r"唔(?=[\u4e00-\u9fff])(?!好)")
+# 喇 closing a clause is the particle 啦 ("唔使睇喇"), not the 喇 of 喇叭.
+_CANTONESE_LA_RE = re.compile(r"喇(?=[，。！？,.!?\s~]|$)")
 
 
 def _as_mandarin(text: str) -> str:
     for cantonese, mandarin in _CANTONESE_WORDS:
         text = text.replace(cantonese, mandarin)
     text = text.translate(_CANTONESE_CHARS)
-    return _CANTONESE_NOT_RE.sub("不", text)
+    return _CANTONESE_LA_RE.sub("啦", _CANTONESE_NOT_RE.sub("不", text))
 
 
 @functools.lru_cache(maxsize=1)

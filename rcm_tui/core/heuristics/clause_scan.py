@@ -231,7 +231,8 @@ def _read_need(
     # "REDCap it is, hosted by the university IT department": the choice, then its detail.
     # "Lets go with grafana oncall, I'll set up a trial monday": the choice, then what follows.
     picks_first = " it is" in head.lower() or bool(CHOOSING_LEAD_RE.match(head))
-    picked = choice(core) or (choice(head) if comma and picks_first else None)
+    # "Decision: NATS JetStream": the label the lead-ins strip is what says it is chosen.
+    picked = choice(core) or (choice(head) if comma and picks_first else None) or choice(clause)
     if picked and (STRONG_MODAL_RE.search(picked) or _BOUND_RE.search(picked)):
         # "费用别超过两千" reads "用" as a choice of "别超过两千", "门票20元以下的就行" takes "就行"
         # as choosing: each is a limit, no choice.

@@ -159,6 +159,9 @@ _TIME_OR_AMOUNT_EN_RE = re.compile(
 )
 # What only points ("这种的", "那个"), or a word of talk ("right", "ppl", 比如).
 _POINTER_ZH_RE = re.compile(r"^(?:这|那)(?:个|种|些|样|款|类|家)?的?$|^(?:比如|然后|就是|所以)$")
+# A verb left where the option should be ("美卓就不用考虑了" read 不 + "用考虑", "不用看啦"):
+# looking at or thinking about something is no thing.
+_VERB_ZH_RE = re.compile(r"^用?(?:看|考虑|想|管|理|问|找|试|弄|搞|睇)(?:了|啦|吧|啊|喇)?$")
 _TALK_EN_RE = re.compile(r"^(?:right|ok|okay|yeah|yes|ppl|people|guys|folks|lol|haha)$", re.I)
 
 
@@ -169,5 +172,6 @@ def names_no_thing(option: str) -> bool:
         _TIME_OR_AMOUNT_ZH_RE.match(bare)
         or _TIME_OR_AMOUNT_EN_RE.match(bare)
         or _POINTER_ZH_RE.match(bare)
+        or _VERB_ZH_RE.match(bare)
         or _TALK_EN_RE.match(bare)
     )

@@ -420,6 +420,8 @@ _CHOICE_RE = re.compile(
     r"|^(?:(?:let'?s|we(?:'ll|\s+will|\s+should)?|i'd|i\s+would)\s+)?"
     rf"(?:{_CHOOSING_VERBS}|pick|choose|trial)\s+(?P<c>.+)$"
     r"|^(?:we\s+)?(?:chose|picked|decided\s+on|went\s+with|settled\s+on)\s+(?P<d>.+)$"
+    r"|^(?:final(?:\s+(?:answer|decision|pick|choice|call))?|decision|verdict|conclusion)\s*"
+    r"[:：]\s*(?P<j>[^,;，；]+?)(?:\s*[,;，；].*)?$"
     # "Let's do Thai", "lets do the 9am one": doing an offered option picks it.
     r"|^let'?s\s+do\s+(?!it\b|this\b|that\b|so\b|some\b|a\b|an\b|more\b|less\b|both\b)(?P<i>.+)$"
     # "主要用微信" / "平时用X" describe a habit, they choose nothing; "她说用不完", "用得上" are a
@@ -437,6 +439,9 @@ CHOOSING_LEAD_RE = re.compile(
 )
 
 
+_CHOICE_DETAIL_RE = re.compile(
+    r"\s+(?:and|with|plus|for|on|in|at|from|because|since|so|then|period|thanks|but)\s+", re.I
+)
 _NOT_A_CHOICE = word_set("here there this that so where what how now which")
 
 
@@ -469,6 +474,10 @@ def choice(core: str) -> str | None:
     if not m or (m.group("e") and _zh_verb_in_a_word(m.string, m.start("e"))):
         return None
     picked = SUBJECT_LEAD_RE.sub("", next(g for g in m.groups() if g)).strip(EDGE_PUNCT)
+    if (m.group("c") or m.group("j")) and len(picked.split()) > 5:
+        # "let's go with the store brand woven wire and six foot T posts … thanks": the choice
+        # is what the verb takes first; what is added to it is detail.
+        picked = _CHOICE_DETAIL_RE.split(picked, maxsplit=1)[0].strip(EDGE_PUNCT)
     bare = strip_option_noise(picked)
     if not bare or bare.lower() in _NOT_A_CHOICE or len(picked.split()) > 5:
         return None

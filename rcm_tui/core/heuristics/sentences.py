@@ -207,6 +207,11 @@ _SIGN_OFF_RE = re.compile(
     re.I,
 )
 _SIGNATURE_RE = re.compile(r"^\s*(?:[-—–]+\s*)?[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,3}\s*$")
+# A notice signed at its end: "…别让楼上又投诉。——刘队长", "— Jan (HOA board)".
+_SIGNED_TAIL_RE = re.compile(
+    r"\s*(?:——|—|--)\s*(?:[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,2}|"
+    r"[\u4e00-\u9fff]{1,3}(?:队长|老师|经理|主任|阿姨|姐|哥|总|妈|爸|组长|班长))\s*$"
+)
 _SENDER_VOICE_RE = re.compile(
     r"\b(?:i|i'm|i'll|i've|i'd|my|me|you|your|you'd|you'll)\b|^(?:hi|hello|hey|dear)\b|我这边|我们这边|您",
     re.I,
@@ -226,7 +231,8 @@ def _split_lines(text: str) -> list[tuple[str, bool]]:
     """(sentence, is a list item) for every sentence, list markers and formatting removed."""
     out: list[tuple[str, bool]] = []
     signed_off = False
-    for line in _INLINE_ITEM_RE.sub("\n- ", text).splitlines():
+    for line in _INLINE_ITEM_RE.sub("\n", text).splitlines():
+        line = _SIGNED_TAIL_RE.sub("", line) if _SIGNED_TAIL_RE.search(line[1:]) else line
         if signed_off and _SIGNATURE_RE.match(line):
             continue
         signed_off = bool(_SIGN_OFF_RE.match(line)) or (signed_off and not line.strip())
@@ -258,8 +264,17 @@ def _is_label(label: str) -> bool:
     return not any(p.match(label) for p in verbish) and not _NEGATIVE_START_RE.match(label)
 
 
+# "Final answer: modular stairs, painted": the label says what its head is, a choice.
+_DECISION_LABEL_RE = re.compile(
+    r"^(?:final(?:\s+(?:answer|decision|pick|choice|call))?|decision|verdict|conclusion)$", re.I
+)
+
+
 def _split_clauses(sentence: str) -> list[str]:
     label = _LABEL_RE.match(sentence)
+    if label and _DECISION_LABEL_RE.match(label.group("label")):
+        head, *rest = _split_clauses(label.group("rest"))
+        return [f"{label.group('label')}: {head}", *rest]
     if label and _HEADER_WORD_RE.match(label.group("label")):
         return _split_clauses(label.group("rest"))  # "context: ~30 services": no clause of its own
     if label and _is_label(label.group("label")):

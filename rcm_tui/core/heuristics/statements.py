@@ -163,7 +163,8 @@ _CHAT_RE = re.compile(
     r"|^(?:cheers|ta|thx|ty|tysm|much\s+appreciated|obrigad[oa]|gracias|merci|danke|grazie|"
     r"arigato|cheers\s+all|bye|good\s+night|night|thank\s*u+|god\s+bless)\b|^(?:谢谢|多谢|感谢|拜拜)"
     # Openers and cheers said alone: "Quick one", "LETS GO", "you're a lifesaver".
-    r"|^(?:quick\s+(?:one|q|question)|let'?s\s+go+|you'?re\s+(?:a\s+)?(?:lifesaver|legend|star|"
+    r"|^(?:quick\s+(?:one|q|question)|let'?s\s+go+|done|sorted|deal|final\s+answer|"
+    r"that'?s\s+(?:it|all)|you'?re\s+(?:a\s+)?(?:lifesaver|legend|star|"
     r"the\s+best))[\s!.🎉]*$",
     re.I,
 )
