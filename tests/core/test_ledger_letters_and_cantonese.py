@@ -90,6 +90,8 @@ def test_look_alikes_reject_nothing(text: str) -> None:
      "modular 2x4 + ply stairs"),
     ("Decision: NATS JetStream.", "NATS JetStream"),
     ("Final: 云途 for both US & DE", "云途"),
+    ("ok final answer: chickpea coconut curry + oven rice, and ill get a vegan choc cake",
+     "chickpea coconut curry + oven rice"),
 ])
 def test_a_decision_sets_the_trajectory_and_is_no_requirement(text: str, chosen: str) -> None:
     analysis = analyse_message(text, 2, _VIEW)
@@ -111,3 +113,22 @@ def test_a_notice_signed_at_its_end_leaves_the_name_out() -> None:
 @pytest.mark.parametrize("text", ["咁美卓就唔使睇喇", "美卓就不用看了", "美卓就不用考虑了"])
 def test_no_need_to_look_at_it_turns_the_topic_down(text: str) -> None:
     assert _rejected(text) == ["美卓"]
+
+
+def test_an_emoji_closes_a_sentence_and_is_no_word_of_it() -> None:
+    analysis = analyse_message("唐制齐胸我是真的一点都不想穿🙅‍♀️ 我们宿舍都是微胖星人", 2, _VIEW)
+    assert [r.option for r in analysis.rejections] == ["唐制齐胸"]
+    assert analysis.requirements == []
+    assert _requirements("Need it under 500 👍") == ["Need it under 500"]
+
+
+def test_an_announced_refusal_and_a_reported_opinion() -> None:
+    text = (
+        "I should say at the outset that an aerial scattering is not something we would "
+        "consider; my brother feels it would be rather impersonal."
+    )
+    analysis = analyse_message(text, 2, _VIEW)
+    assert [r.option for r in analysis.rejections] == ["aerial scattering"]
+    assert analysis.requirements == []
+    # What comes instead of a rejection is still decided.
+    assert _requirements("We're not doing gRPC; the APIs will be plain REST.") != []

@@ -346,5 +346,16 @@ def _two_kinds_of_need(left: str, right: str) -> bool:
     return counted[0] != counted[1] and all(len(side.split()) >= 2 for side in sides)
 
 
+# "my brother feels it would be rather impersonal": an opinion reported is the reason for the
+# rejection before it, not what comes instead.
+_REPORTED_OPINION_RE = re.compile(
+    r"\b(?:feels?|felt|thinks?|thought|says?|said|reckons?|believes?|finds?|found)\b", re.I
+)
+
+
 def _looks_declarative(core: str) -> bool:
-    return len(core.split()) >= 3 and bool(DECLARATIVE_VERB_RE.search(core))
+    return (
+        len(core.split()) >= 3
+        and bool(DECLARATIVE_VERB_RE.search(core))
+        and not _REPORTED_OPINION_RE.search(core)
+    )

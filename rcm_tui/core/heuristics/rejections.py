@@ -479,6 +479,8 @@ def choice(core: str) -> str | None:
         # is what the verb takes first; what is added to it is detail.
         picked = _CHOICE_DETAIL_RE.split(picked, maxsplit=1)[0].strip(EDGE_PUNCT)
     bare = strip_option_noise(picked)
-    if not bare or bare.lower() in _NOT_A_CHOICE or len(picked.split()) > 5:
+    # A label that says it is the decision ("Final answer: …") may name a longer choice.
+    longest = 8 if m.group("j") else 5
+    if not bare or bare.lower() in _NOT_A_CHOICE or len(picked.split()) > longest:
         return None
     return picked

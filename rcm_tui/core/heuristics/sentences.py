@@ -23,6 +23,8 @@ SENTENCE_SPLIT_RE = re.compile(
     r"|(?<=[A-Z0-9][A-Z0-9]\.)\s+(?=[a-z])"
     # …and before a one-word question closing the message ("hard cap $1.5k/mo all in. options?").
     r"|(?<=\.)\s+(?=[a-z]+\?\s*$)"
+    # An emoji then a space closes a thought as a full stop would ("一点都不想穿🙅‍♀️ 我们宿舍…").
+    r"|(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF\ufe0f])\s+"
 )
 # Clause boundaries that never fall inside a noun phrase.
 # "0.5小时 - 1小时", "3 - 4 people": a dash between two amounts is a range, not a clause break.
@@ -200,6 +202,8 @@ _QUOTE_LINE_RE = re.compile(r"^\s*>")
 # A numbered list run into one line ("要求：1. 声音要大；2. 能插U盘；3. …"): each number opens an
 # item, as it would at the start of a line; a number cut off as its own sentence states nothing.
 _INLINE_ITEM_RE = re.compile(r"(?<=[:：;；,，。.!?！？])\s*(?:\(?\d{1,2}[.)、）]|[①-⑩])\s*(?=\D)")
+# Emoji closing a sentence are tone, not words: "一点都不想穿🙅‍♀️" ends at 穿.
+_EDGE_EMOJI_RE = re.compile(r"[\s\U0001F300-\U0001FAFF\u2600-\u27BF\ufe0f\u200d]+$")
 # The sign-off ("Kind regards,") and the name under it close a letter.
 _SIGN_OFF_RE = re.compile(
     r"^\s*(?:thanks|thank\s+you|cheers|regards|best|kind\s+regards|best\s+regards|warm\s+regards|"
@@ -245,7 +249,7 @@ def _split_lines(text: str) -> list[tuple[str, bool]]:
         for sentence in spoken:
             if quoted and _in_the_senders_voice(sentence):
                 continue
-            for piece in _zh_space_clauses(sentence):
+            for piece in _zh_space_clauses(_EDGE_EMOJI_RE.sub("", sentence)):
                 if piece.strip():
                     out.append((piece.strip(), bullet))
     return out
@@ -415,6 +419,10 @@ DISCOURSE_RE = re.compile(
     r"kindness|patience|guidance|thoughts|work|effort|care|quick\s+\w+)"
     # "Thank you for your kindness throughout": an adverb closing what is thanked for.
     r"(?:\s+(?:throughout|again|today|so\s+far|as\s+always))?))?|"
+    # "I should say at the outset that …", "I must confess": the speaker announces what follows.
+    r"(?:i\s+)?(?:should|must|have\s+to|need\s+to|'d\s+like\s+to|would\s+like\s+to|want\s+to)\s+"
+    r"(?:say|mention|add|point\s+out|stress|admit|confess|tell\s+you|let\s+you\s+know)"
+    r"(?:\s+(?:at\s+the\s+outset|first|up\s+front|right\s+away|now))?(?:\s+that)?|"
     r"(?:i\s+)?(?:really\s+)?appreciate\s+(?:it|(?:all\s+)?(?:your|the|this)\s+(?:\w+\s+)?"
     r"(?:help|assistance|time))|much\s+appreciated|"
     r"good\s+to\s+know|wait\s+a\s+(?:minute|moment|sec(?:ond)?)|hold\s+on|never\s+mind|"
