@@ -132,3 +132,10 @@ def test_an_announced_refusal_and_a_reported_opinion() -> None:
     assert analysis.requirements == []
     # What comes instead of a rejection is still decided.
     assert _requirements("We're not doing gRPC; the APIs will be plain REST.") != []
+
+
+def test_a_need_after_a_decision_label_is_still_read() -> None:
+    text = "Final answer: Rollo USB printer, budget under 300 dollars."
+    analysis = analyse_message(text, 2, _VIEW)
+    assert "Rollo USB printer" in analysis.trajectory
+    assert [r.text for r in analysis.requirements] == ["Budget under 300 dollars"]

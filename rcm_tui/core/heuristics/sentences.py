@@ -94,12 +94,14 @@ _NOT_A_LABEL_RE = re.compile(
 
 # Pasted material that states nothing: Markdown headings and bold-only lines, mail headers,
 # sign-offs. Markdown emphasis and paste labels ("Paragraph 1:") are formatting, not words.
+_SIGN_OFF_WORDS = (
+    r"(?:thanks|thank\s+you|cheers|regards|best|kind\s+regards|best\s+regards|warm\s+regards|"
+    r"yours\s+(?:sincerely|faithfully|truly)|many\s+thanks|sincerely)"
+)
 _HEADING_LINE_RE = re.compile(
     r"^\s*(?:#{1,6}\s|\*\*[^*]+\*\*\s*[:：]\s*$|__[^_]+__\s*[:：]\s*$)"
     r"|^\s*(?:from|to|cc|subject|date|sent|re|fwd?)\s*:\s"
-    r"|^\s*(?:thanks|thank\s+you|cheers|regards|best|kind\s+regards|best\s+regards|"
-    r"warm\s+regards|yours\s+(?:sincerely|faithfully|truly)|many\s+thanks|"
-    r"sincerely)\s*,?(?:\s*[A-Z][\w.'-]*){0,3}\s*$",
+    rf"|^\s*{_SIGN_OFF_WORDS}\s*,?(?:\s*[A-Z][\w.'-]*){{0,3}}\s*$",
     re.I,
 )
 _EMPHASIS_RE = re.compile(r"\*\*|__|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])|^\s*>\s?")
@@ -205,11 +207,7 @@ _INLINE_ITEM_RE = re.compile(r"(?<=[:：;；,，。.!?！？])\s*(?:\(?\d{1,2}[.
 # Emoji closing a sentence are tone, not words: "一点都不想穿🙅‍♀️" ends at 穿.
 _EDGE_EMOJI_RE = re.compile(r"[\s\U0001F300-\U0001FAFF\u2600-\u27BF\ufe0f\u200d]+$")
 # The sign-off ("Kind regards,") and the name under it close a letter.
-_SIGN_OFF_RE = re.compile(
-    r"^\s*(?:thanks|thank\s+you|cheers|regards|best|kind\s+regards|best\s+regards|warm\s+regards|"
-    r"yours\s+(?:sincerely|faithfully|truly)|many\s+thanks|sincerely|谢谢|此致|敬礼)\s*[,，!]?\s*$",
-    re.I,
-)
+_SIGN_OFF_RE = re.compile(rf"^\s*(?:{_SIGN_OFF_WORDS}|谢谢|此致|敬礼)\s*[,，!]?\s*$", re.I)
 _SIGNATURE_RE = re.compile(r"^\s*(?:[-—–]+\s*)?[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*){0,3}\s*$")
 # A notice signed at its end: "…别让楼上又投诉。——刘队长", "— Jan (HOA board)".
 _SIGNED_TAIL_RE = re.compile(
@@ -277,8 +275,10 @@ _DECISION_LABEL_RE = re.compile(
 def _split_clauses(sentence: str) -> list[str]:
     label = _LABEL_RE.match(sentence)
     if label and _DECISION_LABEL_RE.match(label.group("label")):
-        head, *rest = _split_clauses(label.group("rest"))
-        return [f"{label.group('label')}: {head}", *rest]
+        # What is chosen ends at the first comma; the needs after it are read on their own
+        # ("Final answer: Rollo USB, budget under 300 dollars").
+        head, _, tail = label.group("rest").partition(", ")
+        return [f"{label.group('label')}: {head}", *(_split_clauses(tail) if tail else [])]
     if label and _HEADER_WORD_RE.match(label.group("label")):
         return _split_clauses(label.group("rest"))  # "context: ~30 services": no clause of its own
     if label and _is_label(label.group("label")):
