@@ -228,10 +228,10 @@ def _read_need(
     if previous is not None and REASON_START_RE.match(clause.strip()):
         return previous  # "..., because tax law requires it" explains, it adds nothing
     head, comma, _ = core.partition(", ")
-    # "REDCap it is, hosted by the university IT department": the choice, then its detail.
-    # "Lets go with grafana oncall, I'll set up a trial monday": the choice, then what follows.
+    # "REDCap it is, hosted by …", "Lets go with grafana oncall, I'll set up a trial monday":
+    # the choice, then what follows; "Decision: NATS JetStream": the label (stripped from
+    # `core` as a lead-in) is what says it is chosen.
     picks_first = " it is" in head.lower() or bool(CHOOSING_LEAD_RE.match(head))
-    # "Decision: NATS JetStream": the label the lead-ins strip is what says it is chosen.
     picked = choice(core) or (choice(head) if comma and picks_first else None) or choice(clause)
     if picked and (STRONG_MODAL_RE.search(picked) or _BOUND_RE.search(picked)):
         # "费用别超过两千" reads "用" as a choice of "别超过两千", "门票20元以下的就行" takes "就行"
