@@ -228,9 +228,8 @@ def _read_need(
     if previous is not None and REASON_START_RE.match(clause.strip()):
         return previous  # "..., because tax law requires it" explains, it adds nothing
     head, comma, _ = core.partition(", ")
-    # "REDCap it is, hosted by …", "Lets go with grafana oncall, I'll set up a trial monday":
-    # the choice, then what follows; "Decision: NATS JetStream": the label (stripped from
-    # `core` as a lead-in) is what says it is chosen.
+    # "REDCap it is, hosted by …", "Lets go with X, I'll set up a trial": the choice, then what
+    # follows; "Decision: NATS JetStream": the label (a lead-in, cut from `core`) chooses.
     picks_first = " it is" in head.lower() or bool(CHOOSING_LEAD_RE.match(head))
     picked = choice(core) or (choice(head) if comma and picks_first else None) or choice(clause)
     if picked and (STRONG_MODAL_RE.search(picked) or _BOUND_RE.search(picked)):
