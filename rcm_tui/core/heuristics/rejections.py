@@ -30,7 +30,7 @@ from .option_phrases import clean_options
 from .option_shapes import names_no_thing
 from .options import EDGE_PUNCT, option_matches, same_option, strip_option_noise
 from .requirements import requirement_from_clause, states_a_limit
-from .sentences import Sentence, strip_discourse, tidy
+from .sentences import DECISION_LABEL, Sentence, strip_discourse, tidy
 from .text import CJK, CJK_CHAR_RE, word_set
 
 # "another paid one": "one" stands for the noun of the option before it.
@@ -420,8 +420,7 @@ _CHOICE_RE = re.compile(
     r"|^(?:(?:let'?s|we(?:'ll|\s+will|\s+should)?|i'd|i\s+would)\s+)?"
     rf"(?:{_CHOOSING_VERBS}|pick|choose|trial)\s+(?P<c>.+)$"
     r"|^(?:we\s+)?(?:chose|picked|decided\s+on|went\s+with|settled\s+on)\s+(?P<d>.+)$"
-    r"|^(?:final(?:\s+(?:answer|decision|pick|choice|call))?|decision|verdict|conclusion)\s*"
-    r"[:：]\s*(?P<j>[^,;，；]+?)(?:\s*[,;，；].*)?$"
+    rf"|^{DECISION_LABEL}\s*[:：]\s*(?P<j>[^,;，；]+?)(?:\s*[,;，；].*)?$"
     # "Let's do Thai", "lets do the 9am one": doing an offered option picks it.
     r"|^let'?s\s+do\s+(?!it\b|this\b|that\b|so\b|some\b|a\b|an\b|more\b|less\b|both\b)(?P<i>.+)$"
     # "主要用微信" / "平时用X" describe a habit, they choose nothing; "她说用不完", "用得上" are a

@@ -266,10 +266,12 @@ def _is_label(label: str) -> bool:
     return not any(p.match(label) for p in verbish) and not _NEGATIVE_START_RE.match(label)
 
 
-# "Final answer: modular stairs, painted": the label says what its head is, a choice.
-_DECISION_LABEL_RE = re.compile(
-    r"^(?:final(?:\s+(?:answer|decision|pick|choice|call))?|decision|verdict|conclusion)$", re.I
+# "Final answer: modular stairs, painted": the label says what its head is, a choice (read so
+# by `rejections.choice` too).
+DECISION_LABEL = (
+    r"(?:final(?:\s+(?:answer|decision|pick|choice|call))?|decision|verdict|conclusion)"
 )
+_DECISION_LABEL_RE = re.compile(rf"^{DECISION_LABEL}$", re.I)
 
 
 def _split_clauses(sentence: str) -> list[str]:
