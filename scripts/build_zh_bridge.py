@@ -58,6 +58,7 @@ _PARTICLE_RE = re.compile(
 _FRAME_RE = re.compile(r"\b(?:sb|sth|someone|somebody|something|oneself|one's)\b")
 MAX_CHARS = 8
 MAX_HEAD_WORDS = 3
+MAX_OF_WORDS = 4
 
 
 def _base_forms(word: str) -> list[str]:
@@ -85,6 +86,11 @@ def head(gloss: str, nouns: set[str]) -> str | None:
     if _PARTICLE_RE.match(" ".join(text.split(";")[0].split())) or _FRAME_RE.search(text):
         return None
     text = _LEAD_RE.sub("", text).strip(" ,.;")
+    whole = " ".join(_WORD_RE.findall(text.split(";")[0].split(",")[-1]))
+    # A name WordNet knows whole keeps its postmodifier: "master of ceremonies" (司仪) is no
+    # master, "chest of drawers" no chest.
+    if " of " in whole and len(whole.split()) <= MAX_OF_WORDS and whole in nouns:
+        return whole
     phrase = _POSTMODIFIER_RE.sub("", text.split(";")[0].split(",")[-1].strip())
     words = _WORD_RE.findall(phrase)
     for size in range(min(MAX_HEAD_WORDS, len(words)), 0, -1):

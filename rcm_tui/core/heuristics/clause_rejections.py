@@ -39,13 +39,9 @@ _REJECTION_CHAIN_SPLIT_RE = re.compile(
 
 
 _NOTHING_BEFORE_RE = re.compile(r"\bnothing\s*$", re.I)
-
-
 _CHOOSING_VERB_RE = re.compile(
     r"\b(?:use|go\s+with|pick|choose|prefer|switch|store|keep|run)\b", re.I
 )
-
-
 _ZH_NOT_NEGATION_RE = re.compile(r"(?:不仅|并不|不一定)$")
 
 
@@ -456,6 +452,8 @@ _ZH_DEMONSTRATIVE_RE = re.compile(r"^(?:我们?|咱们)?(?:那个|这个|那种|
 
 
 def _chinese_clause_rejections(clause: str) -> list[RawHit]:
+    # "对了麦克风不用": a word that turns the talk ("by the way") is no part of the option.
+    clause = strip_discourse(clause) or clause
     found = _chinese_raw_hits(clause)
     return [hit for hit in found if not zh_cut_option(hit[0], clause)]
 

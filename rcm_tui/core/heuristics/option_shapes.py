@@ -163,10 +163,17 @@ _POINTER_ZH_RE = re.compile(r"^(?:这|那)(?:个|种|些|样|款|类|家)?的?$|
 # looking at or thinking about something is no thing.
 _VERB_ZH_RE = re.compile(r"^用?(?:看|考虑|想|管|理|问|找|试|弄|搞|睇)(?:了|啦|吧|啊|喇)?$")
 _TALK_EN_RE = re.compile(r"^(?:right|ok|okay|yeah|yes|ppl|people|guys|folks|lol|haha)$", re.I)
+# A person doing or saying something inside the phrase makes it a clause, not a thing: "大家都说
+# 这牌子(不行)", "吉利银河这个我没(看过)", "界面跟俺(八字不合)". A brand may hold a pronoun's
+# character (爱他美), never one as a subject before an adverb or verb.
+_ZH_PERSON = r"(?:[我你他她它俺咱您]们?|大家|别人|人家)"
+_ZH_CLAUSE_RE = re.compile(
+    rf"{_ZH_PERSON}(?=[没不也都就还说觉认看想真要会能可很太])|(?:跟|和|给|对|让|叫|帮){_ZH_PERSON}"
+)
 
 
 def names_no_thing(option: str) -> bool:
-    """The option a rule read is a time, an amount, a pointer or a word of talk."""
+    """The option a rule read is a time, an amount, a pointer, a word of talk or a clause."""
     bare = option.strip(" .,!?，。！？")
     return bool(
         _TIME_OR_AMOUNT_ZH_RE.match(bare)
@@ -174,4 +181,5 @@ def names_no_thing(option: str) -> bool:
         or _POINTER_ZH_RE.match(bare)
         or _VERB_ZH_RE.match(bare)
         or _TALK_EN_RE.match(bare)
+        or _ZH_CLAUSE_RE.search(bare)
     )
