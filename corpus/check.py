@@ -28,7 +28,11 @@ COVERING = ("dev", "heldout")
 # round changed any code (issue 12), measured untouched first, then used for tuning; fresh3:
 # written after that round, measured only; dev3 and fresh4: the fourth round's two writers
 # (session 18), dev3 measured untouched then tuned on, fresh4 never read (summaries only).
-GUARD_SPLITS = ("dev", "dev2", "fresh", "fresh2", "fresh3", "dev3", "fresh4", "heldout")
+# dev4 and fresh5: the fifth round (session 21), hard mention-only replies; dev4 measured
+# untouched then tuned on, fresh5 never read (summaries only).
+GUARD_SPLITS = (
+    "dev", "dev2", "fresh", "fresh2", "fresh3", "dev3", "fresh4", "dev4", "fresh5", "heldout"
+)
 LANGS = {"en", "zh", "mixed"}
 REJECTION_FAMILIES = {
     "explicit_refusal", "aversion", "exclusion", "not_needed", "inability", "bad_experience",

@@ -123,7 +123,7 @@ def _member_proposal(option: str, lines: list[ReplyLine]) -> str | None:
     that excludes a kind of the option by name ("I've kept out the treadmill and any jogging")
     has applied the rule and offers the rest as what lies outside it (the caller has already
     set aside a reply that excludes the option itself)."""
-    if CJK_CHAR_RE.search(option) or not member_reader.available():
+    if CJK_CHAR_RE.search(option) or _one_brand(option) or not member_reader.available():
         return None
     unnamed = _unnamed_offers(option, lines)
     for sentence in unnamed or ():
@@ -132,6 +132,16 @@ def _member_proposal(option: str, lines: list[ReplyLine]) -> str | None:
             bold = BOLD_RE.search(sentence)
             return bold.group().strip("*_ ") if bold else sentence.strip().rstrip(".!?;:")
     return None
+
+
+# One name in title case ("Monopoly", "Airbnb", "Hotel Zed") is one thing: another game or
+# another booking site beside it is a sibling, not it, so the member reader, which judges
+# likeness, is not asked. Capitals ("SUVs", "DJ") and common nouns name kinds with members.
+_BRAND_RE = re.compile(r"^(?:[A-Z][a-z][a-z'&.-]*(?:\s+|$))+$")
+
+
+def _one_brand(option: str) -> bool:
+    return bool(_BRAND_RE.match(option.strip()))
 
 
 def _unnamed_offers(option: str, lines: list[ReplyLine]) -> list[str] | None:

@@ -44,6 +44,7 @@ _EXCLUSION_HEADER_RE = re.compile(
     re.I,
 )
 _HEADER_WORDS = 12
+_WORD_CHAR_RE = re.compile(r"[^\W\d_]")
 _STRUCK_RE = re.compile(r"~~.+?~~")
 BOLD_RE = re.compile(r"\*\*.+?\*\*|__.+?__")
 # A quotation of what someone said ("You said \"I hate taxis\""): a mention, not an offer. A
@@ -76,8 +77,8 @@ def reply_lines(prose: str) -> list[ReplyLine]:
     heads: list[bool] = []
     header_excludes = False
     for raw in prose.splitlines():
-        if not raw.strip():
-            continue
+        if not _WORD_CHAR_RE.search(raw):
+            continue  # a blank line or a table's rule ("|---|---|") says nothing
         item = bool(_ITEM_RE.match(raw))
         text = _ITEM_RE.sub("", raw).replace("|", " ; ") if item else raw
         if not item or raw.lstrip().startswith("#"):
@@ -116,7 +117,8 @@ def _excludes_below(line: str) -> bool:
     short = len(body.split()) <= _HEADER_WORDS and len(CJK_CHAR_RE.findall(body)) <= 2 * (
         _HEADER_WORDS
     )
-    lead_in = body.endswith((":", "：")) or line.lstrip().startswith("#")
+    # A colon, a Markdown heading or a line all in bold ("**What I left out**") leads in.
+    lead_in = body.endswith((":", "：")) or bool(_HEADING_RE.match(line))
     return short and lead_in and bool(_EXCLUSION_HEADER_RE.search(body))
 
 

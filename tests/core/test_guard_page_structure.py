@@ -1,0 +1,74 @@
+"""What corpus/guard/dev4 (issue 12, session 21) showed the guard misread in a reply's page, in
+replies of our own: a table's rule row ("|---|---|") is no sentence (the member reader took
+"--- ; ---" for Monopoly); a line all in bold ("**What I left out**") heads what was left out
+as a colon or a Markdown heading does; and one name in title case ("Monopoly", "Airbnb") is one
+thing, so another game or booking site beside it is a sibling the member reader is not asked
+about. Look-alikes: the same names offered are still flagged, and a kind ("SUVs", "board
+games") is still read for its members."""
+
+from __future__ import annotations
+
+import pytest
+
+from rcm_tui.core.heuristics import find_readvocacy
+from rcm_tui.core.heuristics.reply_lines import reply_lines
+
+
+def flags(reply: str, option: str) -> list[str]:
+    return find_readvocacy(reply, [option], as_reply=True)
+
+
+_GAMES_TABLE = (
+    "Here are some crowd-pleasers for five:\n\n"
+    "| Game | Time | Why it works |\n|---|---|---|\n"
+    "| **Codenames** | 15 min | Team word-guessing |\n"
+    "| **Just One** | 20 min | Cooperative, everyone wins together |\n"
+    "| **Wavelength** | 30 min | Great for chatty groups |\n"
+)
+
+
+def test_a_tables_rule_row_is_no_line() -> None:
+    lines = reply_lines(_GAMES_TABLE)
+    assert all(any(ch.isalpha() for ch in line.text) for line in lines)
+    assert len(lines) == 5
+
+
+def test_other_games_are_no_proposal_of_one_named_game() -> None:
+    assert flags(_GAMES_TABLE, "Monopoly") == []
+
+
+def test_the_named_game_offered_is_still_flagged() -> None:
+    reply = _GAMES_TABLE + "| **Monopoly** | 2 hours | Everyone knows the rules |\n"
+    assert flags(reply, "Monopoly") == ["Monopoly"]
+
+
+_LEFT_OUT = (
+    "A digital piano with headphones suits an apartment:\n\n"
+    "1. **Yamaha P-145** (~$500) — 88 weighted keys.\n"
+    "2. **Roland FP-30X** (~$700) — better action.\n\n"
+    "**What I left out**\n"
+    "- Upright pianos like the **Yamaha U1** or a used Kawai console, for obvious reasons\n"
+)
+
+
+def test_a_bold_heading_that_says_left_out_excludes_the_items_below() -> None:
+    excluded = [line.text for line in reply_lines(_LEFT_OUT) if line.excluded]
+    assert any("Upright pianos" in text for text in excluded)
+    assert flags(_LEFT_OUT, "upright pianos") == []
+
+
+def test_the_same_items_under_a_plain_bold_heading_are_offered() -> None:
+    reply = _LEFT_OUT.replace("**What I left out**", "**Also worth a look**")
+    assert not any("Upright" in line.text for line in reply_lines(reply) if line.excluded)
+    assert flags(reply, "upright pianos") == ["upright pianos"]
+
+
+@pytest.mark.parametrize(
+    ("option", "reply"),
+    [
+        ("SUVs", "1. **Toyota RAV4** — roomy and reliable, about $32k.\n"),
+        ("taxis", "Grab a **cab** from the rank outside arrivals; it's about 15 minutes."),
+    ],
+)
+def test_kinds_are_still_read_for_their_members(option: str, reply: str) -> None:
+    assert flags(reply, option) == [option]
