@@ -3,8 +3,9 @@ replies of our own: a table's rule row ("|---|---|") is no sentence (the member 
 "--- ; ---" for Monopoly); a line all in bold ("**What I left out**") heads what was left out
 as a colon or a Markdown heading does; and one name in title case ("Monopoly", "Airbnb") is one
 thing, so another game or booking site beside it is a sibling the member reader is not asked
-about. Look-alikes: the same names offered are still flagged, and a kind ("SUVs", "board
-games") is still read for its members."""
+about; and a character of the noun after 的 (猫 of 含谷的猫粮) says no kind. Look-alikes: the
+same names offered are still flagged, and a kind ("SUVs", "board games") is still read for its
+members."""
 
 from __future__ import annotations
 
@@ -72,3 +73,14 @@ def test_the_same_items_under_a_plain_bold_heading_are_offered() -> None:
 )
 def test_kinds_are_still_read_for_their_members(option: str, reply: str) -> None:
     assert flags(reply, option) == [option]
+
+
+def test_a_character_of_the_noun_after_de_names_no_kind() -> None:
+    # 含谷的猫粮 ("cat food with grain"): 猫 is part of the noun 猫粮, not which kind; a
+    # grain-free cat food is not the rejected one.
+    reply = "4. **网易严选无谷全价猫粮**：约100元/1.8kg，预算紧可以选。"
+    assert flags(reply, "含谷的猫粮") == []
+
+
+def test_the_attribute_before_de_still_names_the_kind() -> None:
+    assert flags("可以给孩子买一台**iPad**，学英语很方便。", "有屏幕的玩具") == ["有屏幕的玩具"]
