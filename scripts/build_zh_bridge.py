@@ -86,12 +86,13 @@ def head(gloss: str, nouns: set[str]) -> str | None:
     if _PARTICLE_RE.match(" ".join(text.split(";")[0].split())) or _FRAME_RE.search(text):
         return None
     text = _LEAD_RE.sub("", text).strip(" ,.;")
-    whole = " ".join(_WORD_RE.findall(text.split(";")[0].split(",")[-1]))
+    last_gloss = text.split(";")[0].split(",")[-1].strip()
+    whole = " ".join(_WORD_RE.findall(last_gloss))
     # A name WordNet knows whole keeps its postmodifier: "master of ceremonies" (司仪) is no
     # master, "chest of drawers" no chest.
     if " of " in whole and len(whole.split()) <= MAX_OF_WORDS and whole in nouns:
         return whole
-    phrase = _POSTMODIFIER_RE.sub("", text.split(";")[0].split(",")[-1].strip())
+    phrase = _POSTMODIFIER_RE.sub("", last_gloss)
     words = _WORD_RE.findall(phrase)
     for size in range(min(MAX_HEAD_WORDS, len(words)), 0, -1):
         *first, last = words[-size:]

@@ -60,14 +60,11 @@ def _names_modifier(tokens: tuple[str, ...], name: tuple[str, ...]) -> bool:
         # Chinese characters are tokens: after 的 comes the noun, whose characters do not
         # say which kind (猫 of 含谷的猫粮, "cat food with grain"); the attribute before the
         # last 的 does (有屏幕的玩具).
-        stop = _last_de(tokens) - size + 1
+        last_de = len(tokens) - 1 - tokens[::-1].index("的")
+        stop = last_de - size + 1
     else:
         stop = len(tokens) - size  # never at the end
     return any(tokens[i : i + size] == name for i in range(stop))
-
-
-def _last_de(tokens: tuple[str, ...]) -> int:
-    return max(i for i, token in enumerate(tokens) if token == "的")
 
 
 def _is_product_name(option: str) -> bool:
