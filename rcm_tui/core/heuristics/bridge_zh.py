@@ -38,9 +38,26 @@ def warm() -> None:
     _bridge()
 
 
+# Marks a head cut from the words before it ("racing bicycle" → ^bicycle for 公路车): the word is
+# a kind of it, so a reply's word reads as it, but an option is narrower than it.
+CUT_MARK = "^"
+
+
 def english_heads(word: str) -> tuple[str, ...]:
     """The English nouns a Chinese word means, most frequent sense first."""
-    return tuple(_bridge().get(word, ()))
+    return tuple(head.lstrip(CUT_MARK) for head in _bridge().get(word, ()))
+
+
+def _cut_heads(word: str) -> frozenset[str]:
+    return frozenset(h[1:] for h in _bridge().get(word, ()) if h.startswith(CUT_MARK))
+
+
+@functools.lru_cache(maxsize=256)
+def broader_names(option: str) -> frozenset[str]:
+    """The option's English names that are broader than it (公路车 → bicycle): they name it,
+    but a kind of them is no kind of it."""
+    bare = option.strip().rstrip("的了")
+    return _cut_heads(bare) | _cut_heads(zh_object(bare))
 
 
 # A verb or quantifier a Chinese option phrase may start with ("买酒", "安排出租车", "任何电子产品",

@@ -14,7 +14,7 @@ import json
 import re
 from importlib import resources
 
-from .bridge_zh import chinese_words, english_heads, english_names, zh_object
+from .bridge_zh import broader_names, chinese_words, english_heads, english_names, zh_object
 from .hierarchy import (
     activity_senses,
     all_senses,
@@ -218,9 +218,36 @@ def guard_spans(option: str, text: str, *, wide: bool = False) -> list[tuple[int
     obj = zh_object(option) if CJK_CHAR_RE.search(option) else _brand_of(option)
     if obj != option:
         spans.update(_spans(obj, text, wide=True))
+    broader = broader_names(option)
     for name in english_names(option):
-        spans.update(_spans(name, text, wide=True))
+        found = _spans(name, text, wide=True)
+        if name in broader:
+            found = _without_siblings(option, text, found)
+        spans.update(found)
     return sorted(spans)
+
+
+def _without_siblings(
+    option: str, text: str, spans: list[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """The spans found under a name broader than a Chinese option (公路车 is glossed "racing
+    bicycle", read as bicycle), less the Chinese words that share the option's head character
+    but mean something else: 山地车 ("mountain bike") beside 公路车, 红酒 beside 白酒 are kinds of
+    the same thing, not kinds of the option. A word that means what the option means, and 茅台,
+    which shares no character with 白酒, are still read."""
+    bare = option.strip().rstrip("的了")
+    head, names = bare[-1:], set(english_names(option))
+
+    def sibling(a: int, b: int) -> bool:
+        word = text[a:b]
+        return (
+            bool(CJK_CHAR_RE.match(head))
+            and head in word
+            and word != bare
+            and not names & set(english_heads(word))
+        )
+
+    return [(a, b) for a, b in spans if not sibling(a, b)]
 
 
 # "no carpet anywhere", "no sugar ever": where or when the user refuses it, not what.

@@ -41,6 +41,8 @@ _NEGATIVE_BEFORE_RE = re.compile(
     r"|不用|不要|别用?|不使用|不采用|既然不用|放弃了?|排除了?|除了|而不是|没有|不考虑|去掉|不再|"
     r"不想|不喜欢|不爱|不能|不吃|不坐|不含|不带|不去|不买|不住|不选|避免|避开|远离|无需|拒绝|"
     r"不推荐|没推荐|讨厌|受不了|过敏|不感冒|吃不了|喝不了|除去|不包括|怕|小心|留意|警惕|当心|含有?|"
+    # "安热沙小金瓶不适合你（酒精含量高）": what follows an unsuitability is its reason.
+    r"不适合|不建议|"
     # A comparison: "比青旅安静得多", "相比自驾", "不同于生酮" (not 比如 "for example", 比较).
     r"(?<![对相])比(?![如较方])|相比于?|比起|不同于|区别于|不像",
     re.I,
@@ -120,6 +122,8 @@ _NEGATIVE_AFTER_RE = re.compile(
     r"sneaks?\s+in(?:to)?|(?:turns?|shows?)\s+up\s+in)\b"
     r"|^(?:被排除|已经排除|不行|不考虑|已被否决|被否决|已排除|除外|过敏|不耐受)"
     # "酒吧街就跳过了", "KTV就不考虑了": the topic first, then what is done with it.
+    # "出现乙醇就放下", "看到酒精就别买": if it shows up, put it back.
+    r"|^[^\n]{0,24}?就(?:放下|放回去|别买|不要买|pass)"
     r"|^[\u4e00-\u9fff]{0,3}(?:就|也|都|先)?(?:跳过|算了|免了|省了|不去了|不考虑|不推荐|排除|去掉|"
     r"不安排|不用了|不要了)"
     r"|^[\u4e00-\u9fff]{0,5}(?:就|也|都)?(?:没有?|不|未)(?:再)?(?:放|安排|推荐|考虑|选|列|包括|包含|含|"
@@ -144,7 +148,8 @@ _NEGATOR_BEFORE_CUE_RE = re.compile(
 # 无 negates the noun right after it (无酒精啤酒), not a head noun further on (无痛胃镜 is a
 # painless gastroscopy, 无糖可乐 still a cola).
 _ZH_NEGATED_VERB_RE = re.compile(
-    r"(?:(?:不(?![如妨错少仅但管])|没(?![错])|别|无需)[\u4e00-\u9fff]{0,3}|无)$"
+    # "这类不是刺激性酒精": denied to be it, with the modifier of what it is not.
+    r"(?:(?:不(?![如妨错少仅但管])|没(?![错])|别|无需)[\u4e00-\u9fff]{0,3}|无|不是[\u4e00-\u9fff]{0,5})$"
 )
 # A comparison measures the offer against the option: 和生酮不同, 跟青旅比, 与地铁相比.
 _ZH_COMPARED_BEFORE_RE = re.compile(r"(?:和|跟|与|同)$")

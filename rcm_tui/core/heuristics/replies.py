@@ -290,6 +290,8 @@ def _sentence_proposal(
 ) -> str | None:
     if URGE_REOPEN_RE.search(sentence):
         return option
+    if line.warned:
+        return None  # "**Watch out:** some baskets sneak in rum cake": warned of, not offered
     plain = as_reply and not line.excluded and _offer_sentence(sentence, following)
     anaphoric = bool(_ANAPHORIC_EXCLUSION_RE.search(sentence))
     ack = ACK_LATER_RE.search(sentence)

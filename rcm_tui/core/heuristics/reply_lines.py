@@ -43,6 +43,18 @@ _EXCLUSION_HEADER_RE = re.compile(
     r"(?:won'?t|will\s+not|do\s+not|don'?t)\s+(?:propose|recommend|suggest))\b|避开|避免|不选",
     re.I,
 )
+# A warning: what is named under it, or after it in its line, is what to watch for, not
+# what is offered ("**One thing to watch:** many baskets sneak in rum cake", "**提醒**：有啲
+# 平台先用機器翻譯"). A tip ("Tips", "小提醒", "温馨提示") may still offer, so it is no warning.
+_WARNING = (
+    r"\b(?:(?:one|two|a\s+few|some)?\s*things?\s+to\s+(?:watch|avoid|look\s+out\s+for)|"
+    r"watch\s+(?:out|for)|beware|caution|warnings?|pitfalls?|red\s+flags?|be\s+careful)\b"
+    r"|(?<![小馨])提醒|警惕|当心|小心|避坑|踩坑|谨防"
+)
+_WARNING_HEADER_RE = re.compile(_WARNING, re.I)
+_WARNING_LEAD_RE = re.compile(
+    r"^\s*(?:[-*•·+]\s+)?(?:\*\*|__)(?P<lead>[^*_\n]{1,40})(?:\*\*|__)\s*[:：]?", re.I
+)
 _HEADER_WORDS = 12
 _WORD_CHAR_RE = re.compile(r"[^\W\d_]")
 _STRUCK_RE = re.compile(r"~~.+?~~")
@@ -69,26 +81,30 @@ class ReplyLine:
     text: str
     item: bool  # a list item, heading or table row
     excluded: bool  # says, or sits under a header that says, it was left out
+    # opens on a warning, or sits under one: what it names is to watch for, not offered
+    warned: bool = False
 
 
 def reply_lines(prose: str) -> list[ReplyLine]:
     """Every line with its place in the reply's structure."""
     lines: list[ReplyLine] = []
     heads: list[bool] = []
-    header_excludes = False
+    header_excludes = header_warns = False
     for raw in prose.splitlines():
         if not _WORD_CHAR_RE.search(raw):
             continue  # a blank line or a table's rule ("|---|---|") says nothing
         item = bool(_ITEM_RE.match(raw))
         text = _ITEM_RE.sub("", raw).replace("|", " ; ") if item else raw
         if not item or raw.lstrip().startswith("#"):
-            header_excludes = _excludes_below(raw)
+            header_excludes, header_warns = _excludes_below(raw), _warns_below(raw)
+        warned = _warns(raw) or (item and header_warns)
         excluded = (
             bool(_EXCLUDED_ITEM_RE.search(raw))
+            or warned
             or (item and header_excludes)
             or any(_NEGATIVE_CELL_RE.fullmatch(cell.strip()) for cell in raw.split("|")[2:])
         )
-        lines.append(ReplyLine(_STRUCK_RE.sub(" ", text), item, excluded))
+        lines.append(ReplyLine(_STRUCK_RE.sub(" ", text), item, excluded, warned))
         heads.append(bool(_HEADING_RE.match(raw)))
     _exclude_rejected_sections(lines, heads)
     return lines
@@ -120,6 +136,17 @@ def _excludes_below(line: str) -> bool:
     # A colon, a Markdown heading or a line all in bold ("**What I left out**") leads in.
     lead_in = body.endswith((":", "：")) or bool(_HEADING_RE.match(line))
     return short and lead_in and bool(_EXCLUSION_HEADER_RE.search(body))
+
+
+def _warns_below(line: str) -> bool:
+    """A short lead-in or heading that introduces warnings ("**提醒**：", "Watch out for:")."""
+    return _excludes_below(_WARNING_HEADER_RE.sub("avoid", line))
+
+
+def _warns(line: str) -> bool:
+    """A line that opens on a bold warning ("**Watch out:** …")."""
+    lead = _WARNING_LEAD_RE.match(line)
+    return bool(lead and _WARNING_HEADER_RE.search(lead.group("lead")))
 
 
 def reply_sentences(text: str) -> list[str]:
