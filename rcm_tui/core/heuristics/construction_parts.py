@@ -91,8 +91,12 @@ _EXTRA_CUT_RE = re.compile(
     r"gives?|drives?|feels?|then|after|afterwards|while|before|tonight|today|right\s+now|"
     r"at\s+the\s+moment|currently|for\s+now|"
     r"(?:this|next|last)\s+(?:week|weekend|month|year|time|trip|summer|winter)|"
-    r"anymore|any\s+more|ever|though|whatsoever|though|"
-    r"\w+ing\s+(?:over|around|about|on|up|down|off|out))\b|'s\s",
+    r"anymore|any\s+more|ever|though|whatsoever|though|any\s+day|"
+    r"\w+ing\s+(?:over|around|about|on|up|down|off|out)|"
+    # A relative clause with no "that": "the sugar dusting my neighbour keeps on about", "the
+    # tours my friends recommended" — a possessor, a noun and a finite verb.
+    r"(?:my|our|his|her|their|your)\s+[a-z]+\s+(?:[a-z]+(?:s|ed)|keep|kept|said|told|bought|got|"
+    r"gave|sent|swore|made|went|saw|found|took|thought|put)(?=\s|$))\b|'s\s",
     re.I,
 )
 _NOT_AN_OPTION_RE = re.compile(
@@ -112,7 +116,9 @@ _WHEN_POSSESSIVE_RE = re.compile(
     r"^(?:last|this|next)\s+(?:year|week|month|time|summer|winter|christmas)'s\s+", re.I
 )
 _ANYTHING_RE = re.compile(
-    r"^(?:anything|everything|something|stuff|things)\s+(?:that'?s\s+|that\s+is\s+|with\s+|too\s+)?",
+    r"^(?:anything|everything|something|stuff|things)\s+(?:that'?s\s+|that\s+is\s+|with\s+|too\s+)?"
+    # "one of those giant lift vans": the kind, not one of it.
+    r"|^(?:one|any|some|either|none)\s+of\s+(?:those|these|them|the)\s+",
     re.I,
 )
 
@@ -182,3 +188,22 @@ def is_category(option: str, family: str) -> bool:
     if CJK_CHAR_RE.search(option):
         return bool(_ZH_CATEGORY_RE.search(option))
     return not re.search(r"[A-Z0-9]|[-.+#]\w", option)
+
+
+# What is replaced or passed over: "switch from X to", "swap X for", "rather Y than X", "prefer
+# Y over X", "instead of X".
+REPLACE_RE = re.compile(
+    r"\bswitch(?:ing|ed)?\s+(?:away\s+)?from\s+(?P<opt>[^,.;]+?)\s+to\b"
+    r"|\b(?:replace|replacing|swap(?:ping)?(?:\s+out)?|trade|trading)\s+(?P<opt2>[^,.;]+?)\s+"
+    r"(?:with|for)\b"
+    r"|\b(?:'d|would|had)\s+(?:much\s+)?(?:rather|sooner)\s+\S.*?\s+than\s+(?P<opt3>[^,.;]+)"
+    r"|\bprefer(?:s|red)?\s+(?!to\b|not\b)\S[^,.;]*?\s+(?:over|to)\s+(?P<opt4>[^,.;]+)"
+    # "I'd take a minivan over one of those lift vans any day": the one passed over.
+    r"|\b(?:'d|would|'ll|will)\s+(?:take|pick|choose|go\s+for|have)\s+\S[^,.;]*?\s+over\s+"
+    r"(?P<opt8>[^,.;]+)"
+    r"|\b(?:instead\s+of|rather\s+than)\s+(?P<opt5>[^,.;]+)"
+    # "a tool to replace spreadsheets", "moving away from X": what is being replaced.
+    r"|\b(?:to\s+replace|replacing|move\s+away\s+from|moving\s+away\s+from)\s+"
+    r"(?P<opt6>(?:our\s+|the\s+|my\s+)?[^,.;]+?)(?=\s*(?:[,.;!]|$|\bwith\b|\bby\b))",
+    re.I,
+)

@@ -29,6 +29,7 @@ from .construction_parts import (
     HEDGE_RE,
     NEGATIVE_EVAL_RE,
     OPTION_GROUP,
+    REPLACE_RE,
     REPORTED_BY_RE,
     Construction,
     experiencer_before,
@@ -257,18 +258,6 @@ _WAS_BAD_RE = re.compile(
     re.I,
 )
 
-_REPLACE_RE = re.compile(
-    r"\bswitch(?:ing|ed)?\s+(?:away\s+)?from\s+(?P<opt>[^,.;]+?)\s+to\b"
-    r"|\b(?:replace|replacing|swap(?:ping)?(?:\s+out)?|trade|trading)\s+(?P<opt2>[^,.;]+?)\s+"
-    r"(?:with|for)\b"
-    r"|\b(?:'d|would|had)\s+(?:much\s+)?(?:rather|sooner)\s+\S.*?\s+than\s+(?P<opt3>[^,.;]+)"
-    r"|\bprefer(?:s|red)?\s+(?!to\b|not\b)\S[^,.;]*?\s+(?:over|to)\s+(?P<opt4>[^,.;]+)"
-    r"|\b(?:instead\s+of|rather\s+than)\s+(?P<opt5>[^,.;]+)"
-    # "a tool to replace spreadsheets", "moving away from X": what is being replaced.
-    r"|\b(?:to\s+replace|replacing|move\s+away\s+from|moving\s+away\s+from)\s+"
-    r"(?P<opt6>(?:our\s+|the\s+|my\s+)?[^,.;]+?)(?=\s*(?:[,.;!]|$|\bwith\b|\bby\b))",
-    re.I,
-)
 # "a summary instead of code": a wish about the reply, not an option turned down.
 _ABOUT_OUTPUT_RE = re.compile(
     r"\b(?:summary|explanation|answer|text|words|reply|list|table|example|bullets?|prose|"
@@ -446,7 +435,7 @@ def _experiences_and_changes(core: str, found: _Found) -> None:
     bad = _WAS_BAD_RE.match(core)
     if bad:
         found.add(bad.group("opt"), core[bad.end() :], "bad_experience")
-    for m in _REPLACE_RE.finditer(core):
+    for m in REPLACE_RE.finditer(core):
         if m.group("opt5") and _ABOUT_OUTPUT_RE.search(core[: m.start()]):
             continue
         found.add(first_group(m), core[m.end() :], "replacement", gerund=False)

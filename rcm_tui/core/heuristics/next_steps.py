@@ -32,12 +32,41 @@ _PLAN_EN_RE = re.compile(
     rf"(?:(?:probably|just|now|then|also|first|definitely|go\s+and|try\s+and)\s+)*{_ACTION}\b",
     re.I,
 )
-_ZH_WHEN = r"(?:周末|明天|后天|下周|今晚|晚上|回头|待会儿?|等会儿?|现在|马上|这就|先|就|一会儿?)"
+# Said in the present, as people also plan ("I go to see it on Saturday with my friend",
+# "Writing it up tonight", "Heading over there tomorrow"): the speaker's own action and a day
+# it happens on. A deadline ("by Friday") is a constraint and is no plan.
+_WHEN_EN = (
+    r"\b(?:tonight|tomorrow|today|later\s+today|this\s+(?:morning|afternoon|evening|weekend|week)|"
+    r"next\s+(?:week|weekend)|(?:on\s+)?(?:monday|tuesday|wednesday|thursday|friday|saturday|"
+    r"sunday)(?:\s+(?:morning|afternoon|evening))?)\b"
+)
+# (Going somewhere is a trip to plan for — "Going to Rome next week with my wife" — so "go"
+# counts only as going to look at or fetch something.)
+_PRESENT_ACTION = (
+    r"(?:(?:go|going|head|heading)\s+(?:(?:over\s+|back\s+)?(?:to|and)\s+(?:see|look|check|"
+    r"pick|collect|get|buy|view)|over\s+there|there)|call|calling|ring|ringing|email|emailing|"
+    r"see|seeing|meet|meeting|order|ordering|book|booking|pick|picking|write|writing|check|"
+    r"checking|buy|buying|collect|collecting)"
+)
+_PLAN_PRESENT_EN_RE = re.compile(
+    rf"^{_OPENER}(?:(?:i|we)(?:'m|'re|\s+am|\s+are)?\s+)?(?:(?:then|also|first|just)\s+)?"
+    rf"{_PRESENT_ACTION}\b(?!.*\b(?:by|before|until|no\s+later\s+than)\s+{_WHEN_EN})"
+    rf".*{_WHEN_EN}",
+    re.I,
+)
+_EN_MODAL_RE = re.compile(r"\b(?:need|needs|must|have\s+to|has\s+to|got\s+to|should|want)\b", re.I)
+_ZH_WHEN = (
+    r"(?:周末|明天|后天|下周|今晚|晚上|回头|待会儿?|等会儿?|现在|马上|这就|先|就|一会儿?|"
+    # A day named: "周六我们先去瞅瞅", "我星期六打去约" (the day sits before or after the subject).
+    r"(?:这|下)?(?:周|星期|礼拜)[一二三四五六日天]|明早|今天|今早|下午|上午|这周)"
+)
 _ZH_PLAN_ACTION = (
-    r"(?:去|带[他她它]去|打电话|打个电话|联系|约|问问|下单|报名|试试|写|坚持|观察|试用)"
+    r"(?:去|带[他她它]去|打电话|打个电话|打去|打过去|联系|约|问问|下单|报名|试试|写|坚持|观察|试用|"
+    r"瞅瞅|看看)"
 )
 _PLAN_ZH_RE = re.compile(
-    rf"^(?:那|那就|好的?|行|嗯)?\s*(?:我们?|咱们?)?\s*(?:{_ZH_WHEN}\s*)+{_ZH_PLAN_ACTION}"
+    rf"^(?:那|那就|好的?|行|嗯)?\s*(?:{_ZH_WHEN}\s*)*(?:我们?|咱们?)?\s*(?:{_ZH_WHEN}\s*)+"
+    rf"{_ZH_PLAN_ACTION}"
     # "我去写方案了": going off to do it.
     rf"|^(?:那|好的?|行)?\s*(?:我们?|咱们?)(?:这就|就)?去[{CJK}\w ]{{1,8}}了$"
 )
@@ -49,5 +78,7 @@ def states_a_plan(text: str) -> bool:
     """Does the clause say what the user will do next (and nothing they need)?"""
     body = text.strip()
     if _PLAN_EN_RE.match(body):
+        return True
+    if _PLAN_PRESENT_EN_RE.match(body) and not _EN_MODAL_RE.search(body):
         return True
     return bool(_PLAN_ZH_RE.match(body)) and not _ZH_MODAL_RE.search(body)

@@ -172,11 +172,25 @@ _ZH_CLAUSE_RE = re.compile(
 )
 
 
+# Sentence adverbs, a closed class: how the speaker says it ("honestly it was a nightmare"),
+# never what is turned down. (A brand may end in -ly: "launchdarkly", "Grammarly".)
+_SENTENCE_ADVERB_RE = re.compile(
+    r"^(?:honestly|frankly|seriously|really|actually|literally|basically|definitely|totally|"
+    r"probably|obviously|clearly|personally|truly|certainly|absolutely|genuinely|apparently|"
+    r"luckily|unfortunately|sadly|hopefully|ideally|currently|usually|normally|generally|"
+    r"mostly|finally|originally|initially|eventually|especially|particularly|lately|recently|"
+    r"surprisingly|admittedly|supposedly|realistically|practically|technically|naturally)$",
+    re.I,
+)
+
+
 def names_no_thing(option: str) -> bool:
-    """The option a rule read is a time, an amount, a pointer, a word of talk or a clause."""
+    """The option a rule read is a time, an amount, a pointer, a word of talk, a sentence
+    adverb or a clause."""
     bare = option.strip(" .,!?，。！？")
     return bool(
-        _TIME_OR_AMOUNT_ZH_RE.match(bare)
+        _SENTENCE_ADVERB_RE.match(bare)
+        or _TIME_OR_AMOUNT_ZH_RE.match(bare)
         or _TIME_OR_AMOUNT_EN_RE.match(bare)
         or _POINTER_ZH_RE.match(bare)
         or _VERB_ZH_RE.match(bare)

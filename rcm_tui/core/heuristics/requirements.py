@@ -36,7 +36,9 @@ STRONG_MODAL_RE = re.compile(
     r"\b(?:must|mustn'?t|need\s+to|needs\s+to|have\s+to|has\s+to|has\s+got\s+to|"
     r"have\s+got\s+to|(?:'s|'ve)\s+got\s+to|gotta|required?|requires|requirement|mandatory|"
     r"shall|should|shouldn'?t|is\s+essential|"
-    r"it'?s\s+essential|is\s+critical|make\s+sure|ensure|guarantee)\b"
+    r"it'?s\s+essential|is\s+critical|make\s+sure|ensure|guarantee|can\s+only|"
+    # "can only get up there weekends": a limit as firm as 只能.
+    r"(?:i|we)\s+only\s+have)\b"
     # "we need an audit trail" — but not "no need for", "don't need", "need help".
     r"|(?<!no\s)(?<!n't\s)(?<!not\s)\bneeds?\b(?!\s+(?:to|help)\b)"
     # "Data can't leave our VPC", "the dryer cannot be vented outside": a limit on a thing (a

@@ -89,6 +89,9 @@ _ATTRIBUTE_TAIL_RE = re.compile(
     r"performance|latency|licen[cs]ing|licen[cs]e|config(?:uration)?|learning\s+curve)\b.*$",
     re.I,
 )
+_CLAUSE_THEN_PRONOUN_RE = re.compile(
+    r"\s(?:and|but|so)\s+(?:\w+ly\s+|tbh\s+|now\s+)?(?:it|that|this|they|these|those)$", re.I
+)
 PRONOUNS = frozenset("it that this they them those these thats its".split())
 
 
@@ -115,6 +118,10 @@ def verdict(core: str) -> tuple[str, str] | None:
         subject = re.split(r"\s+and\s+", subject)[-1]
     if _HEDGED_RE.search(subject) or _NOT_A_SUBJECT_RE.search(subject):
         return None
+    if _CLAUSE_THEN_PRONOUN_RE.search(subject):
+        # "…peeling and yellowed and honestly it looks awful": the subject is the pronoun of
+        # a clause of its own; what comes before it belongs to another clause.
+        return None
     if len(subject.split()) > 6:
         return None
     if pred.lower().startswith("too") and (
@@ -140,6 +147,16 @@ _SUBJECT_RE = re.compile(
     r"eats?|takes?|costs?|needs?|looks?|feels?|seems?|gets?|weighs?|breaks?|uses?)\b",
     re.I,
 )
+# "We looked at Mongo but it is overkill", "We used Heroku and it was way too expensive": the
+# object of what the speaker did with it, when the first clause has no other subject to offer.
+_TRIED_OBJECT_RE = re.compile(
+    r"^(?:(?:i|we)\s+)?(?:(?:did|also|already|just|briefly|actually)\s+)?(?:look(?:ed)?\s+at|"
+    r"tried|used|checked(?:\s+out)?|considered|had|went\s+with|stayed\s+at|bought|rented|"
+    r"booked|visited|tested|priced(?:\s+up)?)\s+(?:the\s+|a\s+|an\s+)?"
+    r"(?P<np>(?:[A-Za-z0-9][\w'+.-]*\s+){0,3}?[A-Za-z0-9][\w'+.-]*)"
+    r"\s*(?:,\s*)?(?:(?:and|but|so)\b|$)",
+    re.I,
+)
 _NO_ANTECEDENT = frozenset(
     "i we you he she they it this that there here what which who my our the a an so and but "
     "honestly yes no ok okay well don't dont do does did let's lets please use can could would "
@@ -151,7 +168,7 @@ def antecedent(before: str) -> str:
     """The noun phrase a pronoun later in the sentence refers to: the fronted topic ("X we've
     tried"), else the subject of the first clause ("X is all kitchen stuff"), else ''."""
     text = re.sub(r"^(?:the|a|an|this|that|these|those)\s+", "", before.strip(" ,;"), flags=re.I)
-    for pattern in (_TOPIC_RE, _SUBJECT_RE):
+    for pattern in (_TRIED_OBJECT_RE, _TOPIC_RE, _SUBJECT_RE):
         m = pattern.match(text)
         if m and m.group("np").split()[0].lower() not in _NO_ANTECEDENT:
             return m.group("np")

@@ -1,0 +1,53 @@
+"""Clauses the rejection rules read as turning an option down that state a constraint instead:
+a prohibition bounded in time (time_limits.py) and a lack of the user's (lacks.py). Their hits
+are taken out of the scan and the words that state the constraint become requirements; a lack
+said where no rule saw a rejection ("I have no car") is a requirement too, unless it explains a
+rejection beside it ("Magento is out, we have no developers")."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .lacks import lacked, stated_lacks
+from .rejections import RejectionHit, RejectionScan
+from .sentences import Sentence
+from .time_limits import limited_in_time, rule_text
+
+
+def _constraint(hit: RejectionHit, by_index: dict[int, Sentence]) -> str | None:
+    sentence = by_index.get(hit.sentence)
+    if sentence is None or hit.clause >= len(sentence.clauses):
+        return None
+    clause = sentence.clauses[hit.clause]
+    if limited_in_time(hit.option, clause):
+        return rule_text(hit.option, clause)
+    return lacked(hit.option, clause)
+
+
+def release_constraints(scan: RejectionScan, sentences: Sequence[Sentence]) -> list[str]:
+    """Take the hits that state a constraint out of the scan; return every constraint's words
+    (those of the hits, then the lacks stated elsewhere), each to be read as a requirement."""
+    by_index = {s.index: s for s in sentences}
+    stated: list[str] = []
+    kept: list[RejectionHit] = []
+    for hit in scan.hits:
+        words = _constraint(hit, by_index)
+        if words is None:
+            kept.append(hit)
+        else:
+            stated.append(words)
+    for hit in scan.hits:
+        if hit not in kept and not any(
+            (h.sentence, h.clause) == (hit.sentence, hit.clause) for h in kept
+        ):
+            scan.clauses.pop((hit.sentence, hit.clause), None)
+    scan.hits = kept
+    # "Magento is out, we have no developers": a lack beside a rejection is its reason.
+    reasons = " ".join(h.reason for h in kept).casefold()
+    rejecting = {h.sentence for h in kept}
+    for sentence in sentences:
+        if sentence.index in rejecting:
+            continue
+        for clause in sentence.clauses:
+            stated += [p for _, p in stated_lacks(clause) if p.casefold() not in reasons]
+    return list(dict.fromkeys(stated))
