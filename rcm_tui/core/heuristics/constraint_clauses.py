@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from .lacks import lacked, stated_lacks
 from .rejections import RejectionHit, RejectionScan
 from .sentences import Sentence
-from .time_limits import limited_in_time, rule_text
+from .time_limits import time_rule
 
 
 def _constraint(hit: RejectionHit, by_index: dict[int, Sentence]) -> str | None:
@@ -19,9 +19,7 @@ def _constraint(hit: RejectionHit, by_index: dict[int, Sentence]) -> str | None:
     if sentence is None or hit.clause >= len(sentence.clauses):
         return None
     clause = sentence.clauses[hit.clause]
-    if limited_in_time(hit.option, clause):
-        return rule_text(hit.option, clause)
-    return lacked(hit.option, clause)
+    return time_rule(hit.option, clause) or lacked(hit.option, clause)
 
 
 def release_constraints(scan: RejectionScan, sentences: Sequence[Sentence]) -> list[str]:
@@ -30,16 +28,17 @@ def release_constraints(scan: RejectionScan, sentences: Sequence[Sentence]) -> l
     by_index = {s.index: s for s in sentences}
     stated: list[str] = []
     kept: list[RejectionHit] = []
+    released: list[RejectionHit] = []
     for hit in scan.hits:
         words = _constraint(hit, by_index)
         if words is None:
             kept.append(hit)
         else:
+            released.append(hit)
             stated.append(words)
-    for hit in scan.hits:
-        if hit not in kept and not any(
-            (h.sentence, h.clause) == (hit.sentence, hit.clause) for h in kept
-        ):
+    held = {(h.sentence, h.clause) for h in kept}
+    for hit in released:
+        if (hit.sentence, hit.clause) not in held:
             scan.clauses.pop((hit.sentence, hit.clause), None)
     scan.hits = kept
     # "Magento is out, we have no developers": a lack beside a rejection is its reason.

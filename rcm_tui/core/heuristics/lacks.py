@@ -17,6 +17,7 @@ import re
 
 from .bridge_zh import chinese_words, english_heads
 from .options import option_matches
+from .text import CJK_CHAR_RE
 
 _SUBJECT = (
     r"(?:i|we|you|they|he|she|it|(?:my|our|the|his|her|their|this|that)\s+[\w-]+(?:\s+[\w-]+)?|"
@@ -85,12 +86,12 @@ def _names_a_thing(thing: str, after: str) -> bool:
     words = chinese_words(thing)
     if words and words[0][1] == 0:
         return bool(english_heads(words[0][0]))
-    return len(thing) == 1 and not re.match(r"[\u4e00-\u9fff]", after)
+    return len(thing) == 1 and not CJK_CHAR_RE.match(after)
 
 
 def stated_lacks(clause: str) -> list[tuple[str, str]]:
     """(thing lacked, the words that say so) for every lack the clause states."""
-    if re.search(r"[\u4e00-\u9fff]", clause):
+    if CJK_CHAR_RE.search(clause):
         return [
             (m.group("thing"), clause)
             for m in _LACK_ZH_RE.finditer(clause)

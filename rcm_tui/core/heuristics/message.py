@@ -438,7 +438,7 @@ def _analyse(text: str, view: LedgerSnapshot) -> Analysis:
     apply_tagger(sentences, scan, view, drop_sentences, message=text)
     scan.hits = without_manner_of_answering(_not_released(scan.hits, sentences), sentences)
     scan.hits = [h for h in scan.hits if not names_no_thing(h.option)]
-    time_rules = release_constraints(scan, sentences)
+    constraints = release_constraints(scan, sentences)
     hits = scan.hits
     reason_sentences = {
         s.index
@@ -451,8 +451,8 @@ def _analyse(text: str, view: LedgerSnapshot) -> Analysis:
     }
     asked = "?" in view.last_assistant_message or "？" in view.last_assistant_message
     found = scan_statements(sentences, scan, reason_sentences, drop_sentences, view)
-    for rule in time_rules:
-        found.add_requirement(tidy(strip_discourse(rule)), 0.75)
+    for constraint in constraints:
+        found.add_requirement(tidy(strip_discourse(constraint)), 0.75)
 
     analysis.rejections = [
         RejectionFinding(h.option, h.reason, is_category(h.option, h.family)) for h in hits

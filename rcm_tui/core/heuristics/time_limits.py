@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from .options import option_matches
+from .text import CJK_CHAR_RE
 
 _CLOCK = (
     r"(?:\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|h|o'?clock)|\d{1,2}:\d{2}|noon|midday|"
@@ -54,28 +55,27 @@ _ZH_PROHIBITION_RE = re.compile(
 )
 
 
-def limited_in_time(option: str, clause: str) -> bool:
-    """Does the clause forbid the option only at certain times? The time, the prohibition
-    and the option sit in one piece of it ("An acoustic upright our house rules do not allow,
-    playing is forbidden after 20:00" bans the upright at any hour)."""
-    zh = bool(re.search(r"[\u4e00-\u9fff]", clause))
-    piece = clause if zh else rule_text(option, clause)
-    limit = (_ZH_TIME_LIMIT_RE if zh else _EN_TIME_LIMIT_RE).search(piece)
-    if limit is None:
-        return False
-    if zh:
+def time_rule(option: str, clause: str) -> str | None:
+    """The words of the clause that forbid the option only at certain times, or None. The
+    time, the prohibition and the option sit in one piece of it ("An acoustic upright our house
+    rules do not allow, playing is forbidden after 20:00" bans the upright at any hour); in
+    English that piece is the rule ("I need her on the water by July 4th, no power tools after
+    9pm" → "no power tools after 9pm"), in Chinese the whole clause."""
+    if CJK_CHAR_RE.search(clause):
+        limit = _ZH_TIME_LIMIT_RE.search(clause)
         # The time, then the ban, then what is banned: "晚上九点以后 不能 用电钻".
-        ban = _ZH_PROHIBITION_RE.search(piece, limit.end())
-        return bool(ban) and piece.find(option, ban.end() if ban else 0) >= 0 and (
-            limit.group() not in option
-        )
-    return bool(_EN_PROHIBITION_RE.search(piece)) and not option_matches(limit.group(), option)
-
-
-def rule_text(option: str, clause: str) -> str:
-    """The piece of the clause that names the option: "I need her on the water by July 4th, no
-    power tools after 9pm" → "no power tools after 9pm"."""
-    if re.search(r"[\u4e00-\u9fff]", clause):
-        return clause
+        ban = _ZH_PROHIBITION_RE.search(clause, limit.end()) if limit else None
+        if limit is None or ban is None or limit.group() in option:
+            return None
+        return clause if clause.find(option, ban.end()) >= 0 else None
     pieces = [p for p in _PIECE_RE.split(clause) if p]
-    return next((p for p in pieces if option_matches(option, p)), clause)
+    piece = next((p for p in pieces if option_matches(option, p)), clause)
+    limit = _EN_TIME_LIMIT_RE.search(piece)
+    if limit is None or not _EN_PROHIBITION_RE.search(piece):
+        return None
+    return None if option_matches(limit.group(), option) else piece
+
+
+def limited_in_time(option: str, clause: str) -> bool:
+    """Does the clause forbid the option only at certain times?"""
+    return time_rule(option, clause) is not None
