@@ -127,20 +127,27 @@ def _exclude_rejected_sections(lines: list[ReplyLine], heads: list[bool]) -> Non
             lines[start].excluded = True
 
 
-def _excludes_below(line: str) -> bool:
-    """A short lead-in or heading that introduces what was left out ("Ruled out:")."""
+def _lead_in(line: str) -> str | None:
+    """The body of a short lead-in or heading (it ends in a colon, is a Markdown heading or is
+    all in bold: "Ruled out:", "**What I left out**"), or None."""
     body = line.strip().strip("#*_ ").strip()
     short = len(body.split()) <= _HEADER_WORDS and len(CJK_CHAR_RE.findall(body)) <= 2 * (
         _HEADER_WORDS
     )
-    # A colon, a Markdown heading or a line all in bold ("**What I left out**") leads in.
     lead_in = body.endswith((":", "：")) or bool(_HEADING_RE.match(line))
-    return short and lead_in and bool(_EXCLUSION_HEADER_RE.search(body))
+    return body if short and lead_in else None
+
+
+def _excludes_below(line: str) -> bool:
+    """A lead-in that introduces what was left out ("Ruled out:")."""
+    body = _lead_in(line)
+    return body is not None and bool(_EXCLUSION_HEADER_RE.search(body))
 
 
 def _warns_below(line: str) -> bool:
-    """A short lead-in or heading that introduces warnings ("**提醒**：", "Watch out for:")."""
-    return _excludes_below(_WARNING_HEADER_RE.sub("avoid", line))
+    """A lead-in that introduces warnings ("**提醒**：", "Watch out for:")."""
+    body = _lead_in(line)
+    return body is not None and bool(_WARNING_HEADER_RE.search(body))
 
 
 def _warns(line: str) -> bool:
