@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from rcm_tui.core.heuristics import find_readvocacy
 from rcm_tui.core.heuristics.bridge_zh import broader_names, english_names
+from rcm_tui.core.heuristics.reply_lines import reply_lines
 
 
 def flags(reply: str, option: str) -> list[str]:
@@ -102,3 +103,14 @@ def test_a_word_read_through_its_cut_head_still_proposes() -> None:
     # 茅台 is glossed "Maotai liquor": its head, liquor, is a kind of what 酒 names.
     reply = "送礼的话：\n1. **飞天茅台**：一瓶一千五左右，体面。\n"
     assert flags(reply, "酒") != []
+
+
+def test_a_chinese_warning_glued_to_other_words_heads_a_section() -> None:
+    lines = reply_lines("**注意避坑：**\n- 有些平台先用机器翻译出初稿\n")
+    assert lines[1].warned
+
+
+def test_an_exclusion_heading_excludes_without_warning() -> None:
+    lines = reply_lines("What to avoid:\n- machine translation drafts\n")
+    assert lines[1].excluded
+    assert not lines[1].warned
