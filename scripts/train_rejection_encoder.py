@@ -209,13 +209,18 @@ def main() -> int:
     parser.add_argument("--without", action="append", default=[], help="a label file left out")
     parser.add_argument("--out", type=Path, default=re_.ADAPTER_PATH)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--corpus", default=",".join(CORPUS_SPLITS), help="ledger-corpus splits to train on too"
+    )
     args = parser.parse_args()
     torch.set_num_threads(1)
     torch.use_deterministic_algorithms(True)
     files = [*sorted(LABEL_DIR.glob("*.jsonl")), EXTRA]
     skipped = {*args.without, *HELD_OUT}
     items = [item for f in files if f.stem not in skipped for item in load(f)]
-    items += [item for split in CORPUS_SPLITS for item in conversation_items(split)]
+    items += [
+        item for split in filter(None, args.corpus.split(",")) for item in conversation_items(split)
+    ]
     # The app reads messages with Chinese characters with the CRF (tagged_rejections.read_spans).
     items = [item for item in items if not CJK_CHAR_RE.search(item["text"])]
     model = train(items, args.seed)

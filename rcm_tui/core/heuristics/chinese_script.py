@@ -26,11 +26,15 @@ from .text import CJK_CHAR_RE
 # of hesitation); 唔该 ("thanks") is thanks.
 _CANTONESE_CHARS = str.maketrans(
     {"咁": "那", "冇": "没", "佢": "他", "咗": "了", "嘅": "的", "啲": "些", "揾": "找", "睇": "看",
-     "畀": "给", "喺": "在", "嚟": "来"}
+     "畀": "给", "喺": "在", "嚟": "来", "嗰": "那", "𠮶": "那"}
 )
 # 唔使 is "no need" (不用). 唔好 stays: it is "don't" (迪士尼就唔好啦) or "not good" (佢牙唔好),
 # and the constructions read it as Cantonese.
-_CANTONESE_WORDS = (("唔该", "谢谢"), ("唔使", "不用"), ("唔要", "不要"))
+# 唔係好想 is "not really keen" (不怎么想: OpenCC has made 係 系 by then); 唔好有 before a noun is
+# "let there be no" (唔好有電池嗰啲: 不要有).
+_CANTONESE_WORDS = (
+    ("唔该", "谢谢"), ("唔使", "不用"), ("唔要", "不要"), ("唔系好", "不怎么"), ("唔好有", "不要有")
+)
 _CANTONESE_NOT_RE = re.compile(r"唔(?=[\u4e00-\u9fff])(?!好)")
 # 喇 closing a clause is the particle 啦 ("唔使睇喇"), not the 喇 of 喇叭.
 _CANTONESE_LA_RE = re.compile(r"喇(?=[，。！？,.!?\s~]|$)")

@@ -339,7 +339,8 @@ def _resolve(phrase: str, before: str) -> str:
     """A pronoun object or subject ("I'm over it", "that's so boring") read as the noun
     phrase the sentence opened with; any other phrase as it is."""
     words = phrase.strip().split()
-    if words and words[0].lower().strip(".,!") in PRONOUNS and len(words) <= 2:
+    # "there" too: "The golf club is out, Mum won't set foot in there."
+    if words and words[0].lower().strip(".,!") in PRONOUNS | {"there"} and len(words) <= 2:
         return antecedent(before) or phrase
     return phrase
 

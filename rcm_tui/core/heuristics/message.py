@@ -47,6 +47,7 @@ from .text import (
     overlap_of,
     with_apostrophes,
 )
+from .verdict_lists import read_verdict_lists
 
 _AFFIRM_RE = re.compile(
     r"^(?:yes|yep|yeah|yup|correct|exactly|right|agreed|confirmed|ok(?:ay)?|sure|"
@@ -436,6 +437,9 @@ def _analyse(text: str, view: LedgerSnapshot) -> Analysis:
     sentences, scan, dropped_ids, drop_sentences = ruled
     apply_model(sentences, scan, view, drop_sentences)
     apply_tagger(sentences, scan, view, drop_sentences, message=text)
+    scan.hits, verdict_sentences = read_verdict_lists(text, sentences, scan.hits)
+    for hit in scan.hits:
+        scan.clauses.setdefault((hit.sentence, hit.clause), hit.cause)
     scan.hits = without_manner_of_answering(_not_released(scan.hits, sentences), sentences)
     scan.hits = [h for h in scan.hits if not names_no_thing(h.option)]
     constraints = release_constraints(scan, sentences)
@@ -450,7 +454,9 @@ def _analyse(text: str, view: LedgerSnapshot) -> Analysis:
         and s.text.strip(" .").casefold().endswith(h.reason.casefold())
     }
     asked = "?" in view.last_assistant_message or "？" in view.last_assistant_message
-    found = scan_statements(sentences, scan, reason_sentences, drop_sentences, view)
+    # A list of verdicts weighs options; none of its lines asks for anything.
+    skipped = drop_sentences | verdict_sentences
+    found = scan_statements(sentences, scan, reason_sentences, skipped, view)
     for constraint in constraints:
         found.add_requirement(tidy(strip_discourse(constraint)), 0.75)
 

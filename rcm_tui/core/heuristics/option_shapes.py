@@ -162,7 +162,10 @@ _POINTER_ZH_RE = re.compile(r"^(?:这|那)(?:个|种|些|样|款|类|家)?的?$|
 # A verb left where the option should be ("美卓就不用考虑了" read 不 + "用考虑", "不用看啦"):
 # looking at or thinking about something is no thing.
 _VERB_ZH_RE = re.compile(r"^用?(?:看|考虑|想|管|理|问|找|试|弄|搞|睇)(?:了|啦|吧|啊|喇)?$")
-_TALK_EN_RE = re.compile(r"^(?:right|ok|okay|yeah|yes|ppl|people|guys|folks|lol|haha)$", re.I)
+# ... and a place pointed at ("I won't set foot in there") when no antecedent was found.
+_TALK_EN_RE = re.compile(
+    r"^(?:right|ok|okay|yeah|yes|ppl|people|guys|folks|lol|haha|there|here)$", re.I
+)
 # A person doing or saying something inside the phrase makes it a clause, not a thing: "大家都说
 # 这牌子(不行)", "吉利银河这个我没(看过)", "界面跟俺(八字不合)". A brand may hold a pronoun's
 # character (爱他美), never one as a subject before an adverb or verb.
