@@ -49,8 +49,9 @@ _BEYOND_MEANS_RE = re.compile(
 
 
 # The encoder reads clause by clause and gives a topic set up in one clause and turned down in
-# the next a low chance of being refused; its veto does not apply to these readings.
-SENTENCE_VERDICT_FAMILIES = frozenset({"topic_verdict", "over_budget"})
+# the next a low chance of being refused; its veto does not apply to these readings, nor to a
+# topic refused sentences after it was named (topic_refusals.py: "Infrared. … Hard pass.").
+SENTENCE_VERDICT_FAMILIES = frozenset({"topic_verdict", "over_budget", "topic_refusal"})
 
 
 def sentence_verdicts(sentence: str) -> list[Construction]:

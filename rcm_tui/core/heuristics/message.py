@@ -47,6 +47,7 @@ from .text import (
     overlap_of,
     with_apostrophes,
 )
+from .topic_refusals import topic_refusals
 from .verdict_lists import read_verdict_lists
 
 _AFFIRM_RE = re.compile(
@@ -384,7 +385,8 @@ def rule_scan(
         # "the first one is a hard pass": the option the reply listed first.
         hit.option = resolved(hit.option, view.last_assistant_message)
     _add_proposal_verdicts(sentences, view, scan, drop_sentences)
-    for hit in rhetorical_rejections(sentences, drop_sentences):
+    rhetorical = rhetorical_rejections(sentences, drop_sentences)
+    for hit in [*rhetorical, *topic_refusals(sentences, scan.hits)]:
         if not any(same_option(hit.option, h.option) for h in scan.hits):
             scan.hits.append(hit)
             scan.clauses[(hit.sentence, 0)] = ""
