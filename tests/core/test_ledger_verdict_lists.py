@@ -71,6 +71,8 @@ def test_a_hedge_or_praise_rejects_nothing(text: str) -> None:
 
 
 def test_a_form_field_is_no_option_and_keeps_its_requirement() -> None:
+    assert _read("Short version: no.")[0] == []
+    assert _read("Bottom line: no")[0] == []
     rejected, requirements = _read("Budget: no more than £300\nDates: 3-5 June")
     assert rejected == []
     assert requirements == ["Budget: no more than £300", "Dates: 3-5 June"]

@@ -67,10 +67,12 @@ _WEIGHING_RE = re.compile(
     r"待定|考虑中|再看看|一般)(?:[,，.。!！]|\s*$)",
     re.I,
 )
-# A field of a form, not an option ("Budget: no", "Dates — …"): the list states the request.
+# A field of a form or a word about the answer itself, not an option ("Budget: no", "Dates — …",
+# "Short version: no", "Bottom line: no").
 _FIELD_RE = re.compile(
     r"^(?:budget|dates?|time|when|where|who|price|cost|notes?|p\.?s|update|edit|context|"
-    r"background|question|answer|status|summary|tl;?dr|预算|时间|日期|地点|备注|人数)$",
+    r"background|question|answer|status|summary|tl;?dr|version|verdict|decision|thoughts?|reply|"
+    r"response|conclusion|line|point|thing|预算|时间|日期|地点|备注|人数|结论|答案|回复)$",
     re.I,
 )
 
