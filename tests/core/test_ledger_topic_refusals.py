@@ -70,3 +70,9 @@ def test_a_refusal_is_no_topic_of_the_next_one() -> None:
     )
     assert "PagerDuty" in rejected
     assert "Hard pass" not in rejected
+
+
+def test_a_no_that_answers_a_question_to_the_listener_refuses_no_topic() -> None:
+    assert _rejected("Paris. Have you been? No.") == []
+    # A rhetorical question is part of the verdict.
+    assert "Infrared" in _rejected("Infrared. Who wants to sit in a glowing wardrobe? Hard pass.")

@@ -48,6 +48,9 @@ _CLAUSE_WORDS = frozenset(
 _DETERMINERS = frozenset("the a an".split())
 _LOOK_BACK = 3
 _FAMILY = "topic_refusal"
+# A question put to the listener ("Have you been?") is what a bare "No." after it answers; a
+# rhetorical one ("Who wants to sit in a glowing wardrobe?") is part of the verdict.
+_ASKS_THE_LISTENER_RE = re.compile(r"\b(?:you|your|yours)\b|你|您", re.I)
 
 
 def _topic(sentence: Sentence) -> str | None:
@@ -85,6 +88,8 @@ def topic_refusals(sentences: list[Sentence], hits: list[RejectionHit]) -> list[
         for back in range(at - 1, max(-1, at - 1 - _LOOK_BACK), -1):
             if sentences[back].index in ruled:
                 break  # the refusal sums up a rejection the rules read
+            if _ASKS_THE_LISTENER_RE.search(sentences[back].text) and sentences[back].question:
+                break  # "Paris. Have you been? No.": the refusal answers the question
             topic = _topic(sentences[back])
             if topic is None:
                 continue
