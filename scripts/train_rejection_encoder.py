@@ -34,7 +34,7 @@ from train_rejection_tagger import (
     HELD_OUT,
     LABEL_DIR,
     _occurrences,
-    conversation_items,
+    corpus_items,
     load,
 )
 
@@ -218,9 +218,7 @@ def main() -> int:
     files = [*sorted(LABEL_DIR.glob("*.jsonl")), EXTRA]
     skipped = {*args.without, *HELD_OUT}
     items = [item for f in files if f.stem not in skipped for item in load(f)]
-    items += [
-        item for split in filter(None, args.corpus.split(",")) for item in conversation_items(split)
-    ]
+    items += corpus_items(args.corpus)
     # The app reads messages with Chinese characters with the CRF (tagged_rejections.read_spans).
     items = [item for item in items if not CJK_CHAR_RE.search(item["text"])]
     model = train(items, args.seed)

@@ -94,6 +94,11 @@ def conversation_items(split: str) -> list[dict]:
     return items
 
 
+def corpus_items(splits: str) -> list[dict]:
+    """The user turns of the comma-separated ledger-corpus `splits` as labelled messages."""
+    return [item for split in filter(None, splits.split(",")) for item in conversation_items(split)]
+
+
 def _occurrences(text: str, option: str) -> list[tuple[int, int]]:
     if not option.strip():
         return []
@@ -145,9 +150,7 @@ def main() -> int:
         if f.stem not in args.without and f.stem not in HELD_OUT
         for item in load(f)
     ]
-    training += [
-        item for split in filter(None, args.corpus.split(",")) for item in conversation_items(split)
-    ]
+    training += corpus_items(args.corpus)
     train(training, args.out)
     print(f"trained on {len(training)} messages -> {args.out}")
     return 0

@@ -439,9 +439,7 @@ def _analyse(text: str, view: LedgerSnapshot) -> Analysis:
     sentences, scan, dropped_ids, drop_sentences = ruled
     apply_model(sentences, scan, view, drop_sentences)
     apply_tagger(sentences, scan, view, drop_sentences, message=text)
-    scan.hits, verdict_sentences = read_verdict_lists(text, sentences, scan.hits)
-    for hit in scan.hits:
-        scan.clauses.setdefault((hit.sentence, hit.clause), hit.cause)
+    verdict_sentences = read_verdict_lists(text, sentences, scan)
     scan.hits = without_manner_of_answering(_not_released(scan.hits, sentences), sentences)
     scan.hits = [h for h in scan.hits if not names_no_thing(h.option)]
     constraints = release_constraints(scan, sentences)

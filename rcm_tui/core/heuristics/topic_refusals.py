@@ -74,10 +74,6 @@ def _topic(sentence: Sentence) -> str | None:
     return topic
 
 
-def _opens_run(sentence: Sentence, ruled: set[int]) -> bool:
-    return sentence.index not in ruled and _topic(sentence) is not None
-
-
 def topic_refusals(sentences: list[Sentence], hits: list[RejectionHit]) -> list[RejectionHit]:
     """A hit for each bare refusal whose topic was named alone a few sentences before it."""
     found: list[RejectionHit] = []
@@ -95,9 +91,11 @@ def topic_refusals(sentences: list[Sentence], hits: list[RejectionHit]) -> list[
                 continue
             # "Cruises. Floating petri dishes. No thanks.": a fragment right after the topic
             # describes it; the first of a run of them is the topic.
-            while back > 0 and _opens_run(sentences[back - 1], ruled):
-                back -= 1
-                topic = _topic(sentences[back]) or topic
+            while back > 0 and sentences[back - 1].index not in ruled:
+                earlier = _topic(sentences[back - 1])
+                if earlier is None:
+                    break
+                back, topic = back - 1, earlier
             between = " ".join(s.text for s in sentences[back + 1 : at])
             named_at = sentences[back].index
             found.append(

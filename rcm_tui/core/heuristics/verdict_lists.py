@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 
 from .options import option_matches
-from .rejections import RejectionHit, find_rejections
+from .rejections import RejectionHit, RejectionScan, find_rejections
 from .sentences import Sentence, parse_sentences
 
 # A list marker, the option, a dash or colon, the comment. The option is short and has no
@@ -171,11 +171,9 @@ def _line_sentences(lines: list[VerdictLine], sentences: list[Sentence]) -> list
     return found
 
 
-def read_verdict_lists(
-    text: str, sentences: list[Sentence], hits: list[RejectionHit]
-) -> tuple[list[RejectionHit], set[int]]:
-    """The hits with each list line's verdict applied (a pronoun the line's comment turned
-    down replaced by the option heading the line), and the sentences of verdict lines, which
+def read_verdict_lists(text: str, sentences: list[Sentence], scan: RejectionScan) -> set[int]:
+    """Apply each list line's verdict to the scan (a pronoun the line's comment turned down
+    replaced by the option heading the line); return the sentences of verdict lines, which
     state no requirement."""
     verdict_sentences: set[int] = set()
     lines = verdict_lines(text)
@@ -186,15 +184,16 @@ def read_verdict_lists(
             verdict_sentences.update(indices)
         if not line.rejected:
             continue
-        hits = [
+        scan.hits = [
             h
-            for h in hits
+            for h in scan.hits
             if not (
                 h.sentence in indices
                 and (_points(h.option) or option_matches(line.option, h.option))
             )
         ]
-        hits.append(
+        scan.hits.append(
             RejectionHit(line.option, line.reason, indices[0], 0, False, family="verdict_list")
         )
-    return hits, verdict_sentences
+        scan.clauses.setdefault((indices[0], 0), "")
+    return verdict_sentences
