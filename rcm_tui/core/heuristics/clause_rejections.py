@@ -104,11 +104,12 @@ _CONDITION_BEFORE_RE = re.compile(r"\b(?:if|unless|whether|in\s+case|what\s+if|e
 # "Definitely not Kafka." / "Go with Postgres, not Mongo." / "Not PlantUML, that one needs a
 # Java server": the option may be followed by the reason for refusing it, or what instead.
 BARE_NOT_RE = re.compile(
-    r"(?:^(?:[A-Z][\w/&-]{0,20}:\s+)?(?:(?:definitely|certainly|absolutely|surely|just|nah|nope|no)[,\s]+)?|"
+    r"(?:^(?:[A-Z][\w/&-]{0,20}:\s+)?(?:(?:definitely|certainly|absolutely|surely|just|nah|nope|no|ok(?:ay)?|so|right|fine)[,\s]+){0,3}|"
     r"(?P<contrast>,\s*)|\bbut\s+)"
-    r"not\s+(?!\w+ed\b|sure\b|ready\b|yet\b)(?P<opt>[^,.;:!?()—–\n]+?)\s*(?:\s(?:though|tho))?"
+    r"not\s+(?!\w+ed\b|sure\b|ready\b|yet\b)(?P<opt>[^,.;:!?()—–\n]+?)\s*(?:\s(?:though|tho|then))?"
     r"(?:[.!]?$|(?=,\s*(?:since|because|as|cause|cos|that|this|it|they|which|we|i|our|my|s?he|"
-    r"the|go|use|pick|choose|stick|switch|let'?s)\b))",  # "Not Kafka, go with NATS"
+    r"the|go|use|pick|choose|stick|switch|let'?s|please|after|not|never|too|thanks|sorry|better|"
+    r"rather|instead|something)\b))",
     re.I,
 )
 # "Neither Kafka nor RabbitMQ." / "We want neither X nor Y": only standalone or after a verb
@@ -138,7 +139,8 @@ _NEGATED_STANCE_RE = re.compile(r"(?:\b(?:not|never)|n't)\s*(?:\w+\s+)?$", re.I)
 
 
 _NO_OPTION_RE = re.compile(
-    r"^no\s+(?P<opt>[^,.;:!?()—–\n]+?)\s*(?=,|\.|!|;|$|—|–|\s-\s|\s+please\b|\s+at\s+all\b|"
+    r"^(?:(?:absolutely|definitely|strictly|and|also|so|just|omg|oh|ugh|lol|ok|okay)\s+)?no\s+(?P<opt>[^,.;:!?()—–\n]+?)\s*"
+    r"(?=,|\.|!|;|$|—|–|\s-\s|\s+please\b|\s+at\s+all\b|"
     r"\s+for\s+(?:now|us|this)\b|\s+here\b|\s+anymore\b|\s+whatsoever\b)",
     re.I,
 )
@@ -203,16 +205,15 @@ _ZH_OPT = (
     rf"(?P<opt>{_ZH_LATIN}(?:\s{_ZH_LATIN}){{0,2}}(?:\s*[和、或与及]\s*{_ZH_LATIN})*"
     rf"[{CJK}]{{0,4}}?|[{CJK}]{{1,10}}?)"
 )
-
-
 _ZH_OPT_END = r"(?=[了吧呢啊嘛，,。.！!？?；;、：:\s也又还都就]|因为|由于|所以|太|$)"
 
 
+# Not 识别, nor 别墅 (a villa), 别针, 别具.
 _ZH_PREFIX_REJECT_RE = re.compile(
-    r"(?:不要再?|(?<![特识区类性级告分个差辨鉴派离送惜道判职])别(?![的人处家等急])再?|"  # not 识别
+    r"(?:不要再?|(?<![特识区类性级告分个差辨鉴派离送惜道判职])别(?![的人处家等急墅针具])再?|"
     r"不再|不用|不使用|不采用|不考虑|放弃|排除|去掉|弃用|不选|"
     r"(?<![找请])不(?:找|请)(?=[\u4e00-\u9fffA-Za-z]{2}))"  # 不找头部主播: not engaging someone
-    rf"(?:用|使用|采用|选用?|考虑|搞|做)?\s*{_ZH_OPT}{_ZH_OPT_END}"
+    rf"(?:用|使用|采用|选用?|考虑|搞|做|赶|坐|走)?\s*{_ZH_OPT}{_ZH_OPT_END}"
 )
 
 

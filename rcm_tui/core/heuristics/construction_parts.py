@@ -38,7 +38,8 @@ ADVERBS = (
 _SUBJECT_END_RE = re.compile(
     r"(?:^|(?<=[\s,]))(?:(?i:i|we|he|she|they|shes|hes|im|theyre|both\s+of\s+us|(?:my|our|his|her|their)"
     r"(?:\s+[\w'-]+){1,2}|the\s+(?:kids?|children|boss|family|client|baby|bride|groom|team|"
-    r"whole\s+team|staff|office|group|guests|devs|engineers|household)|"
+    r"whole\s+team|staff|office|group|guests|devs|engineers|household|doctors?|doc|gp|dentist|vet|"
+    r"physio|specialist|consultant|surgeon|nurse|dietitian|nutritionist|midwife|landlord)|"
     r"(?:i|we)\s+(?:both|all))|[A-Z][a-z]+)"
     rf"(?:\s+(?i:{ADVERBS}))*\s*$"
 )
@@ -164,6 +165,7 @@ NEGATIVE_EVAL_RE = re.compile(
     r"smelly|smelled|stank|complain\w*|headaches?|migraines?|cramps?|nause\w*|vomit\w*|"
     r"threw\s+up|never\s+(?:arrived|showed|answered|replied)|ignored|disappointing|"
     r"disappointed|meh|worst|awkward|embarrassing|exhausting|stressful|chaos|chaotic|hell|"
+    r"ridiculous|absurd|clunky|pushy|spammy|unbearable|annoying|gross|bland|soggy|cramped|sketchy|"
     r"timing\s+out|timed\s+out|never\s+again|wobbl\w*|squeak\w*|rust\w*|snapped|jammed|"
     r"stuck|unravel\w*|fell\s+off|came\s+off|scratched|faded|shrank|spook\w*|missed|fined|"
     r"penalt\w*|groggy|drowsy|dizzy|exhausted|anxious|awake)\b",
@@ -205,5 +207,39 @@ REPLACE_RE = re.compile(
     # "a tool to replace spreadsheets", "moving away from X": what is being replaced.
     r"|\b(?:to\s+replace|replacing|move\s+away\s+from|moving\s+away\s+from)\s+"
     r"(?P<opt6>(?:our\s+|the\s+|my\s+)?[^,.;]+?)(?=\s*(?:[,.;!]|$|\bwith\b|\bby\b))",
+    re.I,
+)
+
+
+# -- withdrawals ---------------------------------------------------------------------------
+WITHDRAW_RE = re.compile(
+    r"^(?:(?:let'?s|we(?:'ll|\s+will|\s+should|\s+can)?|just|please|ok(?:ay)?|so)\s+)*"
+    r"(?:cancel|nix|kill|shelve|axe|bin|scratch(?!\s+that\b)|give\s+up\s+on|call\s+off|"
+    r"pull\s+the\s+plug\s+on|bail\s+on|forget\s+about|never\s*mind|cross\s+off|"
+    r"we'?re\s+dropping|we'?ve\s+dropped)\s+"
+    + OPTION_GROUP
+    + r"|\b(?:we'?re|we\s+are|i'?m|i\s+am)\s+(?:leaving|ditching|dropping|quitting|scrapping|"
+    r"axing|killing(?!\s+it\b)|phasing\s+out|moving\s+(?:off|away\s+from)|getting\s+(?:off|rid\s+of)|migrating\s+off)\s+"
+    r"(?P<opt2>[^,.;!?]+)"
+    # A habit given up: "I've stopped flying", "we gave up on Airbnb", "I quit sugar" (not
+    # "stopped by the shop", "quit my job").
+    r"|\b(?:we|i)(?:'ve|\s+have|\s+had|'d)?\s+(?:(?:finally|already|just|completely)\s+)?(?:quit|"
+    r"stopped|given\s+up(?:\s+on)?|gave\s+up(?:\s+on)?)\s+(?!(?:by|at|in|for|on|to|off|over|"
+    r"there|here|it|that|this|working|being|trying|asking|thinking|looking|my\s+job)\b)(?P<opt3>[^,.;!?]+)"
+    # "I'm not cycling anywhere", "we're not camping again": an activity refused for good.
+    r"|\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+not\s+(?P<opt4>(?!(?:going|getting|doing|saying|asking|"
+    r"trying|looking|waiting|planning|kidding|joking|being|having|coming|leaving|moving|worrying|"
+    r"rushing|paying)\b)[a-z]+ing)\s+(?:anywhere|again|anymore|any\s+more|ever\s+again)\b",
+    re.I,
+)
+TAKE_OFF_RE = re.compile(
+    r"^(?:(?:let'?s|please|just|we\s+can)\s+)?(?:take|cross|strike|knock)\s+(?P<opt>[^,.;]+?)\s+"
+    r"off\s+(?:the\s+|our\s+|my\s+)?(?:list|table|itinerary|plan|menu|schedule|shortlist)\b",
+    re.I,
+)
+# "the dry stuff forget it entirely", "Dry food, skip it": a topic, then dismissed by pronoun.
+TOPIC_DISMISSED_RE = re.compile(
+    r"^(?P<opt>(?:the\s+|that\s+|those\s+)?[\w'-]+(?:\s+[\w'-]+){0,3}?)\s*[,—–-]?\s*(?:so\s+)?"
+    r"(?:forget|skip|scrap|ditch|drop|bin|nix)\s+(?:it|them|that|those)\b",
     re.I,
 )

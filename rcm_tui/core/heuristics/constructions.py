@@ -31,6 +31,9 @@ from .construction_parts import (
     OPTION_GROUP,
     REPLACE_RE,
     REPORTED_BY_RE,
+    TAKE_OFF_RE,
+    TOPIC_DISMISSED_RE,
+    WITHDRAW_RE,
     Construction,
     experiencer_before,
     first_group,
@@ -49,7 +52,7 @@ _AVERSION_VERB = (
     rf"(?:(?:'m|am|is|'s|are|'re|was|were)\s+(?:{ADVERBS}\s+)*)?(?:not\s+(?:a\s+(?:big\s+|huge\s+|great\s+)?fan\s+of|"
     r"(?:really\s+|that\s+|too\s+|very\s+)?(?:into|keen\s+on|fond\s+of|big\s+on|crazy\s+about|"
     r"interested\s+in))|no\s+fan\s+of|(?:done|finished|through|fed\s+up)\s+with|"
-    r"(?:so\s+|totally\s+|completely\s+|well\s+)?over(?=\s+(?:it|them|that|those|this|[a-z]+s\b))|"
+    r"(?:so\s+|totally\s+|completely\s+|well\s+)?over(?=\s+(?:it|them|that|those|this|(?:[A-Z]\w+\s+)?[a-z]+s\b))|"
     r"(?:sick|tired|weary)\s+of|(?:scared|afraid|terrified|wary)\s+of)|"
     r"(?:do|does|did)(?:n'?t|\s+not)\s+(?:really\s+|particularly\s+|much\s+|even\s+)?"
     r"(?:like|love|enjoy|fancy|dig|care\s+for|trust|eat|drink|do)|"
@@ -58,11 +61,20 @@ _AVERSION_VERB = (
     r"will\s+not\s+(?:touch|eat|allow|approve|sign\s+off\s+on|hear\s+of)|"
     r"(?:'d|would)\s+(?:rather|prefer\s+to)\s+(?:not\s+(?:have|do|eat|take|go\s+(?:to|with)|"
     r"deal\s+with|get|be\s+(?:on|in))?|avoid|skip|stay\s+away\s+from)|"
-    r"(?:'d|would|'ll|will)\s+(?:rather\s+)?(?:skip|pass\s+on|steer\s+clear\s+of|veto|nix)|"
+    r"(?:'d|would|'ll|will)\s+(?:rather\s+)?(?:skip|pass\s+on|steer\s+(?:clear\s+of|away\s+from)|veto|nix)|"
+    r"(?:will|'ll|would|'d)\s+never\s+(?:approve|allow|agree\s+to|go\s+for|sign\s+off\s+on)|rules?\s+out|"
+    r"(?:can|could)\s+(?:live|do)\s+without|(?:don'?t|do\s+not)\s+want\s+to\s+be\s+(?:locked|tied)\s+(?:in)?to|"
     r"(?:told|advised|asked)\s+(?:me|us|him|her|them)\s+to\s+(?:avoid|stay\s+away\s+from|"
     r"cut\s+out|stop)|(?:said|says)\s+no(?:\s+to)?|(?:can'?t|cannot)\s+accept|"
-    r"hard\s+pass\s+on|(?:want|try|prefer|need|have|'d\s+like)\s+to\s+(?:avoid|stay\s+away\s+from|"
-    r"steer\s+clear\s+of|cut\s+out|keep\s+away\s+from)|"
+    r"hard\s+(?:pass|no)\s+(?:on|to)|nope\s+to|(?:a\s+)?(?:big\s+)?no\s+to|(?:zero|no)\s+interest\s+in|"
+    r"(?:'d|would|'ll|will)\s+never(?:\s+ever)?\s+(?:go\s+(?:on|to|with|near)|stay\s+(?:at|in)|use|buy|eat|"
+    r"drink|fly|take|book|touch|pick|choose|hire|rent|wear|ride|trust|visit|join|own|drive)|"
+    r"(?:want|try|(?:(?:'m|am|'re|are)\s+)?trying|prefer|need|have|'d\s+like)\s+to\s+(?:avoid|stay\s+away\s+from|"
+    r"steer\s+clear\s+of|cut\s+out|keep\s+away\s+from|stay\s+off|keep\s+off|cut\s+(?:back|down)\s+on)|"
+    r"(?:'ve|have)\s+had\s+it\s+with|(?:(?:'ve|have)\s+)?swor[en]\s+off|(?:(?:'re|are|'m|am)\s+)?boycott(?:ing|s|ed)?|"
+    # "Keep the kids away from sugary snacks" (not "keep the pills away from the kids").
+    r"keep\s+(?:me|us|him|her|them|(?:the|my|our)\s+(?:kids?|children|baby|son|daughter|dog|cat))\s+"
+    r"away\s+from|"
     r"(?:'m|am|are|'re)\s+(?:keeping|staying)\s+(?:\w+\s+)?(?:off|away\s+from)|"
     r"avoids?|refuses?\s+to\s+(?:eat|take|wear|go\s+to|fly\s+with|pay\s+for|buy)|"
     r"never\s+(?:eat|eats|drink|drinks|fly|flies|wear|wears|buy|buys)|"
@@ -93,7 +105,7 @@ _NOT_MY_THING_RE = re.compile(
     r"suit|work\s+for|do\s+(?:it|much|anything)\s+for)\s+(?:me|us|him|her|them)\b"
     r"|^(?P<opt3>.+?)\s+(?:makes?|made|gives?|gave)\s+(?:me|us|him|her|them)\s+(?:\w+\s+)?"
     r"(?:sick|ill|nauseous|carsick|seasick|anxious|nervous|uncomfortable|queasy|headaches?|"
-    r"migraines?|the\s+creeps|hives|a\s+rash)\b"
+    r"migraines?|the\s+creeps|hives|a\s+rash|sneeze|itch|itchy|wheeze|break\s+out)\b"
     r"|^(?P<opt6>.+?)\s+(?:is|are|'s|'re)\s+(?:way\s+|far\s+|just\s+|much\s+|a\s+bit\s+|"
     r"simply\s+)?too\s+[a-z]+\s+for\s+(?:me|us|him|her|them|my\s+\w+|our\s+\w+)\b"
     r"|^(?P<opt7>.+?)\s+(?:is|are|'s|'re)\s+(?:(?:(?:absolutely|definitely|just|simply|so|totally|"
@@ -109,7 +121,10 @@ _NOT_MY_THING_RE = re.compile(
 # "balloons are out", "RabbitMQ is out too, because …": a plural or a name, not "the report".
 _IS_OUT_RE = re.compile(
     r"^(?P<opt>[^,]+?)\s+(?:is|are|'s|'re)\s+(?:now\s+|also\s+|definitely\s+)?(?:out|off)"
-    r"(?:\s+(?:too|as\s+well|for\s+(?:me|us)))?(?=\s*(?:[,.;!—–]|$|because\b|since\b|as\b))",
+    r"(?:\s+(?:too|as\s+well|for\s+(?:me|us)))?(?=\s*(?:[,.;!—–]|$|because\b|since\b|as\b))"
+    # "Escape rooms suck", "Brunch is so overrated": the same verdict as slang.
+    r"|^(?P<opt2>[^,]+?)\s+(?:sucks?|(?:is|are|'s|'re)\s+(?:so\s+|way\s+|totally\s+|wildly\s+)?"
+    r"overrated)(?=\s*(?:[,.;!—–]|$|\b))",
     re.I,
 )
 _ANY_BUT_RE = re.compile(
@@ -206,7 +221,7 @@ _NEEDLESS_RE = re.compile(
 )
 
 _INABILITY_RE = re.compile(
-    r"\b(?:allergic|intolerant|sensitive|hypersensitive)\s+to\s+(?:any\s+)?"
+    r"\b(?:al{1,2}er{1,2}gic|intolerant|sensitive|hypersensitive)\s+to\s+(?:any\s+)?"
     + OPTION_GROUP
     + r"|\b(?:can'?t|cannot|can\s+not|couldn'?t|(?:am|is|are|'m|'s|'re)\s+(?:not\s+able|unable)\s+"
     r"to)\s+(?:eat|have|drink|take|afford|tolerate|digest|wear|carry|climb|lift|ride|handle|"
@@ -265,17 +280,6 @@ _ABOUT_OUTPUT_RE = re.compile(
     re.I,
 )
 
-_WITHDRAW_RE = re.compile(
-    r"^(?:(?:let'?s|we(?:'ll|\s+will|\s+should|\s+can)?|just|please|ok(?:ay)?|so)\s+)*"
-    r"(?:cancel|nix|kill|shelve|axe|bin|scratch(?!\s+that\b)|give\s+up\s+on|call\s+off|"
-    r"pull\s+the\s+plug\s+on|bail\s+on|forget\s+about|never\s*mind|cross\s+off|"
-    r"we'?re\s+dropping|we'?ve\s+dropped)\s+"
-    + OPTION_GROUP
-    + r"|\b(?:we'?re|we\s+are|i'?m|i\s+am)\s+(?:leaving|ditching|dropping|quitting|scrapping|"
-    r"axing|killing(?!\s+it\b)|phasing\s+out|moving\s+(?:off|away\s+from)|getting\s+(?:off|rid\s+of)|migrating\s+off)\s+"
-    r"(?P<opt2>[^,.;!?]+)",
-    re.I,
-)
 
 
 class _Found(list[Construction]):
@@ -300,7 +304,9 @@ _AVERSION_WORDS = frozenset(
     back foot sign approve allow let rather prefer avoid avoids skip away clear cut keeping
     staying refuse refuses never touching doing eating buying paying going forbid forbids
     ban bans banned vetoed vetoes veto vetoing permit enough interest desire patience find
-    finds do does did hear running hosting self maintaining""".split()
+    finds do does did hear running hosting self maintaining deal nix nope no zero trying had
+    sworn swore boycott boycotting boycotts keep steer approve agree rule rules live locked
+    tied""".split()
 )
 _WORD_RE = re.compile(r"[a-z]+")
 
@@ -320,10 +326,13 @@ def _aversions(core: str, found: _Found) -> None:
     if thing:
         # "my wife said the Mentos thing is not happening": what was said is about Mentos.
         subject = REPORTED_BY_RE.sub("", first_group(thing).split(",")[-1])
+        # "even the 'natural' stuff with essential oils makes me break out": quotes mark a
+        # word, they cut nothing.
+        subject = re.sub(r"^\s*even\s+|(?<!\w)['‘’\"“”]|['‘’\"“”](?!\w)", "", subject)
         found.add(subject, core[thing.end() :], "aversion")
     out = _IS_OUT_RE.match(core)
-    if out and not HEDGE_RE.search(out.group("opt")):
-        subject = out.group("opt").split(",")[-1].strip()
+    if out and not HEDGE_RE.search(first_group(out)):
+        subject = first_group(out).split(",")[-1].strip()
         named = bool(re.search(r"[A-Z0-9]", subject)) and not subject.lower().startswith("the ")
         if named or re.search(r"[a-z]s$", subject):
             found.add(subject, core[out.end() :], "withdrawal")
@@ -409,7 +418,7 @@ def _needs_and_abilities(core: str, found: _Found) -> None:
             continue  # "I don't need a detailed answer": a wish about the reply
         if experiencer_before(before) and not re.search(r"\byou\s*$", before, re.I):
             found.add(m.group("opt"), core[m.end() :], "not_needed")
-    for pattern in (_NO_NEED_RE, _SKIP_RE, _NEEDLESS_RE, _NOT_NEEDED_STATE_RE):
+    for pattern in (_NO_NEED_RE, _SKIP_RE, _NEEDLESS_RE, _NOT_NEEDED_STATE_RE, TOPIC_DISMISSED_RE):
         needless = pattern.search(core)
         if needless:
             # "Cloudflare — legal raised concerns, so skip it": the topic it stands for.
@@ -440,20 +449,14 @@ def _experiences_and_changes(core: str, found: _Found) -> None:
         if m.group("opt5") and _ABOUT_OUTPUT_RE.search(core[: m.start()]):
             continue
         found.add(first_group(m), core[m.end() :], "replacement", gerund=False)
-    off = _TAKE_OFF_RE.match(core)
+    off = TAKE_OFF_RE.match(core)
     if off:
         found.add(off.group("opt"), core[off.end() :], "withdrawal")
-    for withdrawn in _WITHDRAW_RE.finditer(core):
+    for withdrawn in WITHDRAW_RE.finditer(core):
         if withdrawn.group("opt") and withdrawn.start() > 0:
             continue  # the imperative forms only open a clause
         found.add(first_group(withdrawn), core[withdrawn.end() :], "withdrawal")
 
-
-_TAKE_OFF_RE = re.compile(
-    r"^(?:(?:let'?s|please|just|we\s+can)\s+)?(?:take|cross|strike|knock)\s+(?P<opt>[^,.;]+?)\s+"
-    r"off\s+(?:the\s+|our\s+|my\s+)?(?:list|table|itinerary|plan|menu|schedule|shortlist)\b",
-    re.I,
-)
 
 
 def _english(core: str) -> list[Construction]:

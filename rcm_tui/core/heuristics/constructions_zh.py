@@ -13,10 +13,12 @@ from .text import CJK, CJK_CHAR_RE, ZH_ACKNOWLEDGEMENT, ZH_LATIN_NAME
 _ZH_NAME = ZH_LATIN_NAME
 _ZH_O = rf"(?P<opt>{_ZH_NAME}(?:\s{_ZH_NAME}){{0,2}}[{CJK}]{{0,4}}?|[{CJK}]{{1,10}}?)"
 _ZH_END = r"(?=[了吧呢啊嘛，,。.！!？?；;、：:\s也又还都就]|因为|由于|所以|太|$)"
-_ZH_VERBS = r"(?:用|使用|吃|喝|坐|去|住|买|选|订|报|带|看|穿|养|开|玩|考虑|碰|做|搞|请)"
+_ZH_VERBS = (
+    r"(?:用|使用|吃|喝|坐|去|住|买|选|订|报|带|看|穿|养|开|玩|考虑|碰|做|搞|请|找|租|走|折腾|弄)"
+)
 _ZH_AVERSION_RE = re.compile(
     rf"(?<!不)(?:讨厌|不喜欢|不太喜欢|不怎么喜欢|不爱|受不了|忍受不了|反感|(?<![麻厌])烦|不想|不愿意|"
-    rf"不让|不允许|禁止|不能接受|接受不了|没法接受|受够了|戒了|戒掉|不打算|没打算|拒绝|"
+    rf"(?:不让|不许)(?:我们?|孩子|他们?|她们?)?|不允许|禁止|不能?接受|无法接受|接受不了|没法接受|受够了|戒了|戒掉|不打算|没打算|拒绝|"
     rf"(?:别|不要)(?!的)(?:再|也)?(?:给|帮|跟|替)?(?:我们?|咱们|他们?|她)?(?:推荐|安排|介绍))"
     # "不想再用微信群了" (再 before a verb of using; "不想再重蹈覆辙" is no option).
     rf"(?:(?:再|也)(?={_ZH_VERBS}))?{_ZH_VERBS}?\s*{_ZH_O}{_ZH_END}"
@@ -26,7 +28,9 @@ _ZH_AVERSION_RE = re.compile(
 _ZH_DIET_RE = re.compile(
     rf"(?<![要吃坐穿])不(?:吃|喝|坐|穿)(?P<opt>[{CJK}]{{1,6}}?)(?=[了的，,。.！!；;]|$)"
 )
-_ZH_NOT_INTERESTED_RE = re.compile(rf"对{_ZH_O}(?:不感兴趣|没(?:有)?兴趣|没好感|不感冒)")
+_ZH_NOT_INTERESTED_RE = re.compile(
+    rf"对{_ZH_O}(?:不感兴趣|没(?:有)?兴趣|没好感|不感冒|无感|没感觉)"
+)
 _ZH_ALLERGY_RE = re.compile(rf"对{_ZH_O}过敏|(?P<opt2>(?:(?!对)[{CJK}]){{1,6}}?)(?:过敏|不耐受)")
 _ZH_CANNOT_RE = re.compile(
     rf"(?:不能|不可以|没法|无法)(?:吃|喝|碰|有|用|坐|买)(?:任何)?{_ZH_O}{_ZH_END}"
@@ -41,7 +45,7 @@ _ZH_CANNOT_SUFFIX_RE = re.compile(
 # (the speaker or someone planned for), adverbs of degree or scope, then one predicate of the
 # class "turned down", at the end of the clause (sentence-final particles allowed).
 _ZH_EXPERIENCER = (
-    r"(?:我们?|咱们|他们?|她们?|我(?:爸|妈|老婆|老公|家|女儿|儿子|媳妇儿?|爱人)|他爸|他妈|爸妈|父母|家里人?|孩子|老人|"
+    r"(?:我们家|咱们?家|我们?|咱们|他们?|她们?|我(?:爸|妈|老婆|老公|家|女儿|儿子|媳妇儿?|爱人)|他爸|他妈|爸妈|父母|家里人?|孩子|老人|"
     r"老板|领导|客户|女朋友|男朋友|对象)"
 )
 _ZH_PERSON_RE = re.compile(
@@ -52,7 +56,7 @@ _ZH_PERSON_RE = re.compile(
 _ZH_SCOPE_AND_TIME = r"基本上?|以后|今后|往后|这次|这回|目前"
 _ZH_ADVERB = (
     rf"(?:其实|真的|实在|确实|完全|根本|{_ZH_SCOPE_AND_TIME}|一[点滴口次眼步下个](?:也|都)|"
-    r"也|都|就|还是|倒是|是|向来|从来|一直|再也|坚决|"
+    r"也|亦|都|就|还是|倒是|是|向来|从来|一直|再也|坚决|已经|早就|早已|"
     r"绝对|肯定|打死也|死活|先|暂时|暂且|就先|直接|果断|一律|统统|全部|想了想|想想|恐怕)"
 )
 _ZH_TURNED_DOWN = (
@@ -65,7 +69,7 @@ _ZH_TURNED_DOWN = (
     r"想避开|要避开|避开|不(?:太|怎么|大)?感冒|劝退|别(?:再)?(?:给我们?推荐?|推荐)了?|吃不惯|用不惯|住不惯|看不惯|玩不来|吃腻了|腻了|受够了|接受不了|"
     r"承受不了|受不了|不在考虑范围内?|不在考虑之内|不予考虑|一律不要|没必要|用不上|不太合适|不合适|"
     # "高铁方案不太适合本团": a formal letter says who it does not suit.
-    r"不(?:太|大|怎么)?(?:适合|適合)(?:我们?|他们?|她|他|孩子|老人|本团|本團|本人|我家|咱们?)?|就?pass|免[了啦咯喇]|算[了啦咯喇]|不要了|不用了|不需要了|"
+    r"不(?:太|大|怎么)?(?:适合|適合)(?:我们?|他们?|她|他|孩子|老人|本团|本團|本人|我家|咱们?)?|就?(?:pass|drop|skip)|免[了啦咯喇]|饶了我吧?|算[了啦咯喇]|不要了|不用了|不需要了|"
     r"不去了|不买了|不选了|不看了|不报了|拉倒|看不上|不靠谱|不(?:太|大)?行|不折腾了?|"
     # "don't even think of it": 想都别想, 别寻思了, 甭想了, 别惦记了.
     r"想都别想|(?:别|甭)(?:想|寻思|惦记|琢磨)了|"
@@ -73,24 +77,28 @@ _ZH_TURNED_DOWN = (
     # 不必了, 唔好啦, 唔要, 唔使.
     r"门都没有|免谈|没门|作废|不必了|唔(?:好|要|使|考虑|去|买|用|想|係好想|系好想|鍾意|钟意)|"
     # Banned where the user lives: "鞭炮市区禁放", "电动车小区禁停".
-    r"禁(?:放|用|售|养|烧|停|入|带))"
+    r"禁(?:放|用|售|养|烧|停|入|带)|"
+    # "携程已经拉黑了", "宜家我是不会选的", "别墅区是雷区": blacklisted, never chosen, a minefield.
+    r"拉黑了?|不(?:太|大)?现实|不会再?(?:选|买|去|用|考虑|请|报|住|坐|吃|找)|是(?:个|大)?(?:雷区?|坑))"
     r"(?<!预算了)"
 )
 _ZH_TURNED_DOWN_KEYS = (
     "想愿喜考避感惯腻够受要必上合适pass排免算去买选看报拉靠行来兴门废唔"
-    "学练租订办装养请找做换了意劲劝荐碰沾同乐答敢划删砍拿啦咯喇推申折禁鍾钟係系"
+    "学练租订办装养请找做换了意劲劝荐碰沾同乐答敢划删砍拿啦咯喇推申折禁鍾钟係系黑会雷坑现"
 )
 _ZH_TOPIC_FIRST_RE = re.compile(
     # One character is a noun too ("鱼不要", "酒不喝"), unless a pronoun or an adverb.
     # "那 TeamCity 就拉倒吧": a leading "then" and the space typed around a latin name.
     # An interjection first ("hmm OK 那 Zoom 算了", "嗯 那个就算了") is no topic.
     rf"^(?:(?i:hmm+|ok(?:ay)?|oh|ah|well)[\s,，.…]*|(?:嗯+|哦+|噢|额|呃)[\s,，.…]*)*"
-    rf"(?:(?:比如|例如|譬如)\s*(?:那个|这个)?\s*)?(?:那(?:就\s*|\s+))?(?P<opt>{_ZH_NAME}(?:\s?[{CJK}]{{0,4}}?)|(?:(?![我你他她佢])[{CJK}]){{2,10}}?|(?![我你他她它佢这那谁都也就还先再又])[{CJK}])\s*"
+    # "將軍澳ok 但日出康城就免啦": what follows a spoken "but" is a clause of its own.
+    r"(?:[^，,。；;]*?\s(?:但是?|不过|可是)\s?)?"
+    rf"(?:(?:比如|例如|譬如)\s*(?:那个|这个)?\s*)?(?:那(?:就\s*|\s+))?(?P<opt>{_ZH_NAME}(?:\s?[{CJK}]{{0,4}}?)|(?:(?![我你他她佢])[{CJK}]){{2,10}}?|(?![我你他她它佢这那谁都也亦就还先再又])[{CJK}])\s*"
     r"(?:那种|这种|那个|这个|那些|这类|之类的?|[这那](?:个|套)?(?:方案|选项|路子|东西))?"
     # The people who judged: an experiencer, 大家, or any noun plural in 们 ("同事们觉得没意思").
-    rf"(?:(?:{_ZH_EXPERIENCER}|大家|[{CJK}]{{2}}(?<![我你他她它咱])们)(?:都)?(?:觉得|感觉)?)?{_ZH_ADVERB}*{_ZH_TURNED_DOWN}"
+    rf"(?:(?:{_ZH_EXPERIENCER}|大家|[{CJK}]{{2}}(?<![我你他她它咱])们)(?:都)?(?:觉得|感觉)?)?{_ZH_ADVERB}*\s?{_ZH_TURNED_DOWN}"
     # "鱼我是不碰的": 是…的 says it of the speaker's habit.
-    r"(?:报|用|买|去|吃|选|要|玩|看|上)?[了吧啊呀哈嘛啦咯喇]*(?:(?<=[碰沾吃喝去用买])的)?(?=[，,。.！!；;]|$)"
+    r"(?:报|用|买|去|吃|选|要|玩|看|上)?\s?[了吧啊呀哈嘛啦咯喇]*(?:(?<=[碰沾吃喝去用买选虑请报住坐找])的)?(?=[，,。.！!；;]|$)"
 )
 _ZH_EXCEPT_ALL_RE = re.compile(
     rf"除了{_ZH_O}(?:以外|之外)?[，,]?\s*(?:(?:其他|其它|别的)(?:的)?[{CJK}]{{0,4}}?)?(?:什么)?(?:都|全都|全)"
@@ -105,7 +113,9 @@ _ZH_NOT_NEEDED_RE = re.compile(
     rf"(?:一?整套|全套)?\s*{_ZH_O}{_ZH_END}"
 )
 _ZH_NOT_NEEDED_SUFFIX_RE = re.compile(
-    rf"(?P<opt>{_ZH_NAME}|[{CJK}]{{1,8}}?)(?:就|也|都)?(?:不需要|不用|免|省)了?[吧啊呀哈]*(?=[，,。.！!；;]|$)"
+    # "packaging service 用不着": a latin name of a few words, a space typed before the verdict.
+    rf"(?P<opt>{_ZH_NAME}(?:\s{_ZH_NAME}){{0,2}}|[{CJK}]{{1,8}}?)\s?(?:就|也|都)?(?:不需要|不用|免|省|用不着|用不上)了?"
+    r"[吧啊呀哈]*(?=[，,。.！!；;]|$)"
 )
 _ZH_REPLACE_RE = re.compile(
     # "把阳台改成书房" converts the balcony (it stays); "把MySQL改成PostgreSQL" swaps a product.
@@ -119,24 +129,44 @@ _ZH_REPLACE_RE = re.compile(
 )
 _ZH_WITHDRAW_RE = re.compile(
     rf"(?:取消|不再|再也不|不会再)(?:用|吃|去|坐|买|住|选)?{_ZH_O}{_ZH_END}"
+    # "打死不去横店": a vow needs its verb ("绝对不能有芒果" is a limit, read elsewhere).
+    rf"|(?:打死(?:也)?不|死也不|坚决不|绝对不)(?:用|吃|去|坐|买|住|选|找|请|报|碰|租)(?P<opt12>{_ZH_NAME}|[{CJK}]{{2,8}}?){_ZH_END}"
+    # "跟健身房说拜拜了": a goodbye said to the thing.
+    rf"|(?:跟|和|向)(?P<opt11>{_ZH_NAME}|[{CJK}]{{2,8}}?)(?:说|say)\s*(?:拜拜|再见|bye|byebye|goodbye)"
     # "不买燃油车了", "不坐旅游大巴了": a changed plan (了), not a habit.
-    rf"|(?<![要用])不(?:买|坐|选|订|报|住|开|养|租|去|申|申请|投)(?P<opt3>{_ZH_NAME}|[{CJK}]{{2,8}}?)了"
+    # "今年不打麻将了", "不放烟花了": any verb of doing, playing or having a thing.
+    # (Not 打算 "plan", 打听, 放心, 放弃, 学习: words of their own.)
+    rf"|(?<![要用])不(?!打[算听扰折开工包]|放[心弃松假]|学习|抽空)(?:买|坐|选|订|报|住|开|养|租|去|申|申请|投|"
+    rf"打|放|玩|学|练|抽|喝|吃|办|搞|种|骑|爬|踢|唱|跳|滑|追|送|戴|穿|摆|走|参加|报名)(?P<opt3>{_ZH_NAME}|[{CJK}]{{2,8}}?)了"
+    # "我们家说好不放鞭炮": a plan agreed, with or without 了.
+    rf"|(?:说好|说定|决定|商量好|约好|讲好|定好)了?(?:今年|这次|以后)?(?:就|都|也)?不(?:放|打|办|请|摆|送|收|"
+    rf"买|去|吃|喝|用|搞|订|烧|玩)(?P<opt10>{_ZH_NAME}|[{CJK}]{{2,8}}?){_ZH_END}"
     rf"|把(?P<opt4>{_ZH_NAME}|[{CJK}]{{1,8}}?)(?:去掉|删掉|拿掉|划掉|取消)"
     # "那就换掉皇家", "划掉第二个": the verb first, then what goes.
     rf"|(?:换掉|去掉|删掉|拿掉|划掉|砍掉|撤掉)(?P<opt7>{_ZH_NAME}|[{CJK}]{{2,8}}?){_ZH_END}"
     # "那就不自建了", "就不跟团了": a plan given up, its verb phrase the option.
     rf"|(?:那就|就|那)不(?P<opt8>(?!考虑|需要|麻烦|打扰|客气|多说|啰嗦|纠结|强求|折腾|一)[{CJK}]{{2,4}}?)了"
     r"(?=[，,。.！!；;]|$)"
-    # "剪映卸了": an app uninstalled, a subscription cancelled.
-    rf"|(?P<opt5>{_ZH_NAME}|[{CJK}]{{2,8}}?)(?:要|得|都|就)?(?:换掉|删掉|去掉|拆掉|扔掉|撤掉|取消|卸载|卸掉|卸|删|退订)"
+    # "剪映卸了", "啤酒也戒了": an app uninstalled, a subscription cancelled, a habit dropped.
+    rf"|(?P<opt5>{_ZH_NAME}|[{CJK}]{{2,8}}?)(?:要|得|都|就|也)?(?:换掉|删掉|去掉|拆掉|扔掉|撤掉|取消|卸载|卸掉|卸|删|"
+    r"退订|戒掉|戒)"
     r"(?:吧|了)?(?=[，,。.！!；;]|$)"
     # "虾滑什么的就别买了", "芒果布丁都别点了": any one-character verb after 别 ends the clause.
     # "boarding 的学校也别推荐了": a latin name can qualify the noun.
     # "那种必须连app才能操作的也别推荐了": the kind described, whatever the words.
     rf"|那种(?P<opt9>[^，,。！!？?]{{2,16}}?)的(?:也|都|就)?(?:别|不要)再?(?:推荐|考虑|买|选)"
-    rf"|(?P<opt2>{_ZH_NAME}(?:\s?的[{CJK}]{{1,4}})?|[{CJK}]{{2,8}}?)(?:就|也|都|还是)?(?<!特)(?:别(?![的人处家等急])|不要)再?(?:考虑|推荐|[{CJK}])"
+    rf"|(?P<opt2>{_ZH_NAME}(?:\s?的[{CJK}]{{1,4}})?|[{CJK}]{{2,8}}?)(?:就|也|都|还是)?(?<!特)(?:别(?![的人处家等急墅针具])|不要)再?(?:考虑|推荐|[{CJK}])"
     r"了?(?=[，,。.！!；;]|$)"
 )
+# An English "no X" inside a Chinese clause ("医生说 no seafood", "今年 no 烟花"): code-switched
+# speech refuses in the other language.
+_ZH_LATIN_NO_RE = re.compile(
+    r"(?<![A-Za-z'])(?:no|No|NO)\s+(?!(?:problem|problems|worries|worry|way|idea|thanks|need|"
+    r"pressure|rush|doubt|kidding|big\s+deal|matter|comment|offen[cs]e)\b)"
+    rf"(?P<opt>[A-Za-z][\w-]*(?:\s[A-Za-z][\w-]*){{0,2}}|[{CJK}]{{1,6}}?)(?=\s*[，,。.！!；;、]|\s*$)"
+)
+# "踩过链家的雷": a mine stepped on, a pit fallen into.
+_ZH_STEPPED_ON_RE = re.compile(rf"踩(?:过|了)(?P<opt>{_ZH_NAME}|[{CJK}]{{2,8}}?)的(?:雷|坑)")
 _ZH_BAD_EXPERIENCE_RE = re.compile(
     rf"(?:用过|试过|吃过|去过|住过|坐过|买过|报过|请过|上过|住)(?:某|一个|一家)?"
     rf"(?P<opt>{_ZH_NAME}|[{CJK}]{{2,8}}?)[，,]?(?P<eval>[^。！!；;]*)"
@@ -157,7 +187,7 @@ _ZH_HEDGE_RE = re.compile(
     r"|不排除|未必|(?:并无|没有?|毫无)(?:成见|意见)|不反对"
 )
 _ZH_LEAD_RE = re.compile(
-    r"^(?:所以|因此|但是|不过|可是|而且|然后|另外|还有|其实|[那这]几[家个款]|[那这]些|我们?|咱们|他们?|她们?|"
+    r"^(?:所以|因此|但是|但|不过|可是|而且|然后|另外|还有|其实|[那这]几[家个款]|[那这]些|我们?|咱们|他们?|她们?|"
     r"我(?:妈|爸|老婆|老公|家)|这种|那种|这个|那个|[那这][家间款个]|那|对|某)+"
 )
 
@@ -226,7 +256,7 @@ _ZH_ASPECT_RE = re.compile(r"[了着]|(?<=[吃用试去住坐买看玩])过|得$
 _ZH_NOT_OPTIONS = frozenset(
     "考虑 使用 选择 采用 "
     "东西 这个 那个 这种 那种 它 他 她 推荐 说 了 的 吧 呢 啊 这样 那样 这么 那么 这些 那些 "
-    "一切 什么 全部 都".split()
+    "一切 什么 全部 都 牌子 品牌 地方".split()
 )
 
 
@@ -269,7 +299,7 @@ def zh_constructions(clause: str) -> list[Construction]:
     if allergy_only:
         return found
     for pattern, family, hard, keys in (
-        (_ZH_AVERSION_RE, "aversion", False, "讨厌喜欢爱受忍反烦想愿让允禁推接够戒打拒排介"),
+        (_ZH_AVERSION_RE, "aversion", False, "讨厌喜欢爱受忍反烦想愿让允禁推接够戒打拒排介许"),
         (_ZH_DIET_RE, "aversion", False, "吃喝坐穿"),
         (_ZH_NOT_INTERESTED_RE, "aversion", False, "兴趣好感"),
         (_ZH_CANNOT_RE, "inability", True, "能可法了"),
@@ -279,7 +309,9 @@ def zh_constructions(clause: str) -> list[Construction]:
         (_ZH_NOT_NEEDED_RE, "not_needed", False, "需着必安搞设"),
         (_ZH_NOT_NEEDED_SUFFIX_RE, "not_needed", False, "需用免省"),
         (_ZH_REPLACE_RE, "replacement", False, "换改替代取从与本"),
-        (_ZH_WITHDRAW_RE, "withdrawal", False, "取再别要不把掉卸删订"),
+        (_ZH_WITHDRAW_RE, "withdrawal", False, "取再别要不把掉卸删订戒拜见bye"),
+        (_ZH_STEPPED_ON_RE, "bad_experience", False, "踩"),
+        (_ZH_LATIN_NO_RE, "refusal", False, "Nn"),
     ):
         if not any(key in clause for key in keys):
             continue  # none of the words the construction needs: skip the pattern
@@ -293,7 +325,10 @@ def zh_constructions(clause: str) -> list[Construction]:
             add(opt, clause[m.end() :], family, hard=hard, single=single)
     for m in _ZH_BAD_EXPERIENCE_RE.finditer(clause):
         if _ZH_NEGATIVE_EVAL_RE.search(m.group("eval")):
-            add(m.group("opt"), m.group("eval"), "bad_experience")
+            # "住老公房被物业坑惨了": the thing runs on to the passive 被, not two characters.
+            passive = re.match(rf"[{CJK}]{{1,3}}?(?=[被让])", m.group("eval"))
+            tail = passive.group(0) if passive else ""
+            add(m.group("opt") + tail, m.group("eval")[len(tail) :], "bad_experience")
     return found
 
 
@@ -322,18 +357,24 @@ _ZH_SENTENCE_RE = re.compile(
 _ZH_BARE_VERDICT_RE = re.compile(
     rf"^(?:{_ZH_EXPERIENCER})?{_ZH_ADVERB}*(?:不再考虑|不再用|不考虑|不要|不用|算了|pass|PASS|免了|不行|排除|不选|放弃|"
     r"拉倒|不予考虑|别提了|就别提了|[\u4e00-\u9fff]{0,2}?换(?:一家|一个|个地方|个|别的|别家)|"
-    r"去掉|删掉|划掉|拿掉|取消)"
+    r"去掉|删掉|划掉|拿掉|取消|换掉|不(?:太|大)?行|不需要|用不着|用不上|不(?:太|大)?合适|skip|SKIP|"
+    r"不在考虑范围[内之]?|不在考虑之内)"
     r"[了吧啊呀哈]*[。！!.]?$"
 )
 _ZH_CLAUSE_TOPIC_RE = re.compile(
     rf"^(?:{_ZH_EXPERIENCER}(?:觉得|感觉))?(?!本来|想|打算|准备|要|去)"
     rf"(?P<t>{_ZH_NAME}(?:\s{_ZH_NAME})?|[{CJK}]{{2,10}}?)"
-    r"(?=太|很|不|没|在|有点|比较|实在|的?价格|也|都|就|还是|用起来|吃起来|看起来|听说|据说|"
-    r"我|他|她|大家|团队|孩子|老人|对|去年|上次|之前)"
+    r"(?=\s?(?:太|很|不|没|在|有点|比较|实在|的?价格|也|都|就|还是|用起来|吃起来|看起来|听说|据说|"
+    r"我|他|她|大家|团队|孩子|老人|对|去年|上次|之前))"
 )
 
 
-def _bare_verdicts(sentence: str) -> list[Construction]:
+def is_bare_verdict(clause: str) -> bool:
+    """The clause is only a verdict ("不考虑", "也不太行", "算了吧") on a topic said before it."""
+    return bool(_ZH_BARE_VERDICT_RE.match(clause.strip()))
+
+
+def bare_verdicts(sentence: str) -> list[Construction]:
     clauses = [c.strip() for c in re.split(r"[，,]", sentence)]
     found: list[Construction] = []
     for at, (before, clause) in enumerate(itertools.pairwise(clauses)):
@@ -362,7 +403,7 @@ def _bare_verdicts(sentence: str) -> list[Construction]:
 
 
 def chinese_sentence_constructions(sentence: str) -> list[Construction]:
-    found: list[Construction] = _bare_verdicts(sentence)
+    found: list[Construction] = bare_verdicts(sentence)
     for m in _ZH_SENTENCE_RE.finditer(sentence):
         if m.group("opt") and not _ZH_NEGATIVE_EVAL_RE.search(m.group("eval") or ""):
             continue

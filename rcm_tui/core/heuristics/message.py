@@ -36,6 +36,7 @@ from .sentences import (
     strip_discourse,
     tidy,
 )
+from .spaced_verdicts import spaced_verdicts
 from .statement_scan import scan_statements
 from .tagged_rejections import apply_tagger
 from .text import (
@@ -371,7 +372,8 @@ def rule_scan(
     # Pasted code is material to discuss, not statements: "return x" is no requirement; nor
     # is a quotation of someone else's words ("You wrote "X is often enough" — …").
     bounded = bounded_text(text, MESSAGE_HEAD, MESSAGE_TAIL)
-    sentences = parse_sentences(_QUOTED_RE.sub('"…"', FENCED_CODE_RE.sub("\n", bounded)))
+    read = _QUOTED_RE.sub('"…"', FENCED_CODE_RE.sub("\n", bounded))
+    sentences = parse_sentences(read)
     if not sentences:
         return None
     dropped_ids, drop_sentences = _dropped(sentences, view)
@@ -386,7 +388,8 @@ def rule_scan(
         hit.option = resolved(hit.option, view.last_assistant_message)
     _add_proposal_verdicts(sentences, view, scan, drop_sentences)
     rhetorical = rhetorical_rejections(sentences, drop_sentences)
-    for hit in [*rhetorical, *topic_refusals(sentences, scan.hits)]:
+    spaced = spaced_verdicts(read, sentences, scan.hits)
+    for hit in [*rhetorical, *topic_refusals(sentences, scan.hits), *spaced]:
         if not any(same_option(hit.option, h.option) for h in scan.hits):
             scan.hits.append(hit)
             scan.clauses[(hit.sentence, 0)] = ""

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 
 # Verbs of seeming judge like a copula: "gift cards feel lazy", "that sounds tacky".
-_COPULA = r"(?:is|are|'s|'re|was|were|s|feels?|seems?|looks?|sounds?)"
+_COPULA = r"(?:is|are|'s|'re|was|were|s|(?:feels?|seems?|looks?|sounds?)(?:\s+like)?)"
 _NEG_COPULA = r"(?:(?:is|are|was|were)(?:n'?t|\s+not)|'s\s+not|'re\s+not|s\s+not)"
 _DEGREE = (
     r"(?:(?:just|simply|really|definitely|totally|honestly|kinda|kind\s+of|sort\s+of|pretty|"
@@ -44,7 +44,8 @@ _POSITIVE_VERDICT = (
     r"(?:pass|no)(?:\s+(?:for|from)\s+" + _PEOPLE + r")?|meh|boring|tedious|a\s+(?:pain|hassle|"
     r"nightmare|chore|headache|waste\s+of\s+\w+)|(?:useless|pointless|awful|terrible|horrible|"
     r"annoying|unbearable|exhausting|lazy|tacky|cheesy|impersonal|naff|lame|cringe|dated|"
-    r"chaotic|insane|ridiculous|absurd|extortionate|a\s+joke|murder|torture|brutal|a\s+killer)"
+    r"chaotic|insane|ridiculous|absurd|extortionate|a\s+joke|murder|torture|brutal|a\s+killer|"
+    r"over-?engineer(?:ing|ed)|overcomplicated|impractical|unrealistic|a\s+hard\s+sell)"
     r"|off(?:\s+the\s+(?:table|list|menu))?|"
     r"(?:my|our|his|her|their)\s+(?:worst\s+)?(?:nightmare|enemy|pet\s+peeve)|the\s+worst|"
     r"too\s+[a-z-]+(?:\s+for\s+" + _PEOPLE + r")?|not\s+for\s+" + _PEOPLE + r")"
@@ -53,6 +54,7 @@ _POSITIVE_VERDICT = (
 _NEGATED_VERDICT = (
     r"(?:(?:an?\s+|the\s+)?(?:real\s+|viable\s+|good\s+)?(?:option|possibility|choice|"
     r"alternative)|for\s+" + _PEOPLE + r"|worth\s+(?:it|the\s+\w+)|happening|on\s+the\s+table|"
+    r"(?:really\s+)?(?:practical|realistic|feasible|doable)|"
     r"(?:something|anything|what|a\s+thing)\s+(?:i|we|he|she|they|my\s+\w+|our\s+\w+)\s+"
     r"(?:really\s+)?(?:want|need|like|enjoy|would\s+\w+|'d\s+\w+|(?:am|'m|are|'re|is|'s)\s+"
     r"(?:after|looking\s+for|into|keen\s+on|interested\s+in)|have\s+(?:the\s+)?(?:time|money|"
@@ -102,7 +104,8 @@ def verdict(core: str) -> tuple[str, str] | None:
     if not m:
         return None
     subject = re.sub(
-        r"^(?:anything|everything|something|stuff)\s+(?:with|that\s+(?:has|uses|needs)|involving)\s+",
+        r"^(?:anything|everything|something|stuff|anywhere|any\s+place|somewhere)\s+"
+        r"(?:with|that\s+(?:has|uses|needs)|involving)\s+",
         "",
         m.group("opt").strip(),
         flags=re.I,
@@ -144,7 +147,8 @@ _TOPIC_RE = re.compile(
 _SUBJECT_RE = re.compile(
     r"^(?P<np>(?:[A-Za-z0-9][\w'+.-]*\s+){0,3}?[A-Za-z0-9][\w'+.-]*)\s+(?:just\s+|really\s+|"
     r"always\s+|still\s+)?(?:is|are|was|were|has|have|had|gave|gives|made|makes|kept|keeps|"
-    r"eats?|takes?|costs?|needs?|looks?|feels?|seems?|gets?|weighs?|breaks?|uses?)\b",
+    r"eats?|takes?|costs?|needs?|looks?|feels?|seems?|gets?|weighs?|breaks?|uses?|seats|holds|"
+    r"fits|sleeps|charges|serves|only\s+\w+s)\b",
     re.I,
 )
 # "We looked at Mongo but it is overkill", "We used Heroku and it was way too expensive": the
@@ -167,7 +171,12 @@ _NO_ANTECEDENT = frozenset(
 def antecedent(before: str) -> str:
     """The noun phrase a pronoun later in the sentence refers to: the fronted topic ("X we've
     tried"), else the subject of the first clause ("X is all kitchen stuff"), else ''."""
-    text = re.sub(r"^(?:the|a|an|this|that|these|those)\s+", "", before.strip(" ,;"), flags=re.I)
+    text = re.sub(
+        r"^(?:(?:and|but|also|oh|ok|okay)\s+)?(?:the|a|an|this|that|these|those)?\s*",
+        "",
+        before.strip(" ,;"),
+        flags=re.I,
+    )
     for pattern in (_TRIED_OBJECT_RE, _TOPIC_RE, _SUBJECT_RE):
         m = pattern.match(text)
         if m and m.group("np").split()[0].lower() not in _NO_ANTECEDENT:
