@@ -165,7 +165,7 @@ def cross_validate(splits: tuple[str, ...], labels: Path) -> None:
             for p in paths:
                 for f in (p, p.with_suffix(".expect.json")):
                     (Path(tmp) / f.name).symlink_to(f)
-            rows, errors = asyncio.run(_run(Path(tmp), 4))
+            rows, errors = asyncio.run(_run([Path(tmp)], 4))
         rm.use_model(None)
         all_rows += rows
         report = {**breakdown(rows), "errors": errors}
