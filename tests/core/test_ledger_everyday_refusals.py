@@ -53,6 +53,7 @@ def _rejected(text: str) -> list[str]:
         ("Keep the kids away from sugary snacks.", "sugary snacks"),
         ("Cats make me sneeze like crazy.", "Cats"),
         ("Absolutely no peanuts, he's allergic.", "peanuts"),
+        ("The museum, skip it.", "museum"),
         # The thing tried, not the part of it complained about.
         ("We tried HelloFresh, the packaging was ridiculous.", "HelloFresh"),
         ("We're over Marvel movies.", "Marvel movies"),
@@ -125,6 +126,9 @@ def test_an_everyday_refusal_is_a_rejection(text: str, option: str) -> None:
         "That sounds like a plan.",
         "I need to forget it.",
         "Keep the pills away from the kids.",
+        "Let's skip that.",  # found reviewing the change: "Let's" is no topic
+        "I stopped the car at the lights.",  # "stopped" gives up only a doing (-ing)
+        "I have stopped counting.",
         "ok so not sure then",
         "And no worries if not.",
     ],

@@ -224,8 +224,9 @@ WITHDRAW_RE = re.compile(
     # A habit given up: "I've stopped flying", "we gave up on Airbnb", "I quit sugar" (not
     # "stopped by the shop", "quit my job").
     r"|\b(?:we|i)(?:'ve|\s+have|\s+had|'d)?\s+(?:(?:finally|already|just|completely)\s+)?(?:quit|"
-    r"stopped|given\s+up(?:\s+on)?|gave\s+up(?:\s+on)?)\s+(?!(?:by|at|in|for|on|to|off|over|"
-    r"there|here|it|that|this|working|being|trying|asking|thinking|looking|my\s+job)\b)(?P<opt3>[^,.;!?]+)"
+    r"given\s+up(?:\s+on)?|gave\s+up(?:\s+on)?|stopped(?=\s+[a-z]+ing\b))\s+(?!(?:by|at|in|for|on|to|"
+    r"off|over|there|here|it|that|this|working|being|trying|asking|thinking|looking|counting|caring|"
+    r"my\s+job)\b)(?P<opt3>[^,.;!?]+)"
     # "I'm not cycling anywhere", "we're not camping again": an activity refused for good.
     r"|\b(?:i'?m|i\s+am|we'?re|we\s+are)\s+not\s+(?P<opt4>(?!(?:going|getting|doing|saying|asking|"
     r"trying|looking|waiting|planning|kidding|joking|being|having|coming|leaving|moving|worrying|"
@@ -239,7 +240,8 @@ TAKE_OFF_RE = re.compile(
 )
 # "the dry stuff forget it entirely", "Dry food, skip it": a topic, then dismissed by pronoun.
 TOPIC_DISMISSED_RE = re.compile(
-    r"^(?P<opt>(?:the\s+|that\s+|those\s+)?[\w'-]+(?:\s+[\w'-]+){0,3}?)\s*[,—–-]?\s*(?:so\s+)?"
+    r"^(?!(?:let'?s|we|i|you|they|he|she|please|just|honestly|ok(?:ay)?|so|then|maybe|can|also|and|"
+    r"but)\b)(?P<opt>(?:the\s+|that\s+|those\s+)?[\w'-]+(?:\s+[\w'-]+){0,3}?)\s*[,—–-]?\s*(?:so\s+)?"
     r"(?:forget|skip|scrap|ditch|drop|bin|nix)\s+(?:it|them|that|those)\b",
     re.I,
 )
