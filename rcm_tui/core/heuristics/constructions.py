@@ -95,6 +95,8 @@ _NOT_A_PERSON_RE = re.compile(
     r"(?:people|person|fans?|types?|lovers?|guys?|girls?|folks)\b(?!\s+of\b)",
     re.I,
 )
+# "even the 'natural' stuff …": a leading "even" and quotes around a word are no part of it.
+_EVEN_AND_QUOTES_RE = re.compile(r"^\s*even\s+|(?<!\w)['‘’\"“”]|['‘’\"“”](?!\w)")
 _HATE_TO_RE = re.compile(r"^(?:to\s+\w+|it\s+when)\b", re.I)  # "hate to say", "hate it when"
 
 _NOT_MY_THING_RE = re.compile(
@@ -326,9 +328,8 @@ def _aversions(core: str, found: _Found) -> None:
     if thing:
         # "my wife said the Mentos thing is not happening": what was said is about Mentos.
         subject = REPORTED_BY_RE.sub("", first_group(thing).split(",")[-1])
-        # "even the 'natural' stuff with essential oils makes me break out": quotes mark a
-        # word, they cut nothing.
-        subject = re.sub(r"^\s*even\s+|(?<!\w)['‘’\"“”]|['‘’\"“”](?!\w)", "", subject)
+        # "even the 'natural' stuff … makes me break out": quotes mark a word, cut nothing.
+        subject = _EVEN_AND_QUOTES_RE.sub("", subject)
         found.add(subject, core[thing.end() :], "aversion")
     out = _IS_OUT_RE.match(core)
     if out and not HEDGE_RE.search(first_group(out)):

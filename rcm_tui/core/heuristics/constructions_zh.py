@@ -374,7 +374,7 @@ def is_bare_verdict(clause: str) -> bool:
     return bool(_ZH_BARE_VERDICT_RE.match(clause.strip()))
 
 
-def bare_verdicts(sentence: str) -> list[Construction]:
+def _bare_verdicts(sentence: str) -> list[Construction]:
     clauses = [c.strip() for c in re.split(r"[，,]", sentence)]
     found: list[Construction] = []
     for at, (before, clause) in enumerate(itertools.pairwise(clauses)):
@@ -403,7 +403,7 @@ def bare_verdicts(sentence: str) -> list[Construction]:
 
 
 def chinese_sentence_constructions(sentence: str) -> list[Construction]:
-    found: list[Construction] = bare_verdicts(sentence)
+    found: list[Construction] = _bare_verdicts(sentence)
     for m in _ZH_SENTENCE_RE.finditer(sentence):
         if m.group("opt") and not _ZH_NEGATIVE_EVAL_RE.search(m.group("eval") or ""):
             continue

@@ -141,3 +141,6 @@ ASSENT_RE = re.compile(
     r"谢谢|多谢|感谢|拜拜|再见)[了啊呀吧哈！!。.]*$",
     re.I,
 )
+
+# Idioms of flat refusal said on their own ("Crocs? Over my dead body."): a closed class.
+REFUSAL_IDIOMS = r"over\s+my\s+dead\s+body|not\s+in\s+a\s+million\s+years|not\s+on\s+your\s+life"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from .cues import REFUSAL_IDIOMS
 from .rejections import RejectionHit
 from .sentences import Sentence, tidy
 from .text import STOPWORDS
@@ -21,8 +22,7 @@ from .text import STOPWORDS
 _REFUSAL_RE = re.compile(
     r"^(?:(?:lol|haha|yeah|ugh|honestly|um+|uh|hmm+)[\s,]+)?"
     r"(?:nope(?:[\s,]+nope)*|nah|no(?:[\s,]+no)*|not\s+a\s+(?:chance|hope)|no\s+way|no\s+thanks|"
-    r"hard\s+pass|i'?ll\s+pass|pass|never(?:\s+again)?|yeah\s+no|hell\s+no|over\s+my\s+dead\s+body|"
-    r"not\s+(?:in\s+a\s+million\s+years|on\s+your\s+life))"
+    rf"hard\s+pass|i'?ll\s+pass|pass|never(?:\s+again)?|yeah\s+no|hell\s+no|{REFUSAL_IDIOMS})"
     r"(?:\s+(?:lol|haha|thanks))?\s*(?:[.,!;:—–-]|$)"
     r"|^(?:算了|拉倒|免了|不了|不要|不用了|没门|想都别想|pass)[吧啊呀哈了]*",
     re.I,

@@ -31,14 +31,19 @@ _JUDGED_TOPIC_RE = re.compile(
 _FAMILY = "explicit_refusal"
 
 
-def _spaced(text: str, before: Sentence, after: Sentence) -> bool:
-    """The two pieces were typed with only spaces between them."""
-    at = text.find(before.text)
-    if at < 0:
-        return False
-    rest = text[at + len(before.text) :]
-    gap = len(rest) - len(rest.lstrip(" \u3000"))
-    return gap > 0 and rest[gap:].startswith(after.text)
+def _space_joined(text: str, sentences: list[Sentence]) -> list[bool]:
+    """For each two neighbouring pieces, whether only spaces were typed between them: the
+    pieces are found in order, each after the one before, so a piece typed twice is placed
+    where it stands."""
+    joined: list[bool] = []
+    end: int | None = None  # where the piece before ended; None when it was not found
+    for i, sentence in enumerate(sentences):
+        at = text.find(sentence.text, end or 0)
+        if i:
+            gap = text[end:at] if end is not None and at >= 0 else ""
+            joined.append(bool(gap) and not gap.strip(" \u3000"))
+        end = at + len(sentence.text) if at >= 0 else None
+    return joined
 
 
 def _verdicts(before: str, after: str) -> list[str]:
@@ -57,11 +62,12 @@ def spaced_verdicts(
     """A hit for each verdict piece whose topic is the piece typed just before it."""
     ruled = {h.sentence for h in hits}
     found: list[RejectionHit] = []
+    joined = _space_joined(text, sentences)
     for at, (before, after) in enumerate(itertools.pairwise(sentences)):
         if before.index in ruled or before.question or not CJK_CHAR_RE.search(after.text):
             continue
         # "海底捞 排队太久 算了": a piece that comments on the one before it is no topic.
-        if not _spaced(text, before, after) or (at and _spaced(text, sentences[at - 1], before)):
+        if not joined[at] or (at and joined[at - 1]):
             continue
         for option in _verdicts(strip_discourse(before.text) or before.text, after.text):
             found.append(RejectionHit(option, "", before.index, 0, False, family=_FAMILY))

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from .cues import ACK_WORDS
+from .cues import ACK_WORDS, REFUSAL_IDIOMS
 from .option_shapes import names_no_thing
 from .rejections import RejectionHit
 from .sentences import Sentence, strip_discourse, tidy
@@ -28,8 +28,8 @@ _BARE_REFUSAL_RE = re.compile(
     r"^(?:(?:so|ok|okay|ah|honestly|lol|lmao|yeah|well|and|but|sorry|um|erm)[,\s]+)*"
     r"(?:no|nope|nah|hard\s+pass|pass|no\s+thanks|no\s+thank\s+you|not\s+for\s+(?:me|us)|"
     r"no\s+way|no\s+chance|not\s+happening|never\s+again|hell\s+no|absolutely\s+not|"
-    r"definitely\s+not|thanks\s+but\s+no(?:\s+thanks)?|over\s+my\s+dead\s+body|not\s+a\s+chance|"
-    r"not\s+in\s+a\s+million\s+years|not\s+on\s+your\s+life|forget\s+it)[.!\s]*$"
+    rf"definitely\s+not|thanks\s+but\s+no(?:\s+thanks)?|not\s+a\s+chance|{REFUSAL_IDIOMS}|"
+    r"forget\s+it)[.!\s]*$"
     r"|^(?:所以|那|反正)?[，,]?(?:不要|算了|免了|拉倒|不考虑|pass)了?[。！!～~]*$",
     re.I,
 )
