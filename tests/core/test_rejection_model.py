@@ -4,6 +4,8 @@ no corpus file and no training label."""
 
 from __future__ import annotations
 
+import gzip
+import json
 from pathlib import Path
 
 import pytest
@@ -41,7 +43,28 @@ def test_the_training_script_reproduces_the_shipped_model(tmp_path: Path) -> Non
     trainer = _trainer()
     out = tmp_path / "model.json.gz"
     assert trainer.main(["--out", str(out)]) == 0
-    assert out.read_bytes() == rm.MODEL_PATH.read_bytes()
+    trained = rm.RejectionModel.from_json(json.loads(gzip.decompress(out.read_bytes())))
+    shipped = rm.packaged_model()
+    # The optimum is one point; another build of the optimiser may stop a hair away from it, so
+    # weights agree to well under what moves a probability, not necessarily byte for byte.
+    assert abs(trained.bias - shipped.bias) < 1e-4
+    keys = trained.weights.keys() | shipped.weights.keys()
+    drift = max(abs(trained.weights.get(k, 0.0) - shipped.weights.get(k, 0.0)) for k in keys)
+    assert drift < 2e-3, drift
+    assert len(trained.weights.keys() ^ shipped.weights.keys()) < 0.01 * len(keys)
+
+
+def test_training_finds_the_same_weights_whatever_the_order_of_the_examples() -> None:
+    # The old trainer (stochastic gradient descent, one shuffled order, stopped after twelve
+    # passes) gave different weights for the same examples in another order, so a rule edit
+    # that changed a few candidates reshuffled the whole model.
+    trainer = _trainer()
+    examples = trainer.label_examples(trainer.LABELS)[:300]
+    assert len({y for _, y in examples}) == 2, "the labels hold rejections and non-rejections"
+    forward, backward = trainer.train(examples), trainer.train(examples[::-1])
+    assert abs(forward.bias - backward.bias) < 1e-4
+    for key in forward.weights.keys() | backward.weights.keys():
+        assert abs(forward.weights.get(key, 0.0) - backward.weights.get(key, 0.0)) < 2e-3
 
 
 # Everyday rejections from the issue: the rules, the model, or both must read each one.

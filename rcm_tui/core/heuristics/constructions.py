@@ -297,25 +297,8 @@ class _Found(list[Construction]):
             self.append(Construction(phrase, rest, family, hard, gerund))
 
 
-# Every aversion predicate holds one: a clause without any skips the long pattern (time budget).
-_AVERSION_WORDS = frozenset(
-    """pass told advised asked said says accept hard hate hates hated detest detests loathe
-    loathes dislike dislikes despise despises abhor abhors stand bear stomach tolerate fan
-    into keen fond big crazy interested done finished through fed sick tired weary scared
-    afraid terrified wary over like love enjoy fancy dig care trust eat drink touch near
-    back foot sign approve allow let rather prefer avoid avoids skip away clear cut keeping
-    staying refuse refuses never touching doing eating buying paying going forbid forbids
-    ban bans banned vetoed vetoes veto vetoing permit enough interest desire patience find
-    finds do does did hear running hosting self maintaining deal nix nope no zero trying had
-    sworn swore boycott boycotting boycotts keep steer approve agree rule rules live locked
-    tied""".split()
-)
-_WORD_RE = re.compile(r"[a-z]+")
-
-
 def _aversions(core: str, found: _Found) -> None:
-    words = set(_WORD_RE.findall(core.lower()))
-    for m in _AVERSION_RE.finditer(core) if words & _AVERSION_WORDS else ():
+    for m in _AVERSION_RE.finditer(core):
         if _HATE_TO_RE.match(m.group("opt")) or not experiencer_before(core[: m.start()]):
             continue
         # "avoid blocking the event loop" is a requirement on behaviour, not an option.

@@ -16,7 +16,9 @@ The model is a logistic regression over hashed features — word and word-pair f
 masked sentence, the words right before and after the option, Chinese character n-grams, and
 the existing cues (rule family, hedge, negative evaluation, question, proposed by the
 assistant). `scripts/train_rejection_model.py` trains it from the ledger corpus and the labels
-in `corpus/ledger/rejection_labels.jsonl` with a fixed seed; inference here is pure Python.
+in `corpus/ledger/rejection_labels.jsonl` to the one minimum of an L2-penalised loss (so a rule
+edit that changes a few training candidates moves the weights a little, not the whole model);
+inference here is pure Python.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from typing import Any
 from ..ledger_snapshot import LedgerSnapshot
 from .options import option_matches, option_spans, same_option, strip_option_noise
 from .proposals import clause_topics, hedged, negative_verdict
-from .rejections import RejectionHit, RejectionScan
+from .rejections import RejectionHit, RejectionScan, choice
 from .sentences import Sentence, strip_discourse, tidy
 from .sentiment import sentiment_words, valence_counts
 from .text import CJK, CJK_CHAR_RE, STOPWORDS, ZH_ACKNOWLEDGEMENT
@@ -315,6 +317,13 @@ def _praised(text: str, option: str) -> bool:
     return bool(_WANTED_RE.search(clause)) and not _NEGATED_RE.search(clause)
 
 
+def _chosen(text: str, option: str) -> bool:
+    """A clause picks the option ("lets go with zulip, I'll ask IT for a test server"): the
+    one chosen is not the one turned down, however the rest of the sentence reads."""
+    picked = (choice(piece.strip()) for piece in _CLAUSE_RE.split(text))
+    return any(p and same_option(option, p) for p in picked)
+
+
 _CLAUSE_RE = re.compile(r"[,，。.;；!！?？]")
 _WANTED_RE = re.compile(
     r"\b(?:i|we)(?:'d|\s+would)\s+(?:really\s+)?(?:like|love)\b|\binterested\s+in\b|\bkeen\s+on\b"
@@ -349,7 +358,7 @@ def _rescuable(option: str, proposal: str, *, text: str) -> bool:
 def plausibly_rejected(option: str, text: str) -> bool:
     """Could `text` turn `option` down at all? Not when it praises it, asks for it, states a need
     about it or hedges, nor when the "option" is a pronoun, an adverb or a condition."""
-    if _praised(text, option):
+    if _praised(text, option) or _chosen(text, option):
         return False
     words = option.strip(" .,!?;:").lower().split()
     if not words or words[0] in _EDGE_WORDS or words[-1] in _EDGE_WORDS:
