@@ -127,6 +127,19 @@ def test_traps_reject_nothing(text: str, reply: str) -> None:
     assert _rejected(text, reply) == []
 
 
+@pytest.mark.parametrize(
+    ("option", "text"),
+    [
+        ("zulip", "lets go with zulip, I'll ask IT for a test server on friday"),
+        ("grit", "scrap the carpet idea, paint + grit it is"),
+        ("Linear", "OK, we'll settle on Linear; Jira can wait."),
+    ],
+)
+def test_the_option_a_clause_chooses_is_never_added_as_rejected(option: str, text: str) -> None:
+    # The converged model scored "zulip" 0.63 here, over the bar: a choice reads like a verdict.
+    assert not rm.plausibly_rejected(option, text)
+
+
 def test_a_model_swapped_in_for_evaluation_is_used_and_restored() -> None:
     text = "Camper vans make my dad seasick just looking at them."
     reply = "For the trip: a camper van, a rented cottage, or a hotel in town."
