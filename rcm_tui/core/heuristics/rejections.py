@@ -420,6 +420,8 @@ _CHOICE_RE = re.compile(
     r"|^(?:(?:let'?s|we(?:'ll|\s+will|\s+should)?|i'd|i\s+would)\s+)?"
     rf"(?:{_CHOOSING_VERBS}|pick|choose|trial)\s+(?P<c>.+)$"
     r"|^(?:we\s+)?(?:chose|picked|decided\s+on|went\s+with|settled\s+on)\s+(?P<d>.+)$"
+    # "Going with Metabase Pro", "we're sticking with Postgres": the choice as it is made.
+    r"|^(?:(?:we'?re|we\s+are|i'?m|i\s+am)\s+)?(?:going|sticking)\s+with\s+(?P<k>.+)$"
     rf"|^{DECISION_LABEL}\s*[:：]\s*(?P<j>[^,;，；]+?)(?:\s*[,;，；].*)?$"
     # "Let's do Thai", "lets do the 9am one": doing an offered option picks it.
     r"|^let'?s\s+do\s+(?!it\b|this\b|that\b|so\b|some\b|a\b|an\b|more\b|less\b|both\b)(?P<i>.+)$"

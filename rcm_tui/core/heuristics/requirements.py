@@ -17,8 +17,8 @@ from .options import option_matches
 from .reply_manner import states_no_need
 from .requests import narrowed_request
 from .sentences import COMMA_RE, ZH_PARTICLES_RE, strip_discourse, tidy
-from .statements import ZH_PAST_COUNT_RE
-from .text import CJK_CHAR_RE
+from .statements import GERUND_WITH_OBJECT_RE, ZH_PAST_COUNT_RE
+from .text import CJK, CJK_CHAR_RE
 
 # Written Chinese says 需 alone ("所有内容需提前过法务"); not 无需, 所需, 急需 or 需求 (a noun).
 _ZH_WRITTEN_XU = r"(?<![无所急])需(?![求要])"
@@ -411,6 +411,8 @@ _AMOUNT_ASKED_RE = re.compile(
     r"what\s+date)\b[^.!?]*\?\s*$",
     re.I,
 )
+# 嘛 / 呢 after a name make it the topic of what follows ("北角嘛…", "千岛湖呢…").
+_ZH_TOPIC_MARK_RE = re.compile(rf"[{CJK}A-Za-z0-9]\s*[嘛呢]\s*$")
 _ZH_ACKS = frozenset("可以 行 好 好的 对 是 嗯 没问题 不错 还行 同意 确认".split())
 
 
@@ -421,6 +423,8 @@ def bare_answer(sentence: str, last_reply: str) -> str | None:
     if ASSENT_RE.match(sentence.strip()) or ASSENT_RE.match(body):
         return None  # "Yes, that's correct": the read-back is confirmed, nothing is named
     head, tail = [*COMMA_RE.split(body, maxsplit=1), ""][:2]
+    if _ZH_TOPIC_MARK_RE.search(head):
+        return None  # "北角嘛 我驚會唔會太嘈": "as for North Point, …" sets a topic, picks nothing
     head = ZH_PARTICLES_RE.sub("", head.strip())
     words = head.split()
     if not 1 <= len(words) <= 3 or _QUANTITY_RE.search(head):
@@ -442,6 +446,8 @@ def bare_answer(sentence: str, last_reply: str) -> str | None:
     first = words[0].lower().strip(".!")
     if first in ACK_WORDS or first.endswith("ly") or _WH_WORDS_RE.search(head):
         return None  # "Mostly the database." describes; it names no choice
+    if GERUND_WITH_OBJECT_RE.match(head):
+        return None  # "booking the Ivy" reports the choice as an action; no thing to use
     if OUTPUT_VERB_RE.match(head) or SYSTEM_VERB_RE.match(head) or BUILD_VERB_RE.match(head):
         return None
     if _CLAUSE_WORDS_RE.search(head):

@@ -263,4 +263,20 @@ def _spec_fragment(body: str) -> bool:
         and len(body) <= 60
         and not _VERB_OR_PRONOUN_RE.search(body)
         and not _CJK_RE.search(body)
+        and not _ACTION_TOLD_RE.match(body)
     )
+
+
+_OBJECT_START = r"(?:the|a|an|my|our|your|his|her|their|this|that|these|those|it|them)\b"
+# "Booking the Ivy", "getting the blue one": a gerund that takes an object is a verb phrase, an
+# action reported or decided; "heated pool", "parking for two cars" name a thing wanted.
+GERUND_WITH_OBJECT_RE = re.compile(
+    rf"^(?!(?:some|any|no|every)thing\b)\w+ing\s+{_OBJECT_START}", re.I
+)
+# As a line of its own, only a transaction or the planning itself is told ("Booking the Ivy",
+# "Planning our end-of-year party"); "Having a garden", "Keeping the cost down" may be wanted.
+_ACTION_TOLD_RE = re.compile(
+    r"^(?:booking|ordering|buying|purchasing|reserving|renting|hiring|planning|organi[sz]ing)"
+    rf"\s+{_OBJECT_START}",
+    re.I,
+)
