@@ -41,7 +41,8 @@ from rcm_tui.core.ledger_snapshot import LedgerSnapshot
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SPLITS = ("dev", "dev2", "dev3", "dev4", "dev5")
 LABELS = ROOT / "corpus" / "ledger" / "rejection_labels.jsonl"
-# The penalty per unit of squared weight, against a loss summed over examples; chosen by `--cv`.
+# The penalty per unit of squared weight, against a loss summed over examples. `--cv` is flat
+# from 1 to 10 (329-331 of 376); 5 moves least when the rules move (README, session 25).
 L2 = 5.0
 # L-BFGS stops when no gradient component exceeds this: far below what rounding keeps.
 GRADIENT_TOLERANCE = 1e-7
