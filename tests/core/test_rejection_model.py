@@ -140,6 +140,39 @@ def test_the_option_a_clause_chooses_is_never_added_as_rejected(option: str, tex
     assert not rm.plausibly_rejected(option, text)
 
 
+@pytest.mark.parametrize(
+    ("option", "text"),
+    [
+        # What a need asks for, with its modal before the option.
+        ("gluten-free", "It also has to be gluten-free, my niece is coeliac."),
+        ("Slack alerts", "The tool has to send Slack alerts, that's non-negotiable."),
+        ("微信支付", "收银系统必须支持微信支付，老人都用这个。"),
+        # Not knowing the option yet, or keeping it in reserve.
+        ("Coolify", "Never heard of Coolify before this week."),
+        ("零跑", "零跑我不太了解，口碑怎么样？"),
+        ("Vultr", "Vultr as the backup, then."),
+        ("MongoDB", "MongoDB 不是说它不好，先留着当备选吧。"),
+        # The option named in what a clause picks.
+        ("Fastmail", "Fastmail business plan it is."),
+    ],
+)
+def test_a_need_unfamiliarity_a_reserve_or_a_pick_keeps_the_option(option: str, text: str) -> None:
+    assert not rm.plausibly_rejected(option, text)
+
+
+@pytest.mark.parametrize(
+    ("option", "text"),
+    [
+        ("dairy", "The menu has to avoid dairy entirely."),
+        ("旧窗户", "这次必须换掉旧窗户，冬天漏风。"),
+        ("Hilton", "Hilton's off then, way too far from the station."),
+        ("Basecamp", "Basecamp lacks time tracking then? That rules it out."),
+    ],
+)
+def test_a_need_to_remove_or_a_dropped_pick_still_may_reject(option: str, text: str) -> None:
+    assert rm.plausibly_rejected(option, text)
+
+
 def test_a_model_swapped_in_for_evaluation_is_used_and_restored() -> None:
     text = "Camper vans make my dad seasick just looking at them."
     reply = "For the trip: a camper van, a rented cottage, or a hotel in town."

@@ -63,6 +63,11 @@ _ASKING = r"(?:please|pls|let'?s|can\s+you|could\s+you|would\s+you)"
 _KEPT_RE = re.compile(
     r"担心|怕|犹豫|不确定|再看看|再想想|也?不是不|不排斥|不介意|不反对|(?:并无|没有?|毫无)(?:成见|意见)"
     r"|可能|也许|还行|也行|就够(?:用)?了|足够了"
+    # Not knowing it yet ("深蓝我没怎么了解过", "never heard of Coolify") or keeping it in
+    # reserve ("先留着当备选", "not saying it's bad"): weighed, not turned down.
+    r"|没(?:怎么|太)?了解过?|不太?了解|没听说过|不熟悉|留着|备选|备用|不是说(?:它|他|她)?不好"
+    r"|\b(?:not\s+familiar|never\s+heard|(?:don'?t|do\s+not)\s+know\s+(?:much\s+)?about|"
+    r"as\s+(?:a|the)\s+(?:backup|fallback|back-up|plan\s+b))\b"
     r"|\b(?:not\s+sure|unsure|might|maybe|perhaps|wonder\w*|worried|not\s+against|"
     r"(?:do\s+not|don'?t)\s+mind|open\s+to|no\s+objections?\s+to|not\s+opposed\s+to|"
     r"(?:would|'d)\s+not\s+say\s+no\s+to|wouldn'?t\s+say\s+no\s+to|"
@@ -76,6 +81,18 @@ _KEPT_RE = re.compile(
 _CONSTRAINED_RE = re.compile(
     r"\s*(?:一定要|必须|要能|最好|务必)"
     r"|\s+(?:must|has\s+to|have\s+to|should|ought\s+to)\b",
+    re.I,
+)
+# ... or a need right before it asks for it ("also has to be wet", "It has to take Alertmanager
+# webhooks", "必须支持微信"), unless the words between turn it away ("has to avoid X", "必须去掉X").
+_NEEDED_BEFORE_RE = re.compile(
+    r"(?:\b(?:must|has\s+to|have\s+to|needs?\s+to|got\s+to|gotta)\s+(?:[\w'-]+\s+){0,3}"
+    r"|(?:必须|一定要|得要|需要|要能|得能)[\u4e00-\u9fff]{0,4})$",
+    re.I,
+)
+_TURNED_AWAY_RE = re.compile(
+    r"[不别没免避换除掉]|\b(?:not|no|never|avoid|without|except|skip|ditch|drop|lose|stop|quit|"
+    r"replace|rule|cut|get\s+rid)\b",
     re.I,
 )
 _PREFERRED_OVER_RE = re.compile(r"\s*(?:over|instead\s+of|rather\s+than)\b", re.I)
@@ -211,7 +228,6 @@ def _option_shape(option: str) -> list[str]:
     feats = [f"o:{t}" for t in tokens]
     feats += [f"o_first:{tokens[0]}", f"o_last:{tokens[-1]}"]
     return feats
-    return feats
 
 
 _ITEM_SPLIT_RE = re.compile(
@@ -320,11 +336,15 @@ def _praised(text: str, option: str) -> bool:
 def _chosen(text: str, option: str) -> bool:
     """A clause picks the option ("lets go with zulip, I'll ask IT for a test server"): the
     one chosen is not the one turned down, however the rest of the sentence reads."""
-    picked = (choice(piece.strip()) for piece in _CLAUSE_RE.split(text))
-    return any(p and same_option(option, p) for p in picked)
+    # A question picks nothing ("Basecamp lacks time tracking then?").
+    stated = (c.group(1) for c in _CLAUSE_END_RE.finditer(text) if c.group(2) not in ("?", "？"))
+    picked = (choice(piece.strip()) for piece in stated)
+    # "kinesis on-demand it is": the option named in what is picked.
+    return any(p and (same_option(option, p) or option_matches(option, p)) for p in picked)
 
 
 _CLAUSE_RE = re.compile(r"[,，。.;；!！?？]")
+_CLAUSE_END_RE = re.compile(r"([^,，。.;；!！?？]+)([,，。.;；!！?？]?)")
 _WANTED_RE = re.compile(
     r"\b(?:i|we)(?:'d|\s+would)\s+(?:really\s+)?(?:like|love)\b|\binterested\s+in\b|\bkeen\s+on\b"
     r"|\b(?:want|wanna)\s+to\s+(?:go|visit|see|try|book)\b|\btake\s+(?:me|us)\s+to\b"
@@ -355,6 +375,16 @@ def _rescuable(option: str, proposal: str, *, text: str) -> bool:
     return plausibly_rejected(option, text) and bool(proposal) and option_matches(option, proposal)
 
 
+def _needed(text: str, option: str) -> bool:
+    """A need in the option's clause asks for it: "also has to be wet", "必须支持微信"."""
+    at = text.find(option)
+    if at < 0:
+        return False
+    before = _CLAUSE_RE.split(text[:at])[-1]
+    need = _NEEDED_BEFORE_RE.search(before)
+    return need is not None and not _TURNED_AWAY_RE.search(need.group())
+
+
 def plausibly_rejected(option: str, text: str) -> bool:
     """Could `text` turn `option` down at all? Not when it praises it, asks for it, states a need
     about it or hedges, nor when the "option" is a pronoun, an adverb or a condition."""
@@ -371,7 +401,7 @@ def plausibly_rejected(option: str, text: str) -> bool:
     if words[0] in _PERSONAL or re.search(asked_for, text, re.I):
         return False  # "I just wanted…", "Please look in Pleasanton": a subject or a verb
     after = _after(text, option)
-    if _CONSTRAINED_RE.match(after):
+    if _CONSTRAINED_RE.match(after) or _needed(text, option):
         return False  # "地面一定要防滑", "the crate must fit": a need about it, not a refusal
     if _PREFERRED_OVER_RE.match(after):
         return False  # "prefer grafana over it": the one preferred, over the one turned down

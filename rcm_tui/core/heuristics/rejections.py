@@ -446,6 +446,9 @@ _CHOICE_DETAIL_RE = re.compile(
 _NOT_A_CHOICE = word_set("here there this that so where what how now which")
 
 
+_TURNED_DOWN_RE = re.compile(
+    r"\b(?:no|not|never|none|nothing)\b|\b(?:is|are|'s|'re)\s+(?:off|out|gone|dead|done)\b", re.I
+)
 _ONGOING_RE = re.compile(r"已经|正在|在用|一直|already|currently", re.I)
 
 
@@ -479,6 +482,8 @@ def choice(core: str) -> str | None:
         # "let's go with the store brand woven wire and six foot T posts … thanks": the choice
         # is what the verb takes first; what is added to it is detail.
         picked = _CHOICE_DETAIL_RE.split(picked, maxsplit=1)[0].strip(EDGE_PUNCT)
+    if _TURNED_DOWN_RE.search(picked):
+        return None  # "Pump Room's off then", "no Kafka then": what is dropped, not picked
     bare = strip_option_noise(picked)
     # A label that says it is the decision ("Final answer: …") may name a longer choice.
     longest = 8 if m.group("j") else 5
