@@ -50,3 +50,19 @@ def release_constraints(scan: RejectionScan, sentences: Sequence[Sentence]) -> l
         for clause in sentence.clauses:
             stated += [p for _, p in stated_lacks(clause) if p.casefold() not in reasons]
     return list(dict.fromkeys(stated))
+
+
+def forget_dropped(scan: RejectionScan, read_before: Sequence[RejectionHit]) -> None:
+    """Unmark the clauses of hits read before and since withdrawn (the rejection model's cut
+    replacing a rule's, the tagger's veto, a release or a non-thing): a clause marked as
+    rejecting with no rejection left in it would be read neither as a rejection nor as what it
+    says ("Lets go with zulip" came out as a requirement)."""
+    kept = {id(h) for h in scan.hits}
+    held = {(h.sentence, h.clause) for h in scan.hits}
+    rejecting = {h.sentence for h in scan.hits}
+    for hit in (h for h in read_before if id(h) not in kept):
+        if (hit.sentence, hit.clause) not in held:
+            scan.clauses.pop((hit.sentence, hit.clause), None)
+        if hit.sentence not in rejecting:
+            # What explained a rejection that is gone explains nothing.
+            scan.reason_clauses -= {rc for rc in scan.reason_clauses if rc[0] == hit.sentence}

@@ -352,10 +352,14 @@ _ZH_SENTENCE_RE = re.compile(
 )
 
 
+# What a verdict may open with to point back at the topic: "…，此方案不再考虑", "这个就别提了".
+_ZH_ANAPHOR = (
+    r"(?:此方案|该方案|这个方案|那个方案|此事|这事|那事|这个|那个|这种|那种|这家|那家|这款|那款|它)"
+)
 # A clause that is only a verdict ("…，不考虑。", "…，算了吧") turns down the topic of the clause
 # before it: "Slack在国内访问不稳定，不考虑".
 _ZH_BARE_VERDICT_RE = re.compile(
-    rf"^(?:{_ZH_EXPERIENCER})?{_ZH_ADVERB}*(?:不再考虑|不再用|不考虑|不要|不用|算了|pass|PASS|免了|不行|排除|不选|放弃|"
+    rf"^{_ZH_ANAPHOR}?(?:{_ZH_EXPERIENCER})?{_ZH_ADVERB}*(?:不再考虑|不再用|不考虑|不要|不用|算了|pass|PASS|免了|不行|排除|不选|放弃|"
     r"拉倒|不予考虑|别提了|就别提了|[\u4e00-\u9fff]{0,2}?换(?:一家|一个|个地方|个|别的|别家)|"
     r"去掉|删掉|划掉|拿掉|取消|换掉|不(?:太|大)?行|不需要|用不着|用不上|不(?:太|大)?合适|skip|SKIP|"
     r"不在考虑范围[内之]?|不在考虑之内)"
@@ -365,8 +369,18 @@ _ZH_CLAUSE_TOPIC_RE = re.compile(
     rf"^(?:{_ZH_EXPERIENCER}(?:觉得|感觉))?(?!本来|想|打算|准备|要|去)"
     rf"(?P<t>{_ZH_NAME}(?:\s{_ZH_NAME})?|[{CJK}]{{2,10}}?)"
     r"(?=\s?(?:太|很|不|没|在|有点|比较|实在|的?价格|也|都|就|还是|用起来|吃起来|看起来|听说|据说|"
-    r"我|他|她|大家|团队|孩子|老人|对|去年|上次|之前))"
+    r"我|他|她|大家|团队|孩子|老人|对|去年|上次|之前)"
+    # A clause that only names the topic: "兼职会计一事，…", "GL8那种，…".
+    r"|(?:一事|那个|那种|这个|这种|那家|这家|方面|这块|那块)$)"
 )
+# A Latin name opens the clause, whatever it says of it: "BOSS直聘以基层岗位为主，…".
+_ZH_NAME_LEAD_RE = re.compile(
+    rf"^(?P<t>{_ZH_NAME}(?:\s{_ZH_NAME})?[{CJK}]{{0,3}}?)(?=[以是在的有太很不没也都就还比要能只])"
+)
+
+
+def _clause_topic(clause: str) -> re.Match[str] | None:
+    return _ZH_CLAUSE_TOPIC_RE.match(clause) or _ZH_NAME_LEAD_RE.match(clause)
 
 
 def is_bare_verdict(clause: str) -> bool:
@@ -378,15 +392,15 @@ def _bare_verdicts(sentence: str) -> list[Construction]:
     clauses = [c.strip() for c in re.split(r"[，,]", sentence)]
     found: list[Construction] = []
     for at, (before, clause) in enumerate(itertools.pairwise(clauses)):
-        topic = _ZH_CLAUSE_TOPIC_RE.match(before)
-        first = _ZH_CLAUSE_TOPIC_RE.match(clauses[0])
+        topic = _clause_topic(before)
+        first = _clause_topic(clauses[0])
         if at and first and not not_a_zh_topic(first.group("t")):
             topic = first  # "折叠车轮子小，骑长途不稳，也算了": the sentence's topic
         if at and ("换" in clause or not topic or not_a_zh_topic(topic.group("t"))):
             # "北海道十月有点冷吧，我怕冷，算了" / "…服务也跟不上，今年换一家": the sentence's
             # first clause holds what is turned down.
             before = clauses[0]
-            topic = _ZH_CLAUSE_TOPIC_RE.match(before)
+            topic = _clause_topic(before)
         if topic and _ZH_BARE_VERDICT_RE.match(clause):
             option = topic.group("t")
             option = zh_option_core(option)

@@ -10,7 +10,7 @@ from ..ledger_snapshot import LedgerSnapshot
 from ..models import DialogState
 from .chinese_script import in_users_script, simplified, simplified_view
 from .clause_scan import Findings
-from .constraint_clauses import release_constraints
+from .constraint_clauses import forget_dropped, release_constraints
 from .construction_parts import is_category
 from .cues import YES_NO_OPENER
 from .option_shapes import names_no_thing
@@ -440,11 +440,15 @@ def _analyse(text: str, view: LedgerSnapshot) -> Analysis:
     if ruled is None:
         return analysis
     sentences, scan, dropped_ids, drop_sentences = ruled
+    read = list(scan.hits)
     apply_model(sentences, scan, view, drop_sentences)
+    read += scan.hits
     apply_tagger(sentences, scan, view, drop_sentences, message=text)
+    read += scan.hits
     verdict_sentences = read_verdict_lists(text, sentences, scan)
     scan.hits = without_manner_of_answering(_not_released(scan.hits, sentences), sentences)
     scan.hits = [h for h in scan.hits if not names_no_thing(h.option)]
+    forget_dropped(scan, read)
     constraints = release_constraints(scan, sentences)
     hits = scan.hits
     reason_sentences = {

@@ -158,7 +158,11 @@ _TIME_OR_AMOUNT_EN_RE = re.compile(
     re.I,
 )
 # What only points ("这种的", "那个"), or a word of talk ("right", "ppl", 比如).
-_POINTER_ZH_RE = re.compile(r"^(?:这|那)(?:个|种|些|样|款|类|家)?的?$|^(?:比如|然后|就是|所以)$")
+_POINTER_ZH_RE = re.compile(
+    r"^(?:这|那)(?:个|种|些|样|款|类|家)?的?$|^(?:比如|然后|就是|所以)$"
+    # "不考虑别的了": the others, set aside for the one chosen, are no option.
+    r"|^(?:别的|其他|其它|别家|其余)(?:的|家|方案|选项)?$"
+)
 # A verb left where the option should be ("美卓就不用考虑了" read 不 + "用考虑", "不用看啦"):
 # looking at or thinking about something is no thing.
 _VERB_ZH_RE = re.compile(r"^用?(?:看|考虑|想|管|理|问|找|试|弄|搞|睇)(?:了|啦|吧|啊|喇)?$")
