@@ -167,6 +167,7 @@ def test_a_need_unfamiliarity_a_reserve_or_a_pick_keeps_the_option(option: str, 
         ("旧窗户", "这次必须换掉旧窗户，冬天漏风。"),
         ("Hilton", "Hilton's off then, way too far from the station."),
         ("Basecamp", "Basecamp lacks time tracking then? That rules it out."),
+        ("Kafka", "I have to say Kafka is a nightmare to run."),
     ],
 )
 def test_a_need_to_remove_or_a_dropped_pick_still_may_reject(option: str, text: str) -> None:

@@ -84,7 +84,8 @@ _CONSTRAINED_RE = re.compile(
     re.I,
 )
 # ... or a need right before it asks for it ("also has to be wet", "It has to take Alertmanager
-# webhooks", "必须支持微信"), unless the words between turn it away ("has to avoid X", "必须去掉X").
+# webhooks", "必须支持微信"), unless the words between turn it away ("has to avoid X", "必须去掉X")
+# or only say something about it ("I have to say X is a nightmare").
 _NEEDED_BEFORE_RE = re.compile(
     r"(?:\b(?:must|has\s+to|have\s+to|needs?\s+to|got\s+to|gotta)\s+(?:[\w'-]+\s+){0,3}"
     r"|(?:必须|一定要|得要|需要|要能|得能)[\u4e00-\u9fff]{0,4})$",
@@ -92,7 +93,7 @@ _NEEDED_BEFORE_RE = re.compile(
 )
 _TURNED_AWAY_RE = re.compile(
     r"[不别没免避换除掉]|\b(?:not|no|never|avoid|without|except|skip|ditch|drop|lose|stop|quit|"
-    r"replace|rule|cut|get\s+rid)\b",
+    r"replace|rule|cut|get\s+rid|say|admit|confess|tell|warn|mention|agree|point\s+out)\b",
     re.I,
 )
 _PREFERRED_OVER_RE = re.compile(r"\s*(?:over|instead\s+of|rather\s+than)\b", re.I)
