@@ -36,11 +36,8 @@ def release_constraints(scan: RejectionScan, sentences: Sequence[Sentence]) -> l
         else:
             released.append(hit)
             stated.append(words)
-    held = {(h.sentence, h.clause) for h in kept}
-    for hit in released:
-        if (hit.sentence, hit.clause) not in held:
-            scan.clauses.pop((hit.sentence, hit.clause), None)
     scan.hits = kept
+    _unmark_clauses(scan, released)
     # "Magento is out, we have no developers": a lack beside a rejection is its reason.
     reasons = " ".join(h.reason for h in kept).casefold()
     rejecting = {h.sentence for h in kept}
@@ -58,11 +55,17 @@ def forget_dropped(scan: RejectionScan, read_before: Sequence[RejectionHit]) -> 
     rejecting with no rejection left in it would be read neither as a rejection nor as what it
     says ("Lets go with zulip" came out as a requirement)."""
     kept = {id(h) for h in scan.hits}
-    held = {(h.sentence, h.clause) for h in scan.hits}
+    gone = [h for h in read_before if id(h) not in kept]
+    _unmark_clauses(scan, gone)
+    # What explained a rejection that is gone explains nothing.
     rejecting = {h.sentence for h in scan.hits}
-    for hit in (h for h in read_before if id(h) not in kept):
+    emptied = {h.sentence for h in gone} - rejecting
+    scan.reason_clauses -= {rc for rc in scan.reason_clauses if rc[0] in emptied}
+
+
+def _unmark_clauses(scan: RejectionScan, gone: Sequence[RejectionHit]) -> None:
+    """The clauses of `gone` no hit left in the scan holds are no longer rejecting clauses."""
+    held = {(h.sentence, h.clause) for h in scan.hits}
+    for hit in gone:
         if (hit.sentence, hit.clause) not in held:
             scan.clauses.pop((hit.sentence, hit.clause), None)
-        if hit.sentence not in rejecting:
-            # What explained a rejection that is gone explains nothing.
-            scan.reason_clauses -= {rc for rc in scan.reason_clauses if rc[0] == hit.sentence}

@@ -391,16 +391,16 @@ def is_bare_verdict(clause: str) -> bool:
 def _bare_verdicts(sentence: str) -> list[Construction]:
     clauses = [c.strip() for c in re.split(r"[，,]", sentence)]
     found: list[Construction] = []
+    first = _clause_topic(clauses[0])
     for at, (before, clause) in enumerate(itertools.pairwise(clauses)):
         topic = _clause_topic(before)
-        first = _clause_topic(clauses[0])
         if at and first and not not_a_zh_topic(first.group("t")):
             topic = first  # "折叠车轮子小，骑长途不稳，也算了": the sentence's topic
         if at and ("换" in clause or not topic or not_a_zh_topic(topic.group("t"))):
             # "北海道十月有点冷吧，我怕冷，算了" / "…服务也跟不上，今年换一家": the sentence's
             # first clause holds what is turned down.
             before = clauses[0]
-            topic = _clause_topic(before)
+            topic = first
         if topic and _ZH_BARE_VERDICT_RE.match(clause):
             option = topic.group("t")
             option = zh_option_core(option)
