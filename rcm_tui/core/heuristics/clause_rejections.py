@@ -213,7 +213,9 @@ _ZH_PREFIX_REJECT_RE = re.compile(
     r"(?:不要再?|(?<![特识区类性级告分个差辨鉴派离送惜道判职])别(?![的人处家等急墅针具])再?|"
     r"不再|不用|不使用|不采用|不考虑|放弃|排除|去掉|弃用|不选|"
     r"(?<![找请])不(?:找|请)(?=[\u4e00-\u9fffA-Za-z]{2}))"  # 不找头部主播: not engaging someone
-    rf"(?:用|使用|采用|选用?|考虑|搞|做|赶|坐|走)?\s*{_ZH_OPT}{_ZH_OPT_END}"
+    # "别再整ES": 整 and 弄 are how the north says "do, set up, use"; "不要搞成workshop": made
+    # into it.
+    rf"(?:用|使用|采用|选用?|考虑|搞|做|赶|坐|走|整|弄|(?:搞|弄|整|办|做)成)?\s*{_ZH_OPT}{_ZH_OPT_END}"
 )
 
 
@@ -443,10 +445,9 @@ def _state_rejections(core: str, found: _Found) -> None:
 _ZH_DOUBLE_NEGATION_RE = re.compile(r"(?:不是|并非|没有|不一定|未必)不")
 
 
-ZH_CONDITION_RE = re.compile(r"如果|要是|假如|万一|的话")
 
 
-_ZH_BARE_VERBS = frozenset({"考虑", "使用", "采用", "选择", "选用"})
+_ZH_BARE_VERBS = frozenset({"考虑", "使用", "采用", "选择", "选用", "列入", "纳入"})
 
 
 _ZH_DEMONSTRATIVE_RE = re.compile(r"^(?:我们?|咱们)?(?:那个|这个|那种|这种|它)")

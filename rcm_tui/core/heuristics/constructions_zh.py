@@ -3,7 +3,6 @@ option they name."""
 
 from __future__ import annotations
 
-import itertools
 import re
 
 from .construction_parts import Construction
@@ -17,7 +16,7 @@ _ZH_VERBS = (
     r"(?:用|使用|吃|喝|坐|去|住|买|选|订|报|带|看|穿|养|开|玩|考虑|碰|做|搞|请|找|租|走|折腾|弄)"
 )
 _ZH_AVERSION_RE = re.compile(
-    rf"(?<!不)(?:讨厌|不喜欢|不太喜欢|不怎么喜欢|不爱|受不了|忍受不了|反感|(?<![麻厌])烦|不想|不愿意|"
+    rf"(?<!不)(?:讨厌|不喜欢|不太喜欢|不怎么喜欢|不爱|受不了|忍受不了|反感|(?<![麻厌])烦|不想|不愿意|[不唔]肯|"
     rf"(?:不让|不许)(?:我们?|孩子|他们?|她们?)?|不允许|禁止|不能?接受|无法接受|接受不了|没法接受|受够了|戒了|戒掉|不打算|没打算|拒绝|"
     rf"(?:别|不要)(?!的)(?:再|也)?(?:给|帮|跟|替)?(?:我们?|咱们|他们?|她)?(?:推荐|安排|介绍))"
     # "不想再用微信群了" (再 before a verb of using; "不想再重蹈覆辙" is no option).
@@ -28,8 +27,10 @@ _ZH_AVERSION_RE = re.compile(
 _ZH_DIET_RE = re.compile(
     rf"(?<![要吃坐穿])不(?:吃|喝|坐|穿)(?P<opt>[{CJK}]{{1,6}}?)(?=[了的，,。.！!；;]|$)"
 )
+# "我对它是真的无感": degree words between the thing and the verdict.
+_ZH_ADVERB_BEFORE_VERDICT = r"(?:真的|实在|确实|完全|一直|向来|其实|就|也|都)*"
 _ZH_NOT_INTERESTED_RE = re.compile(
-    rf"对{_ZH_O}(?:不感兴趣|没(?:有)?兴趣|没好感|不感冒|无感|没感觉)"
+    rf"对{_ZH_O}(?:是)?{_ZH_ADVERB_BEFORE_VERDICT}(?:不感兴趣|没(?:有)?兴趣|没好感|不感冒|无感|没感觉)"
 )
 _ZH_ALLERGY_RE = re.compile(rf"对{_ZH_O}过敏|(?P<opt2>(?:(?!对)[{CJK}]){{1,6}}?)(?:过敏|不耐受)")
 _ZH_CANNOT_RE = re.compile(
@@ -44,24 +45,25 @@ _ZH_CANNOT_SUFFIX_RE = re.compile(
 # 避开", "宋城那种大型演出他们实在喜欢不起来", "爬山就免了吧". Topic, an optional experiencer
 # (the speaker or someone planned for), adverbs of degree or scope, then one predicate of the
 # class "turned down", at the end of the clause (sentence-final particles allowed).
-_ZH_EXPERIENCER = (
-    r"(?:我们家|咱们?家|我们?|咱们|他们?|她们?|我(?:爸|妈|老婆|老公|家|女儿|儿子|媳妇儿?|爱人)|他爸|他妈|爸妈|父母|家里人?|孩子|老人|"
+ZH_EXPERIENCER = (
+    r"(?:我们家|咱们?家|我们?|咱们|他们?|她们?|我(?:爸|妈|老婆|老公|家|女儿|儿子|媳妇儿?|爱人|阿妈|阿爸|老豆|老妈|老爸)|他爸|他妈|爸妈|父母|家里人?|孩子|老人|"
     r"老板|领导|客户|女朋友|男朋友|对象)"
 )
 _ZH_PERSON_RE = re.compile(
-    rf"{_ZH_EXPERIENCER}|(?:我们?|咱|家里)?家?的?(?:孩子|小孩|宝宝|女儿|儿子|老人|室友|同事|朋友)们?"
+    rf"{ZH_EXPERIENCER}|(?:我们?|咱|家里)?家?的?(?:孩子|小孩|宝宝|女儿|儿子|老人|室友|同事|朋友)们?"
 )
 # Scope and time adverbs between a topic and its comment ("爬山基本不行", "纯外教的以后都不考虑了"):
 # read after the topic, and cut from a topic a greedy match took them into.
-_ZH_SCOPE_AND_TIME = r"基本上?|以后|今后|往后|这次|这回|目前"
-_ZH_ADVERB = (
+_ZH_SCOPE_AND_TIME = r"基本上?|以后|今后|往后|这次|这回|本次|此次|目前"
+ZH_ADVERB = (
     rf"(?:其实|真的|实在|确实|完全|根本|{_ZH_SCOPE_AND_TIME}|一[点滴口次眼步下个](?:也|都)|"
-    r"也|亦|都|就|还是|倒是|是|向来|从来|一直|再也|坚决|已经|早就|早已|"
-    r"绝对|肯定|打死也|死活|先|暂时|暂且|就先|直接|果断|一律|统统|全部|想了想|想想|恐怕)"
+    r"也|亦|都|就|还是|倒是|是|向来|从来|一直|再也|坚决|已经|已|早就|早已|"
+    r"绝对|肯定|打死也|死活|先|暂时|暂且|暂|就先|直接|果断|一律|统统|全部|想了想|想想|恐怕)"
 )
 _ZH_TURNED_DOWN = (
     r"(?:不(?:太|怎么|大|是很)?(?:想|愿意|喜欢)再?(?:用|去|要|买|选|看|吃|住|坐|报|玩|穿|搞|弄|试|找|请)?|"
-    r"不(?:去|用|要|买|选|看|吃|住|坐|报|玩|穿|喝|放心|学|练|租|订|办|装|养|请|找|做|换|碰|沾|申请?)|"
+    # "(我妈应该)撑不住": 不住 after a verb is "cannot hold", no refusal to stay.
+    r"不(?:去|用|要|买|选|看|吃|(?<![撑撐忍记記靠站挡擋守顶頂抓稳穩保憋扛坐挺])住|坐|报|玩|穿|喝|放心|学|练|租|订|办|装|养|请|找|做|换|碰|沾|申请?)|"
     # A potential complement negated: "(纽扣电池她)换不了" — but 少不了/离不了 need it.
     r"(?![少免错忘离受承退])[\u4e00-\u9fff]不了|没意思|没劲|(?:看|吃|玩|用|听|住)?腻了|"
     r"喜欢不起来|提不起兴趣|没兴趣|不感兴趣|不考虑|不用(?:再)?(?:考虑|看|想)|"
@@ -72,19 +74,25 @@ _ZH_TURNED_DOWN = (
     r"不(?:太|大|怎么)?(?:适合|適合)(?:我们?|他们?|她|他|孩子|老人|本团|本團|本人|我家|咱们?)?|就?(?:pass|drop|skip)|免[了啦咯喇]|饶了我吧?|算[了啦咯喇]|不要了|不用了|不需要了|"
     r"不去了|不买了|不选了|不看了|不报了|拉倒|看不上|不靠谱|不(?:太|大)?行|不折腾了?|"
     # "don't even think of it": 想都别想, 别寻思了, 甭想了, 别惦记了.
-    r"想都别想|(?:别|甭)(?:想|寻思|惦记|琢磨)了|"
+    r"想都别想|(?:别|甭)(?:想|寻思|惦记|琢磨|肖想|奢望)了|"
+    # "酒店那种就别整了": 整/弄/搞 are the north's "do, set up"; "never again" typed in English.
+    r"(?:别|甭)(?:再)?(?:整|弄|搞)了|never\s+again|"
     # "no way" and "not needed" verdicts, and Cantonese 唔 (= 不): 门都没有, 免谈, 没门, 作废,
     # 不必了, 唔好啦, 唔要, 唔使.
     r"门都没有|免谈|没门|作废|不必了|唔(?:好|要|使|考虑|去|买|用|想|係好想|系好想|鍾意|钟意)|"
     # Banned where the user lives: "鞭炮市区禁放", "电动车小区禁停".
     r"禁(?:放|用|售|养|烧|停|入|带)|"
     # "携程已经拉黑了", "宜家我是不会选的", "别墅区是雷区": blacklisted, never chosen, a minefield.
-    r"拉黑了?|不(?:太|大)?现实|不会再?(?:选|买|去|用|考虑|请|报|住|坐|吃|找)|是(?:个|大)?(?:雷区?|坑))"
+    r"拉黑了?|不(?:太|大)?现实|"
+    # "濑尿虾我阿妈见到都怕": dreaded on sight.
+    r"(?:见到|看到|看见|听到|一听|听着|看着)(?:就|都)?(?:怕|烦|头疼|头痛|心烦)|"
+    # "伏見稻荷先跳过", "宋PLUS告辞" (netizens' "I'm out"), a formal "暂不纳入本次选型范围".
+    r"跳过|告辞|不(?:再)?(?:纳入|列入)(?:本次|此次|这次)?(?:[\u4e00-\u9fff]{0,4}范围)?|不会再?(?:选|买|去|用|考虑|请|报|住|坐|吃|找)|是(?:个|大)?(?:雷区?|坑))"
     r"(?<!预算了)"
 )
 _ZH_TURNED_DOWN_KEYS = (
     "想愿喜考避感惯腻够受要必上合适pass排免算去买选看报拉靠行来兴门废唔"
-    "学练租订办装养请找做换了意劲劝荐碰沾同乐答敢划删砍拿啦咯喇推申折禁鍾钟係系黑会雷坑现"
+    "学练租订办装养请找做换了意劲劝荐碰沾同乐答敢划删砍拿啦咯喇推申折禁鍾钟係系黑会雷坑现跳辞纳列怕烦疼痛整弄搞again"
 )
 _ZH_TOPIC_FIRST_RE = re.compile(
     # One character is a noun too ("鱼不要", "酒不喝"), unless a pronoun or an adverb.
@@ -93,16 +101,20 @@ _ZH_TOPIC_FIRST_RE = re.compile(
     rf"^(?:(?i:hmm+|ok(?:ay)?|oh|ah|well)[\s,，.…]*|(?:嗯+|哦+|噢|额|呃)[\s,，.…]*)*"
     # "將軍澳ok 但日出康城就免啦": what follows a spoken "but" is a clause of its own.
     r"(?:[^，,。；;]*?\s(?:但是?|不过|可是)\s?)?"
-    rf"(?:(?:比如|例如|譬如)\s*(?:那个|这个)?\s*)?(?:那(?:就\s*|\s+))?(?P<opt>{_ZH_NAME}(?:\s?[{CJK}]{{0,4}}?)|(?:(?![我你他她佢])[{CJK}]){{2,10}}?|(?![我你他她它佢这那谁都也亦就还先再又])[{CJK}])\s*"
+    rf"(?:(?:比如|例如|譬如)\s*(?:那个|这个)?\s*)?(?:那(?:就\s*|\s+))?(?P<opt>{_ZH_NAME}(?:\s?[{CJK}]{{0,4}}?)|[{CJK}]{{1,3}}{_ZH_NAME}|(?:(?![我你他她佢])[{CJK}]){{2,10}}?|(?![我你他她它佢这那谁都也亦就还先再又可应已暂])[{CJK}])\s*"
     r"(?:那种|这种|那个|这个|那些|这类|之类的?|[这那](?:个|套)?(?:方案|选项|路子|东西))?"
-    # The people who judged: an experiencer, 大家, or any noun plural in 们 ("同事们觉得没意思").
-    rf"(?:(?:{_ZH_EXPERIENCER}|大家|[{CJK}]{{2}}(?<![我你他她它咱])们)(?:都)?(?:觉得|感觉)?)?{_ZH_ADVERB}*\s?{_ZH_TURNED_DOWN}"
+    # A topic marker and a spoken filler: "华硕的话emmm还是算了" (a condition is read apart).
+    r"(?:的话|嘛)?\s?(?:(?i:e+m+|hmm+)|嗯+|额+|呃+)?\s?"
+    # The people who judged: an experiencer, 大家, or any noun plural in 们 ("同事们觉得没意思"),
+    # and how they judged ("即热的我看就算了吧").
+    rf"(?:(?:{ZH_EXPERIENCER}|大家|[{CJK}]{{2}}(?<![我你他她它咱])们)(?:都)?(?:觉得|感觉|看)?)?{ZH_ADVERB}*\s?{_ZH_TURNED_DOWN}"
     # "鱼我是不碰的": 是…的 says it of the speaker's habit.
     r"(?:报|用|买|去|吃|选|要|玩|看|上)?\s?[了吧啊呀哈嘛啦咯喇]*(?:(?<=[碰沾吃喝去用买选虑请报住坐找])的)?(?=[，,。.！!；;]|$)"
 )
 _ZH_EXCEPT_ALL_RE = re.compile(
-    rf"除了{_ZH_O}(?:以外|之外)?[，,]?\s*(?:(?:其他|其它|别的)(?:的)?[{CJK}]{{0,4}}?)?(?:什么)?(?:都|全都|全)"
-    r"(?:可以|行|好|没问题|能接受|OK|ok|随便)"
+    # Cantonese too: "除咗牛肉其他乜都得".
+    rf"除(?:了|咗)\s*{_ZH_O}(?:以外|之外)?[，,]?\s*(?:(?:其他|其它|别的)(?:的)?[{CJK}]{{0,4}}?)?(?:什么|啥|乜嘢?)?(?:都|全都|全)"
+    r"(?:可以|行|好|没问题|能接受|OK|ok|随便|得(?=[，,。.！!；;~～]|$))"
     # "我想先申G5以外的": what is wanted is everything but the option.
     rf"|(?:申请?|选|找|要|考虑|看|买|去|订|推荐)(?P<opt2>{_ZH_NAME}|[{CJK}]{{2,6}}?)(?:以外|之外)的"
 )
@@ -186,7 +198,7 @@ _ZH_HEDGE_RE = re.compile(
     r"不确定|不太确定|要不要|再想想|也许|可能|考虑一下|不一定|不介意|不排斥|(?:不是|并非|没有)不"
     r"|不排除|未必|(?:并无|没有?|毫无)(?:成见|意见)|不反对"
 )
-_ZH_LEAD_RE = re.compile(
+ZH_LEAD_RE = re.compile(
     r"^(?:所以|因此|但是|但|不过|可是|而且|然后|另外|还有|其实|[那这]几[家个款]|[那这]些|我们?|咱们|他们?|她们?|"
     r"我(?:妈|爸|老婆|老公|家)|这种|那种|这个|那个|[那这][家间款个]|那|对|某)+"
 )
@@ -196,6 +208,7 @@ _ZH_LEAD_RE = re.compile(
 # turned down: "周末不行" limits when, "这个价格不太合适" bargains, "天气不好的话就算了" hedges.
 _ZH_NOT_TOPIC_RE = re.compile(
     r"(?:价格|价钱|预算|时间|天气|周末|工作日|晚上|白天|早上|上午|下午|今天|明天|后天|这周|下周|"
+    r"^本次|^此次|^这次|^这回|"
     r"周[一二三四五六日]|星期[一二三四五六日天]|身体|距离|的话|是|不是|也不是|觉得|感觉|认为)$"
     # A bound on a time or an amount is a limit ("晚上八点以后的也不行", "三千以上的不行").
     r"|(?:以后|之后|以前|之前|以上|以下|以内|之内)$"
@@ -211,7 +224,7 @@ _ZH_NOT_TOPIC_RE = re.compile(
 
 
 # A topic read up to the comment can carry who and when: "长毛猫我", "上次徒步好几个人".
-_ZH_TRAILING_EXPERIENCER_RE = re.compile(rf"(?:{_ZH_EXPERIENCER}|大家|好几个人|几个人|有人)$")
+_ZH_TRAILING_EXPERIENCER_RE = re.compile(rf"(?:{ZH_EXPERIENCER}|大家|好几个人|几个人|有人)$")
 _ZH_LEADING_TIME_RE = re.compile(r"^(?:上次|之前|以前|去年|那次|早年|最近|平时)")
 
 
@@ -224,7 +237,7 @@ _ZH_ATTRIBUTE_RE = re.compile(
 
 # Adverbs that open the comment, read with the topic by a greedy match: "那家店肯定(不行)".
 _ZH_TRAILING_ADVERB_RE = re.compile(
-    r"(?:肯定|绝对|真的|实在|确实|完全|根本|压根|一定|当然|其实|也|都|就|还是|倒是|"
+    r"(?:肯定|绝对|真的|实在|确实|完全|根本|压根|一定|当然|其实|也|都|就|还是|倒是|太|有点|"
     rf"{_ZH_SCOPE_AND_TIME})+$"
 )
 # "那家店": a demonstrative and a classifier before a one-character noun are the whole name.
@@ -236,10 +249,11 @@ def zh_option_core(raw: str) -> str:
     raw = _ZH_TRAILING_ADVERB_RE.sub("", raw.strip()) or raw.strip()
     if _ZH_DEMONSTRATIVE_NOUN_RE.match(raw):
         return raw
-    phrase = _ZH_LEAD_RE.sub("", raw).strip("的 ")
+    phrase = ZH_LEAD_RE.sub("", raw).strip("的 ")
     phrase = _ZH_LEADING_TIME_RE.sub("", phrase)
     phrase = re.sub(r"^等(?=[\u4e00-\u9fff]{2})", "", phrase)  # "RDS、Aurora等公有云…": etc.
-    phrase = re.sub(r"(?:什么的?|之类的?|这些|那些|等等)$", "", phrase)  # "虾滑什么的": 虾滑
+    # "虾滑什么的": 虾滑; "酒店那种": 酒店.
+    phrase = re.sub(r"(?:什么的?|之类的?|这些|那些|等等|那种|这种|那类|这类)$", "", phrase)
     bare = _ZH_ATTRIBUTE_RE.sub("", phrase)
     phrase = bare if len(bare) >= 2 else phrase
     shorter = _ZH_TRAILING_EXPERIENCER_RE.sub("", phrase).strip("的 ")
@@ -253,14 +267,37 @@ def not_a_zh_topic(phrase: str) -> bool:
 # An aspect marker makes a clause of the phrase ("吃了一个月"), not a noun phrase; a final 得
 # is a degree ("迷得不行": crazy about it).
 _ZH_ASPECT_RE = re.compile(r"[了着]|(?<=[吃用试去住坐买看玩])过|得$")
-_ZH_NOT_OPTIONS = frozenset(
-    "考虑 使用 选择 采用 "
+ZH_NOT_OPTIONS = frozenset(
+    "考虑 使用 选择 采用 列入 纳入 "
     "东西 这个 那个 这种 那种 它 他 她 推荐 说 了 的 吧 呢 啊 这样 那样 这么 那么 这些 那些 "
     "一切 什么 全部 都 牌子 品牌 地方".split()
 )
 
 
-_ZH_CONDITION_RE = re.compile(r"如果|要是|假如|万一|的话")
+_ZH_IF_RE = re.compile(r"如果|要是|假如|万一")
+# "X的话" is a condition ("天气热的话", "签证没下来的话") unless X is a bare name, which it then
+# sets as the topic ("华硕的话emmm还是算了", "零跑的话，…，已拉黑"): no negation, degree, modal,
+# aspect, weather or action word in it.
+_ZH_TOPIC_DEHUA_RE = re.compile(
+    rf"^(?:那|那么|至于)?\s*(?P<x>{_ZH_NAME}(?:\s{_ZH_NAME})?|"
+    rf"(?:(?![不没别太很挺要想能会够了过着得是在有热冷高低贵快慢下拍砸做搬换晒堵])[{CJK}]){{1,6}})\s*的话"
+)
+
+
+def is_zh_condition(clause: str) -> bool:
+    """The clause states a condition ("预算不够的话", "如果下雨"), under which alone what
+    follows holds."""
+    if _ZH_IF_RE.search(clause):
+        return True
+    if "的话" not in clause:
+        return False
+    topic = _ZH_TOPIC_DEHUA_RE.match(strip_lead(clause))
+    # "预算的话五千以内吧…": the budget is what a limit is about, never an option's topic.
+    return topic is None or not_a_zh_topic(topic.group("x"))
+
+
+def strip_lead(clause: str) -> str:
+    return re.sub(r"^[\s,，。.!！]+", "", clause)
 # A coverb and a person ("和别人共用": share with others) open an action with a partner;
 # one with a modal inside ("酒店要能免费") is a clause stating a need. Neither is an option.
 _ZH_COVERB_RE = re.compile(
@@ -272,7 +309,7 @@ _ZH_MODAL_INSIDE_RE = re.compile(r".(?:要能|必须|需要|可以|得能|应该
 
 def zh_constructions(clause: str) -> list[Construction]:
     found: list[Construction] = []
-    if _ZH_CONDITION_RE.search(clause) and not _ZH_ALLERGY_RE.search(clause):
+    if is_zh_condition(clause) and not _ZH_ALLERGY_RE.search(clause):
         return found  # "天气不好的话就算了": a condition, nothing is turned down yet
     # A hedge ("不确定要不要X") keeps every option; an allergy is still a fact to respect.
     allergy_only = bool(_ZH_HEDGE_RE.search(clause))
@@ -283,7 +320,7 @@ def zh_constructions(clause: str) -> list[Construction]:
         if not raw:
             return
         phrase = zh_option_core(raw)
-        if phrase in _ZH_NOT_OPTIONS or _ZH_ASPECT_RE.search(phrase) or not_a_zh_topic(phrase):
+        if phrase in ZH_NOT_OPTIONS or _ZH_ASPECT_RE.search(phrase) or not_a_zh_topic(phrase):
             return
         if re.match(r"太|很|这么|那么|过于|特别", phrase) and not re.search(r"的.", phrase):
             return  # "不想太早出发", "太贵的(承受不了)" are degrees; "太辣的菜" names dishes
@@ -299,7 +336,7 @@ def zh_constructions(clause: str) -> list[Construction]:
     if allergy_only:
         return found
     for pattern, family, hard, keys in (
-        (_ZH_AVERSION_RE, "aversion", False, "讨厌喜欢爱受忍反烦想愿让允禁推接够戒打拒排介许"),
+        (_ZH_AVERSION_RE, "aversion", False, "讨厌喜欢爱受忍反烦想愿让允禁推接够戒打拒排介许肯"),
         (_ZH_DIET_RE, "aversion", False, "吃喝坐穿"),
         (_ZH_NOT_INTERESTED_RE, "aversion", False, "兴趣好感"),
         (_ZH_CANNOT_RE, "inability", True, "能可法了"),
@@ -345,79 +382,17 @@ _ZH_SENTENCE_RE = re.compile(
     # "与其为PostgreSQL重新培养人员，我们更倾向于…": the course weighed against is about a name.
     rf"|与其(?:为|用|选|上|买|换)?(?P<opt5>{_ZH_NAME})[^，,。]*[，,][^。]*?(?:不如|倾向|宁可|宁愿)"
     # The option as topic, then the experience: "中介我们之前找过一家，换了三个人都不靠谱".
-    rf"|^(?!之前|上次|以前|去年|那次|早年|我|他|她|不|没|别|改|换|想|要)(?P<opt4>{_ZH_NAME}|[{CJK}]{{2,8}}?)(?:{_ZH_EXPERIENCER})?(?:之前|上次|以前|去年|那次|早年)?"
+    rf"|^(?!之前|上次|以前|去年|那次|早年|我|他|她|不|没|别|改|换|想|要)(?P<opt4>{_ZH_NAME}|[{CJK}]{{2,8}}?)(?:{ZH_EXPERIENCER})?(?:之前|上次|以前|去年|那次|早年)?"
     # (A space ends the clause in chat: "麦富迪之前囤过两袋 主子吃完吐了三天".)
     # (除了, 为了 are no past: "婚庆公司除了金夫人，其他都可以".)
     rf"[{CJK}]{{0,2}}?(?:过|(?<![除为])了)[{CJK}\d]{{0,4}}?[，,\s](?P<eval4>[^。！!；;]*)"
 )
 
 
-# What a verdict may open with to point back at the topic: "…，此方案不再考虑", "这个就别提了".
-_ZH_ANAPHOR = (
-    r"(?:此方案|该方案|这个方案|那个方案|此事|这事|那事|这个|那个|这种|那种|这家|那家|这款|那款|它)"
-)
-# A clause that is only a verdict ("…，不考虑。", "…，算了吧") turns down the topic of the clause
-# before it: "Slack在国内访问不稳定，不考虑".
-_ZH_BARE_VERDICT_RE = re.compile(
-    rf"^{_ZH_ANAPHOR}?(?:{_ZH_EXPERIENCER})?{_ZH_ADVERB}*(?:不再考虑|不再用|不考虑|不要|不用|算了|pass|PASS|免了|不行|排除|不选|放弃|"
-    r"拉倒|不予考虑|别提了|就别提了|[\u4e00-\u9fff]{0,2}?换(?:一家|一个|个地方|个|别的|别家)|"
-    r"去掉|删掉|划掉|拿掉|取消|换掉|不(?:太|大)?行|不需要|用不着|用不上|不(?:太|大)?合适|skip|SKIP|"
-    r"不在考虑范围[内之]?|不在考虑之内)"
-    r"[了吧啊呀哈]*[。！!.]?$"
-)
-_ZH_CLAUSE_TOPIC_RE = re.compile(
-    rf"^(?:{_ZH_EXPERIENCER}(?:觉得|感觉))?(?!本来|想|打算|准备|要|去)"
-    rf"(?P<t>{_ZH_NAME}(?:\s{_ZH_NAME})?|[{CJK}]{{2,10}}?)"
-    r"(?=\s?(?:太|很|不|没|在|有点|比较|实在|的?价格|也|都|就|还是|用起来|吃起来|看起来|听说|据说|"
-    r"我|他|她|大家|团队|孩子|老人|对|去年|上次|之前)"
-    # A clause that only names the topic: "兼职会计一事，…", "GL8那种，…".
-    r"|(?:一事|那个|那种|这个|这种|那家|这家|方面|这块|那块)$)"
-)
-# A Latin name opens the clause, whatever it says of it: "BOSS直聘以基层岗位为主，…".
-_ZH_NAME_LEAD_RE = re.compile(
-    rf"^(?P<t>{_ZH_NAME}(?:\s{_ZH_NAME})?[{CJK}]{{0,3}}?)(?=[以是在的有太很不没也都就还比要能只])"
-)
-
-
-def _clause_topic(clause: str) -> re.Match[str] | None:
-    return _ZH_CLAUSE_TOPIC_RE.match(clause) or _ZH_NAME_LEAD_RE.match(clause)
-
-
-def is_bare_verdict(clause: str) -> bool:
-    """The clause is only a verdict ("不考虑", "也不太行", "算了吧") on a topic said before it."""
-    return bool(_ZH_BARE_VERDICT_RE.match(clause.strip()))
-
-
-def _bare_verdicts(sentence: str) -> list[Construction]:
-    clauses = [c.strip() for c in re.split(r"[，,]", sentence)]
-    found: list[Construction] = []
-    first = _clause_topic(clauses[0])
-    for at, (before, clause) in enumerate(itertools.pairwise(clauses)):
-        topic = _clause_topic(before)
-        if at and first and not not_a_zh_topic(first.group("t")):
-            topic = first  # "折叠车轮子小，骑长途不稳，也算了": the sentence's topic
-        if at and ("换" in clause or not topic or not_a_zh_topic(topic.group("t"))):
-            # "北海道十月有点冷吧，我怕冷，算了" / "…服务也跟不上，今年换一家": the sentence's
-            # first clause holds what is turned down.
-            before = clauses[0]
-            topic = first
-        if topic and _ZH_BARE_VERDICT_RE.match(clause):
-            option = topic.group("t")
-            option = zh_option_core(option)
-            if (
-                len(option) >= 2
-                and not re.search(r"想|去|打算|要", option)
-                and option not in _ZH_NOT_OPTIONS
-                and not _ZH_LEAD_RE.fullmatch(option)
-                and not not_a_zh_topic(option)
-                and not _ZH_CONDITION_RE.search(before)
-            ):
-                found.append(Construction(option, "，" + before[topic.end() :], "explicit_refusal"))
-    return found
-
-
 def chinese_sentence_constructions(sentence: str) -> list[Construction]:
-    found: list[Construction] = _bare_verdicts(sentence)
+    """A story and its verdict chained with commas (zh_topic_verdicts.py reads a topic and a
+    bare verdict on it)."""
+    found: list[Construction] = []
     for m in _ZH_SENTENCE_RE.finditer(sentence):
         if m.group("opt") and not _ZH_NEGATIVE_EVAL_RE.search(m.group("eval") or ""):
             continue
@@ -434,6 +409,6 @@ def chinese_sentence_constructions(sentence: str) -> list[Construction]:
         family = "bad_experience" if m.group("opt") or m.group("opt4") else "withdrawal"
         family = "exclusion" if m.group("opt3") else family
         family = "replacement" if m.group("opt5") else family
-        if (len(option) > 1 or m.group("opt3")) and option not in _ZH_NOT_OPTIONS:
+        if (len(option) > 1 or m.group("opt3")) and option not in ZH_NOT_OPTIONS:
             found.append(Construction(option, m.group("eval") or m.group("eval4") or "", family))
     return found

@@ -11,13 +11,12 @@ from .clause_rejections import (
     ALTERNATIVE_RE,
     BARE_NOT_RE,
     SUBJECT_LEAD_RE,
-    ZH_CONDITION_RE,
     RawHit,
     clause_hits,
     reason_after,
 )
 from .construction_parts import negative_experience
-from .constructions_zh import chinese_sentence_constructions
+from .constructions_zh import is_zh_condition
 from .cues import (
     BUILD_VERB_RE,
     FACT_RE,
@@ -32,6 +31,7 @@ from .options import EDGE_PUNCT, option_matches, same_option, strip_option_noise
 from .requirements import requirement_from_clause, states_a_limit
 from .sentences import DECISION_LABEL, Sentence, strip_discourse, tidy
 from .text import CJK, CJK_CHAR_RE, word_set
+from .zh_topic_verdicts import clauses_told_in, zh_sentence_verdicts
 
 # "another paid one": "one" stands for the noun of the option before it.
 _ONE_RE = re.compile(r"^(?:another|a|the|any)?\s*(?P<mod>[\w-]+\s+)?ones?$", re.I)
@@ -215,6 +215,11 @@ def _sentence_rejections(sentence: Sentence) -> tuple[list[RejectionHit], set[in
                     continue
             inline = reason_after(rest, zh)
             reason = inline or tidy(cause or lead, 200)
+            if inline and zh:
+                # "Zabbix 俺瞅着就闹心，那界面跟俺八字不合，拉倒吧": the clauses between a topic
+                # and the verdict on it are its reason, none a need of its own.
+                ruled = [bool(reading[2]) for reading in per_clause]
+                reason_clauses.update(clauses_told_in(sentence.clauses, ruled, ci, rest))
             follower = ci + 1
             if (
                 not reason
@@ -269,7 +274,7 @@ def _add_sentence_forms(sentence: Sentence, per_clause: list[_ClauseReading]) ->
     refused = [] if zh else _bare_refusal(sentence.text)
     if refused and not any(h for _, _, h, _ in per_clause):
         per_clause[0][2].extend((option, "", False, "explicit_refusal") for option in refused)
-    across = chinese_sentence_constructions if zh else sentence_verdicts
+    across = zh_sentence_verdicts if zh else sentence_verdicts
     for c in across(sentence.text):
         at = next((i for i, cl in enumerate(sentence.clauses) if c.option in cl), None)
         if at is not None and not any(same_option(h[0], c.option) for h in per_clause[at][2]):
@@ -292,7 +297,7 @@ def _conditions_applied(
         # "不需要实时，T+1就够了": a bar lowered (a short quality), no option turned down
         # (but "不需要加图表，纯文字就行" and "不需要营销自动化那一套" do without a thing).
         raw_hits = [h for h in raw_hits if h[3] != "not_needed" or len(h[0]) >= 4]
-    if zh and any(ZH_CONDITION_RE.search(c) for c in sentence.clauses[:ci]):
+    if zh and any(is_zh_condition(c) for c in sentence.clauses[:ci]):
         return []  # "预算不够的话，游泳课就算了": turned down only if the condition holds
     return raw_hits
 

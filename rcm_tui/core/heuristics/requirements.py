@@ -430,7 +430,7 @@ def bare_answer(sentence: str, last_reply: str) -> str | None:
     if not 1 <= len(words) <= 3 or _QUANTITY_RE.search(head):
         return None
     if CJK_CHAR_RE.search(head) and (
-        len(head) > 8
+        not 2 <= len(head) <= 8  # one character ("定了") is a word of the sentence, no name
         or _ZH_VERB_CHAR_RE.search(head)
         or head in _ZH_ACKS
         or not option_matches(head, last_reply)

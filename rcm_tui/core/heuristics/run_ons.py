@@ -156,6 +156,26 @@ def _zh_pieces(sentence: str) -> list[str]:
             pieces.append(piece)
     if carried:
         pieces = [*pieces[:-1], pieces[-1] + carried] if pieces else [carried]
+    return _topics_to_their_verdicts(pieces)
+
+
+# A piece that is only the speaker's verdict ("我看就算了吧", "我觉得还是免了")…
+_ZH_SPEAKERS_VERDICT_RE = re.compile(
+    r"^我们?(?:看|觉得|想了想|想想)?(?:还是|就|也|都|直接|先|干脆)*"
+    r"(?:算了|免了|拉倒|pass|不要了|不用了|不考虑了?)[吧啊了呀]*$"
+)
+# …is about the topic the piece before it ends on: "…足够了那个即热的 / 我看就算了吧".
+_ZH_TRAILING_TOPIC_RE = re.compile(
+    rf"(?:那个|这个|那种|这种)(?:(?!那个|这个|那种|这种)[{CJK}A-Za-z0-9]){{1,8}}$"
+)
+
+
+def _topics_to_their_verdicts(pieces: list[str]) -> list[str]:
+    """A topic cut off from the verdict on it goes back to open the verdict's piece."""
+    for i in range(1, len(pieces)):
+        topic = _ZH_TRAILING_TOPIC_RE.search(pieces[i - 1])
+        if topic and topic.start() > 0 and _ZH_SPEAKERS_VERDICT_RE.match(pieces[i]):
+            pieces[i - 1], pieces[i] = pieces[i - 1][: topic.start()], topic.group() + pieces[i]
     return pieces
 
 

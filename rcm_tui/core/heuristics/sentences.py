@@ -168,7 +168,11 @@ _BOLD_TITLE_RE = re.compile(
 _ZH_SPACE_BREAK_RE = re.compile(
     rf"(?<=[{CJK}])\s+(?=[{CJK}])"
     rf"|(?<=[{CJK}])\s+(?=[A-Za-z0-9][\w.+#-]*[{CJK}])"
-    rf"|(?<=[{CJK}][A-Za-z])\s+(?=[{CJK}])"
+    # "想想还是买吧～ 披肩太阿姨了": a mark that closes a Chinese clause, then a space.
+    rf"|(?<=[{CJK}][～~…])\s+(?=[{CJK}])"
+    # A Latin word closing a Chinese clause ("mac直接pass 我们专业要用…"): fixed-width looks
+    # back, one per word length.
+    + "".join(rf"|(?<=[{CJK}][A-Za-z]{{{n}}})\s+(?=[{CJK}])" for n in range(1, 9))
 )
 
 
@@ -201,6 +205,7 @@ def _zh_space_clauses(sentence: str) -> list[str]:
 # demand relayed in it ("> Builds must finish in under 10 minutes", "> You must use Postgres")
 # still binds the user.
 _QUOTE_LINE_RE = re.compile(r"^\s*>")
+_QUOTE_MARKS_RE = re.compile(r"^\s*(?:>\s?)+")
 # A numbered list run into one line ("要求：1. 声音要大；2. 能插U盘；3. …"): each number opens an
 # item, as it would at the start of a line; a number cut off as its own sentence states nothing.
 _INLINE_ITEM_RE = re.compile(r"(?<=[:：;；,，。.!?！？])\s*(?:\(?\d{1,2}[.)、）]|[①-⑩])\s*(?=\D)")
@@ -240,9 +245,12 @@ def _split_lines(text: str) -> list[tuple[str, bool]]:
         signed_off = bool(_SIGN_OFF_RE.match(line)) or (signed_off and not line.strip())
         if _HEADING_LINE_RE.match(line) or _BOLD_TITLE_RE.match(line):
             continue
+        quoted = _QUOTE_LINE_RE.match(line) is not None
+        # "> 1. 日志保留不少于30天": a list quoted from a document is a list all the same (its
+        # number is no sentence of its own).
+        line = _QUOTE_MARKS_RE.sub("", line) if quoted else line
         body = _plain(BULLET_RE.sub("", line))
         bullet = BULLET_RE.match(line) is not None
-        quoted = _QUOTE_LINE_RE.match(line) is not None
         spoken = (p for s in SENTENCE_SPLIT_RE.split(body) for p in run_on_pieces(s or ""))
         for sentence in spoken:
             if quoted and _in_the_senders_voice(sentence):
@@ -329,7 +337,7 @@ _TAG_QUESTION_RE = re.compile(
 )
 # A Chinese clause that asks: "Loki够吗", "有什么推荐吗", "怎么训练", "谁批？".
 ZH_ASKS_RE = re.compile(
-    r"[吗呢么?？]\s*$|什么|怎么|如何|哪|多少|几[个种家款]|是否|有没有|能不能|可不可以|要不要|谁"
+    r"[吗呢么?？]\s*$|什么|啥|咋|怎么|如何|哪|多少|几[个种家款]|是否|有没有|能不能|可不可以|要不要|谁"
 )
 
 

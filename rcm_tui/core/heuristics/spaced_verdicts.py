@@ -12,10 +12,11 @@ from __future__ import annotations
 import itertools
 import re
 
-from .constructions_zh import is_bare_verdict, not_a_zh_topic, zh_option_core
+from .constructions_zh import not_a_zh_topic, zh_option_core
 from .rejections import RejectionHit
 from .sentences import Sentence, strip_discourse
 from .text import CJK, CJK_CHAR_RE, ZH_LATIN_NAME
+from .zh_topic_verdicts import is_bare_verdict
 
 # A piece that is only a name and what kind of it ("plug-in 的", "keelboat 那种大船"): the
 # topic whole, as a comma-joined sentence could not show it.

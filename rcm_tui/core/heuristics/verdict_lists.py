@@ -41,7 +41,9 @@ _REFUSAL_EN = (
     r"scratch\s+that|not\s+for\s+(?:us|me)|not\s+happening|never\s+again|dealbreaker|"
     r"deal-?breaker|not\s+an\s+option|forget\s+it|crossed\s+off|x|✗|✘|❌|👎"
 )
-_REFUSAL_ZH = r"不要|不行|算了|免了|pass|不考虑|排除|否|划掉|不去|不用|拉倒|没戏|不予考虑|唔要|唔得"
+_REFUSAL_ZH = (
+    r"不要|不行|算了|免了|pass|不考虑|排除|否|划掉|不去|不用|拉倒|没戏|不予考虑|唔要|唔得|拒绝"
+)
 # A comment piece that is a refusal and nothing else ("Out.", "nope!", "不要了").
 _REFUSAL_PIECE_RE = re.compile(
     rf"^(?:(?:{_REFUSAL_EN})|(?:{_REFUSAL_ZH})[了吧啦啊]*)[.!。！~～\s]*$", re.I

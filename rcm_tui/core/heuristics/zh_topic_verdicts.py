@@ -1,0 +1,135 @@
+"""A topic, what is said of it, then a bare verdict on it (issue 12): "Slack在国内访问不稳定，
+不考虑", "众包平台一事，…，此方案不再考虑", "零跑的话，…，已拉黑". Chinese names the topic first and
+ends on a verdict with no object of its own or with an anaphor; the verdict turns the topic
+down, and what was said between is its reason."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+
+from .construction_parts import Construction
+from .constructions_zh import (
+    ZH_ADVERB,
+    ZH_EXPERIENCER,
+    ZH_LEAD_RE,
+    ZH_NOT_OPTIONS,
+    chinese_sentence_constructions,
+    is_zh_condition,
+    not_a_zh_topic,
+    zh_option_core,
+)
+from .text import CJK, ZH_LATIN_NAME
+
+_ZH_NAME = ZH_LATIN_NAME
+
+
+# What a verdict may open with to point back at the topic: "…，此方案不再考虑", "这个就别提了".
+_ZH_ANAPHOR = (
+    r"(?:此方案|该方案|这个方案|那个方案|此事|这事|那事|这个|那个|这种|那种|这家|那家|这款|那款|它)"
+)
+# A clause that is only a verdict ("…，不考虑。", "…，算了吧") turns down the topic of the clause
+# before it: "Slack在国内访问不稳定，不考虑".
+_ZH_BARE_VERDICT_RE = re.compile(
+    rf"^{_ZH_ANAPHOR}?(?:{ZH_EXPERIENCER})?(?:可|应)?{ZH_ADVERB}*(?:不再考虑|不再用|不考虑|不要|不用|算[了啦咯喇]|pass|PASS|免[了啦]|不行|排除|不选|放弃|"
+    r"拉倒|不予考虑|别提了|就别提了|跳过|告辞|拒绝|拉黑|不(?:再)?(?:纳入|列入)(?:本次|此次)?(?:[\u4e00-\u9fff]{0,4}范围)?|[\u4e00-\u9fff]{0,2}?换(?:一家|一个|个地方|个|别的|别家)|"
+    r"去掉|删掉|划掉|拿掉|取消|换掉|不(?:太|大)?行|不需要|用不着|用不上|不(?:太|大)?合适|skip|SKIP|"
+    # "前程无忧账号去年已到期，不拟续费", "现在用的X，就是要把它换掉".
+    r"不(?:拟|打算|准备|再)?续(?:费|约|签|订)?|(?:就是)?要?把(?:它|这个|那个)(?:换掉|去掉|砍掉|停掉|退掉)|"
+    r"不在考虑范围[内之]?|不在考虑之内)"
+    r"[了吧啊呀哈]*[。！!.]?$"
+)
+_ZH_CLAUSE_TOPIC_RE = re.compile(
+    rf"^(?:{ZH_EXPERIENCER}(?:觉得|感觉))?(?!本来|想|打算|准备|要|去)"
+    rf"(?P<t>{_ZH_NAME}(?:\s{_ZH_NAME})?|[{CJK}]{{1,4}}{_ZH_NAME}|[{CJK}]{{2,10}}?)"
+    # 好 as "so" ("石斑好贵，算啦"), not 好吃/好看/好用 (good to eat, to look at, to use).
+    r"(?=\s?(?:太|很|好(?![吃看用玩听的像多])|不|没|在|有点|比较|实在|的?价格|也|都|就|还是|用起来|吃起来|看起来|听说|据说|"
+    r"我|他|她|大家|团队|孩子|老人|对|去年|上次|之前|此前|以前|曾经|因|由于|是|"
+    # "伏见稻荷那个要爬山，这个先跳过": "that X thing" names the topic of what follows.
+    r"那个|那種|那种)"
+    # A clause that only names the topic: "兼职会计一事，…", "GL8那种，…".
+    r"|(?:一事|那个|那种|这个|这种|那家|这家|方面|这块|那块|的话)$)"
+)
+# A Latin name opens the clause, whatever it says of it: "BOSS直聘以基层岗位为主，…".
+_ZH_NAME_LEAD_RE = re.compile(
+    # "Hays 20%也超了, skip": a space typed after it ends the name too.
+    rf"^(?P<t>{_ZH_NAME}(?:\s{_ZH_NAME})?[{CJK}]{{0,3}}?)(?=[以是在的有太很不没也都就还比要能只]|\s)"
+)
+
+
+# Failing that, the Latin name alone, whatever Chinese follows: "Datadog按量计费，…，免了".
+_ZH_BARE_NAME_LEAD_RE = re.compile(rf"^(?P<t>{_ZH_NAME}(?:\s{_ZH_NAME})?)(?=[{CJK}])")
+# A clause that is only "as for X": "至于高校校友会，…".
+_ZH_AS_FOR_RE = re.compile(rf"^(?:至于|关于)(?P<t>{_ZH_NAME}(?:\s{_ZH_NAME})?|[{CJK}]{{2,10}})$")
+
+
+def _clause_topic(clause: str) -> re.Match[str] | None:
+    return (
+        _ZH_CLAUSE_TOPIC_RE.match(clause)
+        or _ZH_NAME_LEAD_RE.match(clause)
+        or _ZH_BARE_NAME_LEAD_RE.match(clause)
+        or _ZH_AS_FOR_RE.match(clause)
+    )
+
+
+def is_bare_verdict(clause: str) -> bool:
+    """The clause is only a verdict ("不考虑", "也不太行", "算了吧") on a topic said before it."""
+    return bool(_ZH_BARE_VERDICT_RE.match(clause.strip()))
+
+
+# "经内部讨论：华为IdeaHub因…": a short label before a colon is no part of the topic.
+_ZH_LABEL_LEAD_RE = re.compile(r"^[^：:，,]{1,8}[：:]\s*")
+
+
+def _bare_verdicts(sentence: str) -> list[Construction]:
+    # A semicolon ends one topic's clauses: "华为…，暂不纳入本次选型范围；小鱼易连…，本次不再列入".
+    return [found for part in re.split(r"[；;]", sentence) for found in _part_verdicts(part)]
+
+
+def _part_verdicts(sentence: str) -> list[Construction]:
+    clauses = [c.strip() for c in re.split(r"[，,]", _ZH_LABEL_LEAD_RE.sub("", sentence.strip()))]
+    found: list[Construction] = []
+    first = _clause_topic(clauses[0])
+    for at, (before, clause) in enumerate(itertools.pairwise(clauses)):
+        topic = _clause_topic(before)
+        if at and first and not not_a_zh_topic(first.group("t")):
+            topic = first  # "折叠车轮子小，骑长途不稳，也算了": the sentence's topic
+        if at and ("换" in clause or not topic or not_a_zh_topic(topic.group("t"))):
+            # "北海道十月有点冷吧，我怕冷，算了" / "…服务也跟不上，今年换一家": the sentence's
+            # first clause holds what is turned down.
+            before = clauses[0]
+            topic = first
+        if topic and _ZH_BARE_VERDICT_RE.match(clause):
+            # The reason is all that was said of the topic before the verdict.
+            said = [before[topic.end() :]] if topic is not first else [
+                clauses[0][first.end() :], *clauses[1 : at + 1]
+            ]
+            option = topic.group("t")
+            option = zh_option_core(option)
+            if (
+                len(option) >= 2
+                and not re.search(r"想|去|打算|要", option)
+                and option not in ZH_NOT_OPTIONS
+                and not ZH_LEAD_RE.fullmatch(option)
+                and not not_a_zh_topic(option)
+                and not is_zh_condition(before)
+            ):
+                rest = "，" + "，".join(part for part in said if part)
+                found.append(Construction(option, rest, "explicit_refusal"))
+    return found
+
+
+def zh_sentence_verdicts(sentence: str) -> list[Construction]:
+    """Every construction read over a whole Chinese sentence: topic verdicts first."""
+    return [*_bare_verdicts(sentence), *chinese_sentence_constructions(sentence)]
+
+
+def clauses_told_in(clauses: Sequence[str], ruled: Sequence[bool], ci: int, rest: str) -> set[int]:
+    """The clauses after `ci`, with no rejection of their own (`ruled`), that `rest` tells
+    whole: "Zabbix 俺瞅着就闹心，那界面跟俺八字不合，拉倒吧" gives its topic's reason in them."""
+    return {
+        j
+        for j in range(ci + 1, len(clauses))
+        if not ruled[j] and len(clauses[j].strip()) >= 2 and clauses[j].strip() in rest
+    }
