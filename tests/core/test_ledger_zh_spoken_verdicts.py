@@ -54,6 +54,11 @@ def test_a_formal_no_longer_listed_names_no_verb_as_the_option() -> None:
         "他不肯说",
         "这个价格我看还行",
         "我们去那个地方，算了",
+        # A formal "kindly", a double negation (Cantonese too), a negated exclusion, "this road".
+        "现将需求整理如下，烦请协助推荐合适方案：",
+        "唔係唔考慮安心，只係佢個網站寫到亂晒。",
+        "Poly方案报价偏高，但并非完全排除。",
+        "个工人签咗约又话唔嚟，白白等多两个月，呢条路我唔行喇。",
     ],
 )
 def test_look_alikes_turn_nothing_down(text: str) -> None:

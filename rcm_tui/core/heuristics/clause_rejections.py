@@ -213,8 +213,7 @@ _ZH_PREFIX_REJECT_RE = re.compile(
     r"(?:不要再?|(?<![特识区类性级告分个差辨鉴派离送惜道判职])别(?![的人处家等急墅针具])再?|"
     r"不再|不用|不使用|不采用|不考虑|放弃|排除|去掉|弃用|不选|"
     r"(?<![找请])不(?:找|请)(?=[\u4e00-\u9fffA-Za-z]{2}))"  # 不找头部主播: not engaging someone
-    # "别再整ES": 整 and 弄 are how the north says "do, set up, use"; "不要搞成workshop": made
-    # into it.
+    # "别再整ES" (整, 弄: the north's "do, use"); "不要搞成workshop": made into it.
     rf"(?:用|使用|采用|选用?|考虑|搞|做|赶|坐|走|整|弄|(?:搞|弄|整|办|做)成)?\s*{_ZH_OPT}{_ZH_OPT_END}"
 )
 
@@ -442,9 +441,8 @@ def _state_rejections(core: str, found: _Found) -> None:
             found.add(subject, core[state.end() :], need_name=out)
 
 
-_ZH_DOUBLE_NEGATION_RE = re.compile(r"(?:不是|并非|没有|不一定|未必)不")
-
-
+# Cantonese 唔係唔 is read as 不系不 (chinese_script.py).
+_ZH_DOUBLE_NEGATION_RE = re.compile(r"(?:不是|并非|没有|不一定|未必|不系)不")
 
 
 _ZH_BARE_VERBS = frozenset({"考虑", "使用", "采用", "选择", "选用", "列入", "纳入"})
@@ -465,6 +463,8 @@ def _chinese_raw_hits(clause: str) -> list[RawHit]:
     for m in _ZH_PREFIX_REJECT_RE.finditer(clause):
         if clause[max(0, m.start() - 1) : m.start()] in ("不", "没"):
             continue  # "不排除X": the exclusion negated keeps X
+        if _ZH_DOUBLE_NEGATION_RE.search(clause[max(0, m.start() - 4) : m.start() + 1]):
+            continue  # "唔係唔考慮安心" (不系不考虑): "not that I won't consider it"
         if _ZH_NOT_NEGATION_RE.search(clause[: m.start() + 2]) or _ZH_A_NOT_A_RE.search(
             clause[m.start() - 1 : m.start() + 2]
         ):
