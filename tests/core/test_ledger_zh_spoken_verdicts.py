@@ -124,3 +124,14 @@ def test_one_character_is_no_name_picked_from_the_reply() -> None:
     """'ok 定了' after a reply that says 定 somewhere was read as picking the option '定'."""
     analysis = _analysis("ok 定了 我下午拉个会同步一下", "那就定 ClickHouse，我把方案整理一下。")
     assert "使用定" not in [r.text for r in analysis.requirements]
+
+
+@pytest.mark.parametrize(
+    ("text", "option"),
+    [
+        ("Chapter 我看了 £260 一周起, can't afford that lol.", "Chapter"),
+        ("Rusholme，学长说晚上有点乱, nah.", "Rusholme"),
+    ],
+)
+def test_an_english_verdict_typed_in_a_chinese_message(text: str, option: str) -> None:
+    assert _rejected(text) == [option]

@@ -37,7 +37,10 @@ _ZH_BARE_VERDICT_RE = re.compile(
     r"去掉|删掉|划掉|拿掉|取消|换掉|不(?:太|大)?行|不需要|用不着|用不上|不(?:太|大)?合适|skip|SKIP|"
     # "前程无忧账号去年已到期，不拟续费", "现在用的X，就是要把它换掉".
     r"不(?:拟|打算|准备|再)?续(?:费|约|签|订)?|(?:就是)?要?把(?:它|这个|那个)(?:换掉|去掉|砍掉|停掉|退掉)|"
-    r"不在考虑范围[内之]?|不在考虑之内)"
+    r"不在考虑范围[内之]?|不在考虑之内|"
+    # English typed in a Chinese message: "Vita 我看了 £250 一周起, can't afford that lol".
+    r"(?i:nah|nope|no-?go|hard\s+pass|never\s+again|not\s+for\s+(?:me|us)|"
+    r"can'?t\s+afford\s+(?:it|that|them))(?:\s+(?i:lol|lmao|haha|tbh))?)"
     r"[了吧啊呀哈]*[。！!.]?$"
 )
 _ZH_CLAUSE_TOPIC_RE = re.compile(
@@ -58,8 +61,9 @@ _ZH_NAME_LEAD_RE = re.compile(
 )
 
 
-# Failing that, the Latin name alone, whatever Chinese follows: "Datadog按量计费，…，免了".
-_ZH_BARE_NAME_LEAD_RE = re.compile(rf"^(?P<t>{_ZH_NAME}(?:\s{_ZH_NAME})?)(?=[{CJK}])")
+# Failing that, the Latin name alone, whatever Chinese follows ("Datadog按量计费，…，免了") or
+# as the whole clause ("Fallowfield，学长说晚上不太安全, nah").
+_ZH_BARE_NAME_LEAD_RE = re.compile(rf"^(?P<t>{_ZH_NAME}(?:\s{_ZH_NAME})?)(?=[{CJK}]|\s*$)")
 # A clause that is only "as for X": "至于高校校友会，…".
 _ZH_AS_FOR_RE = re.compile(rf"^(?:至于|关于)(?P<t>{_ZH_NAME}(?:\s{_ZH_NAME})?|[{CJK}]{{2,10}})$")
 
