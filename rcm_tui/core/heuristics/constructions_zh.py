@@ -92,7 +92,7 @@ _ZH_TURNED_DOWN = (
 )
 _ZH_TURNED_DOWN_KEYS = (
     "想愿喜考避感惯腻够受要必上合适pass排免算去买选看报拉靠行来兴门废唔"
-    "学练租订办装养请找做换了意劲劝荐碰沾同乐答敢划删砍拿啦咯喇推申折禁鍾钟係系黑会雷坑现跳辞纳列怕烦疼痛整弄搞again"
+    "学练租订办装养请找做换了意劲劝荐碰沾同乐答敢划删砍拿啦咯喇推申折禁鍾钟係系黑会雷坑现跳辞纳列怕烦疼痛整弄搞"
 )
 _ZH_TOPIC_FIRST_RE = re.compile(
     # One character is a noun too ("鱼不要", "酒不喝"), unless a pronoun or an adverb.
@@ -293,12 +293,12 @@ def is_zh_condition(clause: str) -> bool:
         return True
     if "的话" not in clause:
         return False
-    topic = _ZH_TOPIC_DEHUA_RE.match(strip_lead(clause))
+    topic = _ZH_TOPIC_DEHUA_RE.match(_strip_lead(clause))
     # "预算的话五千以内吧…": the budget is what a limit is about, never an option's topic.
     return topic is None or not_a_zh_topic(topic.group("x"))
 
 
-def strip_lead(clause: str) -> str:
+def _strip_lead(clause: str) -> str:
     return re.sub(r"^[\s,，。.!！]+", "", clause)
 # A coverb and a person ("和别人共用": share with others) open an action with a partner;
 # one with a modal inside ("酒店要能免费") is a clause stating a need. Neither is an option.
