@@ -7,10 +7,7 @@ import re
 
 from .constructions import find_constructions
 from .constructions_zh import not_a_zh_topic, zh_option_core
-from .cues import (
-    IMPERATIVE_REJECT_RE,
-    OPT,
-)
+from .cues import IMPERATIVE_REJECT_RE, OPT
 from .option_phrases import (
     LIST_SPLIT_RE,
     clean_options,
@@ -139,8 +136,8 @@ _NEGATED_STANCE_RE = re.compile(r"(?:\b(?:not|never)|n't)\s*(?:\w+\s+)?$", re.I)
 
 
 _NO_OPTION_RE = re.compile(
-    r"^(?:(?:absolutely|definitely|strictly|and|also|so|just|omg|oh|ugh|lol|ok|okay)\s+)?no\s+(?P<opt>[^,.;:!?()—–\n]+?)\s*"
-    r"(?=,|\.|!|;|$|—|–|\s-\s|\s+please\b|\s+at\s+all\b|"
+    r"^(?:(?:absolutely|definitely|strictly|and|also|so|just|omg|oh|ugh|lol|ok|okay)\s+)?no\s+(?P<opt>(?:(?!\s(?:if|when|unless)\s)[^,.;:!?()—–\n])+?)\s*"
+    r"(?=,|\.|!|;|$|—|–|\s-\s|\s+please\b|\s+at\s+all\b|\s+if\s+(?:possible|you\s+can)\b|"
     r"\s+for\s+(?:now|us|this)\b|\s+here\b|\s+anymore\b|\s+whatsoever\b)",
     re.I,
 )
@@ -210,11 +207,11 @@ _ZH_OPT_END = r"(?=[了吧呢啊嘛，,。.！!？?；;、：:\s也又还都就]
 
 # Not 识别, nor 别墅 (a villa), 别针, 别具.
 _ZH_PREFIX_REJECT_RE = re.compile(
-    r"(?:不要再?|(?<![特识区类性级告分个差辨鉴派离送惜道判职])别(?![的人处家等急墅针具])再?|"
+    r"(?:不要再?|(?<![特识区类性级告分个差辨鉴派离送惜道判职])别(?![的人处家等急墅针具是])再?|"
     r"不再|不用|不使用|不采用|不考虑|放弃|排除|去掉|弃用|不选|"
     r"(?<![找请])不(?:找|请)(?=[\u4e00-\u9fffA-Za-z]{2}))"  # 不找头部主播: not engaging someone
     # "别再整ES" (整, 弄: the north's "do, use"); "不要搞成workshop": made into it.
-    rf"(?:用|使用|采用|选用?|考虑|搞|做|赶|坐|走|整|弄|(?:搞|弄|整|办|做)成)?\s*{_ZH_OPT}{_ZH_OPT_END}"
+    rf"(?:用|使用|采用|选用?|考虑|搞|做|赶|坐|走|住|整|弄|(?:搞|弄|整|办|做)成)?\s*{_ZH_OPT}{_ZH_OPT_END}"
 )
 
 
@@ -434,6 +431,8 @@ def _state_rejections(core: str, found: _Found) -> None:
         state = pattern.match(core)
         if state:
             subject = SUBJECT_LEAD_RE.sub("", state.group("subj").split(",")[-1].strip())
+            if re.search(r"\b(?:if|unless|in\s+case|whether)\b", subject, re.I):
+                continue  # "Preset stays as the backup if the sandboxing doesn't cut it"
             out = pattern is _IS_OUT_RE
             if out and _RELEASE_WORDS_RE.search(subject):
                 continue  # "the new version of Django is out" announces a release

@@ -212,6 +212,16 @@ def _decision_text(core: str, head: str, head_decides: bool) -> str:
 
 
 _BOUND_RE = re.compile(r"以下|以上|以内|之内|不超过|不到|under\s+\$?\d|below\s+\$?\d", re.I)
+# "所以只能用电", "必须用正版": a use that is all the user may do is a constraint, not a pick.
+_ZH_ONLY_WAY_RE = re.compile(r"只能|只可以|只好|必须|务必|一定要|非得")
+
+
+def _a_limit_not_a_pick(picked: str, core: str) -> bool:
+    """"费用别超过两千" reads "用" as a choice of "别超过两千", "门票20元以下的就行" takes "就行" as
+    choosing, "所以只能用电" picks 电: each is a limit, no choice."""
+    return bool(
+        STRONG_MODAL_RE.search(picked) or _BOUND_RE.search(picked) or _ZH_ONLY_WAY_RE.search(core)
+    )
 
 
 def _read_need(
@@ -232,9 +242,7 @@ def _read_need(
     # follows; "Decision: NATS JetStream": the label (a lead-in, cut from `core`) chooses.
     picks_first = " it is" in head.lower() or bool(CHOOSING_LEAD_RE.match(head))
     picked = choice(core) or (choice(head) if comma and picks_first else None) or choice(clause)
-    if picked and (STRONG_MODAL_RE.search(picked) or _BOUND_RE.search(picked)):
-        # "费用别超过两千" reads "用" as a choice of "别超过两千", "门票20元以下的就行" takes "就行"
-        # as choosing: each is a limit, no choice.
+    if picked and _a_limit_not_a_pick(picked, core):
         picked = None
     if picked:
         # "Let's go with X" decides: it sets the conclusion, it is no requirement.

@@ -124,8 +124,13 @@ _ANYTHING_RE = re.compile(
 )
 
 
+# "but new price is too much": a conjunction that joined the clause is no part of its subject.
+_LEAD_CONJUNCTION_RE = re.compile(r"^(?:but|and|also|plus)\s+(?=\S)", re.I)
+
+
 def option_phrase(raw: str) -> str:
-    raw = _WHEN_POSSESSIVE_RE.sub("", raw.strip())  # "last year's food hall": the food hall
+    raw = _LEAD_CONJUNCTION_RE.sub("", raw.strip())
+    raw = _WHEN_POSSESSIVE_RE.sub("", raw)  # "last year's food hall": the food hall
     cut = _EXTRA_CUT_RE.search(raw)
     phrase = _ANYTHING_RE.sub("", (raw[: cut.start()] if cut else raw).strip())
     phrase = _LIGHT_VERB_RE.sub("", phrase)
@@ -141,10 +146,24 @@ _CLAUSE_OPENER_TAIL_RE = re.compile(
 )
 
 
+# What an option costs or who judged it is no option: "(the) new price is too much for me"
+# judges the thing priced, "不考虑 my partner 就认准…" names who chose.
+_ATTRIBUTE_OR_PERSON_RE = re.compile(
+    r"^(?:(?:the|its|their|new|full|total|monthly|yearly|annual|ticket|entry)\s+)*"
+    r"(?:price|prices|pricing|costs?)$"
+    r"|^(?:my|our|his|her|their)\s+(?:partner|wife|husband|mum|mom|mother|dad|father|parents|"
+    r"son|daughter|kids?|children|brother|sister|boss|family|fianc[eé]e?|boyfriend|girlfriend)$",
+    re.I,
+)
+
+
 def is_option_phrase(phrase: str) -> bool:
     bare = phrase.strip()
-    return bool(bare) and not _NOT_AN_OPTION_RE.match(bare) and not (
-        _CLAUSE_OPENER_TAIL_RE.search(bare)
+    return (
+        bool(bare)
+        and not _NOT_AN_OPTION_RE.match(bare)
+        and not _CLAUSE_OPENER_TAIL_RE.search(bare)
+        and not _ATTRIBUTE_OR_PERSON_RE.match(bare)
     )
 
 
@@ -199,7 +218,7 @@ REPLACE_RE = re.compile(
     r"|\b(?:replace|replacing|swap(?:ping)?(?:\s+out)?|trade|trading)\s+(?P<opt2>[^,.;]+?)\s+"
     r"(?:with|for)\b"
     r"|\b(?:'d|would|had)\s+(?:much\s+)?(?:rather|sooner)\s+\S.*?\s+than\s+(?P<opt3>[^,.;]+)"
-    r"|\bprefer(?:s|red)?\s+(?!to\b|not\b)\S[^,.;]*?\s+(?:over|to)\s+(?P<opt4>[^,.;]+)"
+    r"|\bprefer(?:s|red)?\s+(?!to\b|not\b)\S[^,.;]*?\s+(?:over|to)\s+(?!be\b)(?P<opt4>[^,.;]+)"
     # "I'd take a minivan over one of those lift vans any day": the one passed over.
     r"|\b(?:'d|would|'ll|will)\s+(?:take|pick|choose|go\s+for|have)\s+\S[^,.;]*?\s+over\s+"
     r"(?P<opt8>[^,.;]+)"

@@ -48,7 +48,8 @@ from .verdicts import PRONOUNS, antecedent, verdict
 # -- English ---------------------------------------------------------------------------------
 _AVERSION_VERB = (
     r"(?:hates?|hated|detests?|loathes?|dislikes?|despises?|abhors?|"
-    r"(?:can'?t|cannot|couldn'?t)\s+(?:stand|bear|stomach|tolerate|deal\s+with|do)|"
+    r"(?:can'?t|cannot|couldn'?t)\s+(?:stand|bear|stomach|tolerate|abide|deal\s+with|do|"
+    r"be\s+bothered\s+with)|"
     rf"(?:(?:'m|am|is|'s|are|'re|was|were)\s+(?:{ADVERBS}\s+)*)?(?:not\s+(?:a\s+(?:big\s+|huge\s+|great\s+)?fan\s+of|"
     r"(?:really\s+|that\s+|too\s+|very\s+)?(?:into|keen\s+on|fond\s+of|big\s+on|crazy\s+about|"
     r"interested\s+in))|no\s+fan\s+of|(?:done|finished|through|fed\s+up)\s+with|"
@@ -146,6 +147,8 @@ _OTHER_THAN_FIRST_RE = re.compile(
     r"|\b(?:in\s+place\s+of|free\s+of|free\s+from|zero)\s+(?P<opt3>[^,.;!?]+)",
     re.I,
 )
+_CONSEQUENCE_IF_RE = re.compile(r"^\S+(?:\s+\S+)?\s+(?:if|unless)\s+(?!possible|you\s+can)", re.I)
+_HAVE_BEFORE_RE = re.compile(r"\b(?:have|has|had|got)\s*$", re.I)
 _EXCEPT_RE = re.compile(rf"(?:^|[\s,])(?:except(?:\s+for)?|excluding|minus)\s+{OPTION_GROUP}", re.I)
 _ADDITIVE_RE = re.compile(r"\b(?:also|too|as\s+well|additionally)\b", re.I)
 _WITHOUT_RE = re.compile(rf"\bwithout\s+(?:any\s+)?{OPTION_GROUP}", re.I)
@@ -190,7 +193,9 @@ _RESTRICTION_RE = re.compile(
 )
 
 _NOT_NEEDED_RE = re.compile(
-    r"\b(?:do|does|did|wo|will)(?:n'?t|\s+not)\s+(?:really\s+|even\s+|actually\s+|necessarily\s+)?"
+    # A learner's "for my work I not need it" drops the auxiliary.
+    r"(?:\b(?:do|does|did|wo|will)(?:n'?t|\s+not)|\b(?<=\bi\s)not|\b(?<=\bwe\s)not)\s+"
+    r"(?:really\s+|even\s+|actually\s+|necessarily\s+)?"
     r"(?:need|require)\s+(?:to\s+(?:have|use|buy|get|book|rent|hire|take|bring|pay\s+for|add|"
     rf"include|go\s+to|see)\s+)?(?:any\s+)?{OPTION_GROUP}",
     re.I,
@@ -211,7 +216,8 @@ _SKIP_RE = re.compile(
     # "Let's leave out of Seattle": departing from it, not leaving it out.
     # "pass on buildkite", "(we'll) give the ferry a miss": the imperative refusals.
     rf"leave\s+out(?!\s+of\b)|cut\s+out|pass\s+on){{1}}\s+{OPTION_GROUP}"
-    rf"|^(?:let'?s\s+|just\s+|please\s+)?leave\s+(?P<opt2>[^,.;]+?)\s+out\b"
+    # "leave incident.io out", "leave the M&S idea aside": a dot inside a name ends nothing.
+    rf"|^(?:let'?s\s+|just\s+|please\s+)?leave\s+(?P<opt2>(?:[^,.;]|\.(?=\w))+?)\s+(?:out|aside)\b"
     r"|^(?:(?:i'?ll|we'?ll|i\s+will|we\s+will|let'?s|just)\s+)?give\s+(?P<opt3>[^,.;]+?)\s+a\s+"
     r"(?:miss|wide\s+berth)\b",
     re.I,
@@ -251,6 +257,11 @@ _TRIED_RE = re.compile(
     # "…and hated it": the verdict's object is the option itself.
     r"(?P<eval>[^.;!?]*)|(?P<eval2>(?:(?:i|we)\s+)?(?:hated|loathed|disliked|detested|regretted|"
     r"couldn'?t\s+stand)\s+(?:it|them|that|every\s+\w+)\b[^.;!?]*))",
+    re.I,
+)
+_HAPPENED_TO_RE = re.compile(
+    r"had\s+(?:a|an)\s+(?:\w+\s+)?(?:fall|accident|stroke|injury|operation|surgery|seizure|"
+    r"heart\s+attack|breakdown|crash|flare-?up|relapse|miscarriage|baby)\b",
     re.I,
 )
 _BURNED_RE = re.compile(
@@ -362,6 +373,8 @@ def _exclusions(core: str, found: _Found) -> None:
     for m in _ANY_BUT_RE.finditer(core):
         found.add(m.group("opt"), core[m.end() :], "exclusion")
     for m in _OTHER_THAN_FIRST_RE.finditer(core):
+        if m.group("opt3") and _HAVE_BEFORE_RE.search(core[: m.start()]):
+            continue  # "I have zero ideas", "we've got zero budget": what is lacking
         found.add(first_group(m), core[m.end() :], "exclusion", gerund=False)
     if not found and not _ADDITIVE_RE.search(core):
         for m in _EXCEPT_RE.finditer(core):
@@ -385,6 +398,8 @@ def _exclusions(core: str, found: _Found) -> None:
         for m in pattern.finditer(core):
             if pattern is _WITH_NO_RE and speaker_lacks(core[: m.start() + 5]):
                 continue  # "We have no developers": what the speaker lacks, nothing refused
+            if _CONSEQUENCE_IF_RE.search(first_group(m) + core[m.end() :]):
+                continue  # "…, no returns if it dies on me": what would follow, not a refusal
             if not HEDGE_RE.search(core[: m.start()]):
                 gerund = pattern is _NO_GERUND_TO_RE
                 option, rest = named_source(first_group(m), core[m.end() :])
@@ -419,6 +434,8 @@ def _needs_and_abilities(core: str, found: _Found) -> None:
 def _experiences_and_changes(core: str, found: _Found) -> None:
     for m in _TRIED_RE.finditer(core):
         said = m.group("eval") or m.group("eval2") or ""
+        if _HAPPENED_TO_RE.match(core[m.start() :]):
+            continue  # "he had a fall on the stairs": what befell someone, nothing tried
         if NEGATIVE_EVAL_RE.search(said) and not HEDGE_RE.search(core[: m.start()]):
             found.add(m.group("opt"), said, "bad_experience")
     for m in _BURNED_RE.finditer(core):

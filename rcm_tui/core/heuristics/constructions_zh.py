@@ -16,7 +16,7 @@ _ZH_VERBS = (
     r"(?:用|使用|吃|喝|坐|去|住|买|选|订|报|带|看|穿|养|开|玩|考虑|碰|做|搞|请|找|租|走|折腾|弄)"
 )
 _ZH_AVERSION_RE = re.compile(
-    rf"(?<!不)(?:讨厌|不喜欢|不太喜欢|不怎么喜欢|不爱|受不了|忍受不了|反感|(?<![麻厌])烦(?!请)|不想|不愿意|[不唔]肯|"
+    rf"(?<!不)(?:讨厌|不喜欢|不太喜欢|不怎么喜欢|不爱|受不了|忍受不了|反感|(?<![麻厌])烦(?!请)|不想|不愿意|[不唔]肯(?!定)|"
     rf"(?:不让|不许)(?:我们?|孩子|他们?|她们?)?|不允许|禁止|不能?接受|无法接受|接受不了|没法接受|受够了|戒了|戒掉|不打算|没打算|拒绝|"
     rf"(?:别|不要)(?!的)(?:再|也)?(?:给|帮|跟|替)?(?:我们?|咱们|他们?|她)?(?:推荐|安排|介绍))"
     # "不想再用微信群了" (再 before a verb of using; "不想再重蹈覆辙" is no option).
@@ -46,8 +46,9 @@ _ZH_CANNOT_SUFFIX_RE = re.compile(
 # (the speaker or someone planned for), adverbs of degree or scope, then one predicate of the
 # class "turned down", at the end of the clause (sentence-final particles allowed).
 ZH_EXPERIENCER = (
-    r"(?:我们家|咱们?家|我们?|咱们|他们?|她们?|我(?:爸|妈|老婆|老公|家|女儿|儿子|媳妇儿?|爱人|阿妈|阿爸|老豆|老妈|老爸)|他爸|他妈|爸妈|父母|家里人?|孩子|老人|"
-    r"老板|领导|客户|女朋友|男朋友|对象)"
+    r"(?:我们家|咱们?家|我们?|咱们|他们?|她们?|我(?:爸|妈|老婆|老公|家|女儿|儿子|媳妇儿?|爱人|阿妈|阿爸|老豆|老妈|老爸|奶奶|爷爷|外婆|外公|姥姥|"
+    r"姥爷|婆婆|公公|阿嫲|阿爷)|他爸|他妈|爸妈|父母|家里人?|孩子|老人|"
+    r"老板|领导|客户|女朋友|男朋友|对象|我方|我司|本司|本方|本团|本團)"
 )
 _ZH_PERSON_RE = re.compile(
     rf"{ZH_EXPERIENCER}|(?:我们?|咱|家里)?家?的?(?:孩子|小孩|宝宝|女儿|儿子|老人|室友|同事|朋友)们?"
@@ -58,18 +59,20 @@ _ZH_SCOPE_AND_TIME = r"基本上?|以后|今后|往后|这次|这回|本次|此�
 ZH_ADVERB = (
     rf"(?:其实|真的|实在|确实|完全|根本|{_ZH_SCOPE_AND_TIME}|一[点滴口次眼步下个](?:也|都)|"
     r"也|亦|都|就|还是|倒是|是|向来|从来|一直|再也|坚决|已经|已|早就|早已|"
-    r"绝对|肯定|打死也|死活|先|暂时|暂且|暂|就先|直接|果断|一律|统统|全部|想了想|想想|恐怕)"
+    r"绝对|肯定|打死也|死活|先|暂时|暂且|暂|就先|直接|果断|一律|一概|统统|全部|想了想|想想|恐怕)"
 )
 _ZH_TURNED_DOWN = (
-    r"(?:不(?:太|怎么|大|是很)?(?:想|愿意|喜欢)再?(?:用|去|要|买|选|看|吃|住|坐|报|玩|穿|搞|弄|试|找|请)?|"
+    r"(?:不(?:太|怎么|大|是很)?(?:想|愿意|喜欢)再?(?:用|去|要|买|选|看|吃|住|坐|报|玩|穿|搞|弄|试|找|请|碰)?|"
+    # A formal "not accepted", "no such need, kindly remove", a resisting elder (好抗拒).
+    r"(?:一律|一概)?不予(?:接受|采纳|考虑)|无此需要|(?:烦请|请)?剔除|(?:好|很|非常|特别|比较)?抗拒|"
     # "(我妈应该)撑不住": 不住 after a verb is "cannot hold", no refusal to stay.
-    r"不(?:去|用|要|买|选|看|吃|(?<![撑撐忍记記靠站挡擋守顶頂抓稳穩保憋扛坐挺])住|坐|报|玩|穿|喝|放心|学|练|租|订|办|装|养|请|找|做|换|碰|沾|申请?)|"
+    r"不(?:去|用|要|买|选|看|吃|(?<![撑撐忍记記靠站挡擋守顶頂抓稳穩保憋扛坐挺])住|坐|报|玩|穿|喝|放心|学|练|租|订|办|装|养|请|找|做|换|碰|沾|搞|整|弄|申请?)|"
     # A potential complement negated: "(纽扣电池她)换不了" — but 少不了/离不了 need it.
     r"(?![少免错忘离受承退])[\u4e00-\u9fff]不了|没意思|没劲|(?:看|吃|玩|用|听|住)?腻了|"
-    r"喜欢不起来|提不起兴趣|没兴趣|不感兴趣|不考虑|不用(?:再)?(?:考虑|看|想)|"
+    r"喜欢不起来|提不起兴趣|没兴趣|不感兴趣|不考虑|不用(?:再)?(?:考虑|看|想|谂)|"
     r"不(?:同意|乐意|答应)|不敢(?:找|用|买|去|坐|吃|住|请|试|碰|选|报)|(?:可以)?(?:划掉|删掉|砍掉|拿掉|排除掉?)|"
     r"想避开|要避开|避开|不(?:太|怎么|大)?感冒|劝退|别(?:再)?(?:给我们?推荐?|推荐)了?|吃不惯|用不惯|住不惯|看不惯|玩不来|吃腻了|腻了|受够了|接受不了|"
-    r"承受不了|受不了|不在考虑范围内?|不在考虑之内|不予考虑|一律不要|没必要|用不上|不太合适|不合适|"
+    r"承受不了|受不了|不在考虑范围内?|不在考虑之内|不予考虑|(?:一律|一概)不要|没必要|用不上|不太合适|不合适|"
     # "高铁方案不太适合本团": a formal letter says who it does not suit.
     r"不(?:太|大|怎么)?(?:适合|適合)(?:我们?|他们?|她|他|孩子|老人|本团|本團|本人|我家|咱们?)?|就?(?:pass|drop|skip)|免[了啦咯喇]|饶了我吧?|算[了啦咯喇]|不要了|不用了|不需要了|"
     r"不去了|不买了|不选了|不看了|不报了|拉倒|看不上|不靠谱|不(?:太|大)?行|不折腾了?|"
@@ -92,7 +95,7 @@ _ZH_TURNED_DOWN = (
 )
 _ZH_TURNED_DOWN_KEYS = (
     "想愿喜考避感惯腻够受要必上合适pass排免算去买选看报拉靠行来兴门废唔"
-    "学练租订办装养请找做换了意劲劝荐碰沾同乐答敢划删砍拿啦咯喇推申折禁鍾钟係系黑会雷坑现跳辞纳列怕烦疼痛整弄搞"
+    "学练租订办装养请找做换了意劲劝荐碰沾同乐答敢划删砍拿啦咯喇推申折禁鍾钟係系黑会雷坑现跳辞纳列怕烦疼痛整弄搞予此剔拒概"
 )
 _ZH_TOPIC_FIRST_RE = re.compile(
     # One character is a noun too ("鱼不要", "酒不喝"), unless a pronoun or an adverb.
@@ -174,7 +177,7 @@ _ZH_WITHDRAW_RE = re.compile(
 # speech refuses in the other language.
 _ZH_LATIN_NO_RE = re.compile(
     r"(?<![A-Za-z'])(?:no|No|NO)\s+(?!(?:problem|problems|worries|worry|way|idea|thanks|need|"
-    r"pressure|rush|doubt|kidding|big\s+deal|matter|comment|offen[cs]e)\b)"
+    r"pressure|rush|doubt|kidding|big\s+deal|matter|comment|offen[cs]e|issues?|complaints?)\b)"
     rf"(?P<opt>[A-Za-z][\w-]*(?:\s[A-Za-z][\w-]*){{0,2}}|[{CJK}]{{1,6}}?)(?=\s*[，,。.！!；;、]|\s*$)"
 )
 # "踩过链家的雷": a mine stepped on, a pit fallen into.
@@ -212,6 +215,10 @@ _ZH_NOT_TOPIC_RE = re.compile(
     r"周[一二三四五六日]|星期[一二三四五六日天]|身体|距离|的话|是|不是|也不是|觉得|感觉|认为)$"
     # A bound on a time or an amount is a limit ("晚上八点以后的也不行", "三千以上的不行").
     r"|(?:以后|之后|以前|之前|以上|以下|以内|之内)$"
+    # "出了青岛都不考虑", "除了青岛都不考虑": all but the place are turned down; it is wanted.
+    r"|^(?:除了|除去|除开|出了)"
+    # "死也不要住那种地方": "that kind of place" points back at the topic, it names nothing.
+    r"|^(?:住|去|用|吃|买|坐)?[那这](?:种|个|类)(?:地方|东西|玩意儿?)$"
     # "甲方那边(死活不同意)": a party, the one who judges, not what is judged.
     r"|^(?:甲方|乙方|客户|公司|领导|老板|财务|法务|IT|学校|物业)(?:那边|这边|那头)?$|(?:那边|这边)$"
     # "呢条路我唔行喇": "this road" is the way just told, not a thing to turn down.
@@ -219,7 +226,7 @@ _ZH_NOT_TOPIC_RE = re.compile(
     rf"|{ZH_ACKNOWLEDGEMENT}"
     # A degree adverb or "一…就" makes a predicate of it ("一出去就有点收(不住了)").
     r"|有点|一[\u4e00-\u9fff]{1,3}就"
-    r"|^(?:如果|要是|假如|万一)|^(?:千万|一定|务必|可千万|绝对|坚决|肯定|实在|真的|确实|根本|完全|当然|其实|压根|一律|死活|打死|已经|早就|刚刚|刚才)$|"
+    r"|^(?:如果|要是|假如|万一)|^(?:烦请|千万|一定|务必|可千万|绝对|坚决|肯定|实在|真的|确实|根本|完全|当然|其实|压根|一律|死活|打死|已经|早就|刚刚|刚才)$|"
     # Who said it ("我女儿说(不要去)"): reported speech, not its object; when a story happened.
     r"(?<![小传听解])说$|(?:讲|表示|建议)$|^(?:前年|去年|今年|明年|那年|当年|前几年|这几年|小时候)$|^(?:五一|十一|国庆|春节|元旦|[一二三四五六七八九十两\d]+(?:月|号|日|点|天|年|周|个月))"
 )
@@ -227,6 +234,10 @@ _ZH_NOT_TOPIC_RE = re.compile(
 
 # A topic read up to the comment can carry who and when: "长毛猫我", "上次徒步好几个人".
 _ZH_TRAILING_EXPERIENCER_RE = re.compile(rf"(?:{ZH_EXPERIENCER}|大家|好几个人|几个人|有人)$")
+# "(我)妈说晚上十点以后(别开)": who said it is no part of what was said.
+_ZH_REPORTED_RE = re.compile(
+    r"^[\u4e00-\u9fff]{0,3}?(?:妈|爸|婆|公|生|友|们|他|她|事|师|娘)(?:说|讲)(?=[\u4e00-\u9fff]{2})"
+)
 _ZH_LEADING_TIME_RE = re.compile(r"^(?:上次|之前|以前|去年|那次|早年|最近|平时)")
 
 
@@ -239,7 +250,7 @@ _ZH_ATTRIBUTE_RE = re.compile(
 
 # Adverbs that open the comment, read with the topic by a greedy match: "那家店肯定(不行)".
 _ZH_TRAILING_ADVERB_RE = re.compile(
-    r"(?:肯定|绝对|真的|实在|确实|完全|根本|压根|一定|当然|其实|也|都|就|还是|倒是|太|有点|"
+    r"(?:肯定|绝对|真的|实在|确实|完全|根本|压根|一定|当然|其实|也|都|就|还是|倒是|太|有点|一律|一概|"
     rf"{_ZH_SCOPE_AND_TIME})+$"
 )
 # "那家店": a demonstrative and a classifier before a one-character noun are the whole name.
@@ -252,6 +263,7 @@ def zh_option_core(raw: str) -> str:
     if _ZH_DEMONSTRATIVE_NOUN_RE.match(raw):
         return raw
     phrase = ZH_LEAD_RE.sub("", raw).strip("的 ")
+    phrase = _ZH_REPORTED_RE.sub("", phrase)
     phrase = _ZH_LEADING_TIME_RE.sub("", phrase)
     phrase = re.sub(r"^等(?=[\u4e00-\u9fff]{2})", "", phrase)  # "RDS、Aurora等公有云…": etc.
     # "虾滑什么的": 虾滑; "酒店那种": 酒店.

@@ -24,8 +24,8 @@ _SUBJECT = (
     r"(?-i:[A-Z][\w-]+))"
 )
 _LACK_EN_RE = re.compile(
-    rf"(?:^|\b(?:and|but|so|since|as|because)\s+){_SUBJECT}\s+(?:(?:only|also|still|really)\s+)?"
-    r"(?:(?:have|has)\s+no|(?:'ve|'s|have|has)\s+got\s+no|got\s+no|"
+    rf"(?:^|\b(?:and|but|so|since|as|because|also|plus)\s+){_SUBJECT}\s+"
+    r"(?:(?:only|also|still|really)\s+)?(?:(?:have|has)\s+(?:no|zero)|(?:'ve|'s|have|has)\s+got\s+no|got\s+no|"
     r"(?:do|does)(?:n'?t|\s+not)\s+(?:have|own)\s+(?:a|an|any)|"
     r"(?:have|has)(?:n'?t|\s+not)\s+got\s+(?:a|an|any))\s+(?P<thing>[\w-]+(?:\s+[\w-]+){0,2})"
     r"|\bthere(?:(?:'s|\s+is|\s+are)\s+no|\s+isn'?t\s+(?:a|an|any)|\s+aren'?t\s+any)\s+"
@@ -41,12 +41,17 @@ _NO_VIEW_RE = re.compile(
 )
 # "In flat we have only normal socket, no three-phase": a bare "no X" after the possession.
 _BARE_NO_RE = re.compile(r"^(?:and\s+|but\s+)?no\s+(?P<thing>[\w-]+(?:\s+[\w-]+){0,2})$", re.I)
+# "apiary's on an allotment, no power there": what a place lacks, said after the place.
+_NONE_THERE_RE = re.compile(
+    r"^(?:and\s+|but\s+)?no\s+(?P<thing>[\w-]+(?:\s+[\w-]+)?)\s+(?:there|here)$", re.I
+)
 _HAVE_RE = re.compile(r"\b(?:have|has|'ve\s+got|got)\b", re.I)
 _PIECE_RE = re.compile(r"\s*[,;—–]\s*")
 # Chinese: a place or a person, then 没有/没 and a noun ("楼里没电梯", "我们家没有烤箱", "我没车").
 _LACK_ZH_RE = re.compile(
     r"(?:我们?|咱们?|俺|家里?|我家|我们家|楼里|楼上|小区里?|房子里?|屋里|宿舍里?|公司里?|"
-    r"学校里?|村里|附近|阳台|厨房|店里)(?:也|都|还)?没有?(?P<thing>[\u4e00-\u9fffA-Za-z]{1,6})"
+    r"学校里?|村里|附近|阳台|厨房|店里|我哋|屋企|层楼)(?:也|都|还)?没有?"
+    r"(?P<thing>[\u4e00-\u9fffA-Za-z]{1,6})"
 )
 _ZH_NO_VIEW_RE = re.compile(
     r"^(?:意见|想法|问题|兴趣|必要|关系|办法|时间|要求|所谓|什么|精力|心思|功夫|心情|用|这|那)"
@@ -66,11 +71,13 @@ def _english_lacks(clause: str) -> list[tuple[str, str]]:
     """(thing, piece) for each lack stated in an English clause."""
     found: list[tuple[str, str]] = []
     had = False
-    for piece in _PIECE_RE.split(clause.strip(" .!?")):
+    for index, piece in enumerate(_PIECE_RE.split(clause.strip(" .!?"))):
         m = _LACK_EN_RE.search(piece)
         if m and _CONDITION_BEFORE_RE.search(piece[: m.start()]):
             m = None
-        bare = _BARE_NO_RE.match(piece) if had else None
+        # "No Airbnb there." on its own refuses; after a place told of, it says what is lacking.
+        there = _NONE_THERE_RE.match(piece) if index else None
+        bare = (_BARE_NO_RE.match(piece) if had else None) or there
         thing = (m.group("thing") or m.group("thing2")) if m else ""
         thing = thing or (bare.group("thing") if bare else "")
         if thing and not _NO_VIEW_RE.match(thing):

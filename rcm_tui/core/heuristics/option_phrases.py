@@ -33,9 +33,10 @@ _OPTION_CUT_START_RE = re.compile(
     r"\s+(?:because|since|as|so|for|in|on|at|to|from|with|under|over|inside|within|across|"
     r"during|via|which|that|who|when|if|unless|until|anymore|any\s+more|at\s+all|please|here|"
     r"there|either|though|now|again|yet|ever|but|we|it|they|you|i|then|while|after|before|"
-    r"anywhere|whatsoever|this\s+yr|"
+    r"anywhere|whatsoever|anyways?|this\s+yr|"
     # "No big cities this time": when, not which.
-    r"this\s+(?:time|year|round|trip|weekend|week|month|summer|winter|spring|autumn|fall))\b",
+    # A hyphen makes one word of it: "in-ear", "on-site", "in-house" are no preposition.
+    r"this\s+(?:time|year|round|trip|weekend|week|month|summer|winter|spring|autumn|fall))\b(?!-)",
     re.I,
 )
 
@@ -61,7 +62,10 @@ def _cut_option(raw: str) -> str:
     return raw
 
 
-LIST_SPLIT_RE = re.compile(r"\s*(?:,|\bor\b|\band\b|\bnor\b|/|、|或者|或|和)\s*", re.I)
+# "drag-and-drop", "bed-and-breakfast": a conjunction inside a hyphenated word joins nothing.
+LIST_SPLIT_RE = re.compile(
+    r"\s*(?:,|(?<!-)\bor\b(?!-)|(?<!-)\band\b(?!-)|\bnor\b|/|、|或者|或|和)\s*", re.I
+)
 
 
 # Words that open an item of a rejected list without naming it: "no X and no Y",
@@ -75,7 +79,8 @@ _ABSTRACT_HEADS = word_set(
     """feeling feelings opinion opinions preference preferences clue
     objection objections complaint complaints thought thoughts strong rush worries doubt
     doubts pressure hurry interest expectations questions comment comments luck offense chance
-    way capacity bandwidth time room money appetite budget deal plans"""
+    way capacity bandwidth time room money appetite budget deal plans ideas exceptions
+    exception excuses excuse"""
 )
 
 

@@ -36,7 +36,7 @@ _TRAILING_NOISE_RE = re.compile(
     r"\s*(?:\b(?:library|libraries|lib|package|packages|approach|option|options|idea|route|"
     r"solution|thing|things|stuff|architecture|framework|altogether|at\s+all|any\s*more|again|"
     r"please|for\s+now|here|there|entirely|completely|whatsoever|either|too|as\s+well|"
-    r"for\s+this|for\s+us|still|really|honestly|also|just|ourselves|myself|themselves|yourselves)|[了吧呢啊嘛就也都还]|方案|架构|这个方案)\s*$",
+    r"for\s+this|for\s+us|still|really|honestly|also|just|ourselves|myself|themselves|yourselves)|[了吧呢啊嘛就也都还㗎喎嘅啩囉咯喇啦呀]|方案|架构|这个方案)\s*$",
     re.I,
 )
 EDGE_PUNCT = " \t\"'`“”‘’()[]{}<>*_.,;:!?—–-，。！？；：、"

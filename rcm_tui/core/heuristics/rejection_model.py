@@ -61,7 +61,7 @@ _ASKING = r"(?:please|pls|let'?s|can\s+you|could\s+you|would\s+you)"
 # What keeps an option: a hedge ("not sure", 担心, 可能), a concession ("isn't a dealbreaker",
 # "is sufficient", 也不是不行) or what the speaker lacks ("we hold no licence": a fact).
 _KEPT_RE = re.compile(
-    r"担心|怕|犹豫|不确定|再看看|再想想|也?不是不|不排斥|不介意|不反对|(?:并无|没有?|毫无)(?:成见|意见)"
+    r"担心|怕|犹豫|不(?:确|肯)定|再看看|再想想|也?不是不|不排斥|不介意|不反对|(?:并无|没有?|毫无)(?:成见|意见)"
     r"|可能|也许|还行|也行|就够(?:用)?了|足够了"
     # Not knowing it yet ("深蓝我没怎么了解过", "never heard of Coolify") or keeping it in
     # reserve ("先留着当备选", "not saying it's bad"): weighed, not turned down.

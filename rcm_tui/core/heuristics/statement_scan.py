@@ -192,7 +192,9 @@ _OWN_NEED_RE = re.compile(
     r"\s*(?:rather|prefer|need|want|like|must|have\s+to|'ll\s+need|'d\s+like|'d\s+prefer)\b"
     r"(?!\s+(?:not|never|avoid|skip|steer)\b)"
     # "We don't want a huge resort, something smaller and calmer": what is wanted instead.
-    r"|^(?:but\s+|just\s+)?(?:something|somewhere|someone|preferably|ideally)\s+\w+",
+    r"|^(?:but\s+|just\s+)?(?:something|somewhere|someone|preferably|ideally)\s+\w+"
+    # "…, 3000 is too much for us, maximum we can pay is 2000": a limit of the user's own.
+    r"|^(?:the\s+)?(?:max(?:imum)?|at\s+most|(?:our\s+|my\s+|the\s+)?budget\s+is|no\s+more\s+than)\b",
     re.I,
 )
 

@@ -26,9 +26,10 @@ _COUNT_RE = re.compile(
     r"staff|crew|employees|voices|"
     r"users|seats|tenants|persons?|year[- ]old|month[- ]old|am|pm|k|m|kg|g|cm|m²|sq\s*m)\b"
     r"|\b\d{1,2}:\d{2}\b"
-    r"|[\d两三四五六七八九十百千万几]+个"
+    # Not an ordinal (第二天) nor "those few" (那几个舅舅): no amount of anything.
+    r"|(?<![第那这])[\d两三四五六七八九十百千万几]+个"
     r"|[一二两三四五六七八九十\d]+(?:座|口人?)|一家[三四五六]口|人均"
-    rf"|[\d{_ZH_NUM}]+\s*个?(?:人|岁|天|晚|夜|小时|分钟|周|年|个月|月|桌|块|元|次|公里|米|平米|"
+    rf"|(?<![第\d{_ZH_NUM}])[\d{_ZH_NUM}]+\s*个?(?:人|岁|天|晚|夜|小时|分钟|周|年|个月|月|桌|块|元|次|公里|米|平米|"
     r"平|大卡|字|G|GB|万|千|点|号|室|间|楼|层|斤|公斤|克"
     # Measure words: "四十份", "七十公分", "两台", "三套".
     r"|份|公分|厘米|毫米|寸|英寸|升|瓦|套|台|辆|张|件|本|箱|盒|瓶|双|位|只|节|站)",
@@ -48,7 +49,7 @@ _WHEN_RE = re.compile(
     r"tomorrow|tonight|next\s+(?:week|month|year)|mornings?|evenings?|overnight|daily|weekly|"
     r"twice|by\s+the\s+\w+|per\s+(?:day|night|week|month))\b"
     r"|周[一二三四五六日末]|星期|下周|本周|这周|月份|[一二三四五六七八九十\d]+月|国庆|春节|"
-    r"周末|晚上|早上|上午|下午|每天|每周|每晚|以内|之内|之前|以前",
+    r"周末|晚上|早上|上午|下午|每天|每周|每晚|以内|之内|之前|以前|下个?月|明年|月底|年底|暑假|寒假",
     re.I,
 )
 _PREFER_RE = re.compile(
@@ -114,9 +115,12 @@ _CONTEXT_RE = re.compile(
     r"nights|shifts|late|remotely)\b"
     r"|(?:'re|are|'m|am)\s+(?:also\s+|really\s+)?keen\s+on\b"
     # Chinese: health and skill that constrain, where one lives or works, who comes along.
-    r"|膝盖|腰不好|颈椎|鼻炎|哮喘|怕冷|怕热|晕车|晕船|恐高|零基础|新手|初学|有老有小|"
+    r"|膝盖|腰不好|颈椎|鼻炎|哮喘|怕冷|怕热|晕车|晕船|晕针|晕血|恐高|零基础|新手|初学|有老有小|"
+    r"人在[\u4e00-\u9fff]{2}|"
     r"(?:公司|家|住|我们)在[\u4e00-\u9fff]{2,6}|从[\u4e00-\u9fff]{2,4}到[\u4e00-\u9fff]{2,4}"
-    r"|过敏|不耐受|高原反应|高血压",
+    r"|过敏|不耐受|高原反应|高血压"
+    # An illness one has ("我有糖尿病", "他有中耳炎"), where one is (坐标成都, 我住北投).
+    r"|有[\u4e00-\u9fff]{1,4}(?:病|炎|症)|乳糖不耐|坐标|(?:我|我们|我家)住[\u4e00-\u9fff]{2}",
     re.I,
 )
 # Not a requirement whatever else it holds.
@@ -137,6 +141,7 @@ _STORY_RE = re.compile(
     r"|\b(?:was|were|had|did|went|met|bought|tried|said|told|thought|used\s+to|yesterday|"
     r"ago|once|took|spent|ran|came|saw|broke|failed|crashed|last\s+(?:week|month|night|time))\b"
     r"|以前|之前买|上次|本来|已经|问一个问题|之前|被[\u4e00-\u9fff]{0,4}过|坏了|第一次|听说|据说"
+    r"|去年|前年|那次|那年|小时候|当时"
     rf"|{ZH_PAST_COUNT_RE.pattern}",
     re.I,
 )
@@ -159,6 +164,8 @@ _ZH_ROUTINE_RE = re.compile(
 _CHAT_RE = re.compile(
     r"^(?:thanks|thank\s+you|ok|okay|cool|great|nice|perfect|sounds\s+good|looks\s+good|"
     r"interesting|hmm|sure|got\s+it|makes\s+sense|let\s+me\s+think|i\s+see)\b|再想想|好的$"
+    # A bare verdict on the last proposal ("Skip.", "Pass."): nothing wanted.
+    r"|^(?:skip|pass|nope|nah)$"
     # Thanks and sign-offs, in the languages people sign off in: a closed class.
     r"|^(?:cheers|ta|thx|ty|tysm|much\s+appreciated|obrigad[oa]|gracias|merci|danke|grazie|"
     r"arigato|cheers\s+all|bye|good\s+night|night|thank\s*u+|god\s+bless)\b|^(?:谢谢|多谢|感谢|拜拜)"

@@ -39,7 +39,7 @@ _FAILS = (
 )
 # Predicates after a plain copula: the option has been judged and set aside.
 _POSITIVE_VERDICT = (
-    r"(?:out|overkill|a\s+non[- ]?starter|a\s+no[- ]?go|(?:a\s+)?"
+    r"(?:out|overkill|no\s+good|dead\s+to\s+(?:me|us)|a\s+non[- ]?starter|a\s+no[- ]?go|(?:a\s+)?"
     r"(?:(?:hard|firm|big|definite|clear|flat|total|resounding|straight)\s+)?"
     r"(?:pass|no)(?:\s+(?:for|from)\s+" + _PEOPLE + r")?|meh|boring|tedious|a\s+(?:pain|hassle|"
     r"nightmare|chore|headache|waste\s+of\s+\w+)|(?:useless|pointless|awful|terrible|horrible|"
@@ -54,7 +54,7 @@ _POSITIVE_VERDICT = (
 _NEGATED_VERDICT = (
     r"(?:(?:an?\s+|the\s+)?(?:real\s+|viable\s+|good\s+)?(?:option|possibility|choice|"
     r"alternative)|for\s+" + _PEOPLE + r"|worth\s+(?:it|the\s+\w+)|happening|on\s+the\s+table|"
-    r"(?:really\s+)?(?:practical|realistic|feasible|doable)|"
+    r"(?:really\s+)?(?:practical|realistic|feasible|doable|possible)|"
     r"(?:something|anything|what|a\s+thing)\s+(?:i|we|he|she|they|my\s+\w+|our\s+\w+)\s+"
     r"(?:really\s+)?(?:want|need|like|enjoy|would\s+\w+|'d\s+\w+|(?:am|'m|are|'re|is|'s)\s+"
     r"(?:after|looking\s+for|into|keen\s+on|interested\s+in)|have\s+(?:the\s+)?(?:time|money|"
@@ -70,7 +70,7 @@ _VERDICT_RE = re.compile(
     r")(?=\s*(?:[,.;!—–-]|$|\s(?:because|since|as|for|so|anyway|either|any\s*more|"
     r"anywhere|near|around|in|at|on|to|with|lol|haha|lmao|tbh|though|too|honestly|right\s+now|"
     # "Spray cans are out given that rule", "out due to the noise", "out again".
-    r"given|due|after|now|again|period|sadly|unfortunately|obviously)\b))",
+    r"given|due|after|now|then|again|period|sadly|unfortunately|obviously)\b))",
     re.I,
 )
 _HEDGED_RE = re.compile(
