@@ -431,7 +431,7 @@ def _state_rejections(core: str, found: _Found) -> None:
         state = pattern.match(core)
         if state:
             subject = SUBJECT_LEAD_RE.sub("", state.group("subj").split(",")[-1].strip())
-            if re.search(r"\b(?:if|unless|in\s+case|whether)\b", subject, re.I):
+            if _CONDITION_BEFORE_RE.search(subject):
                 continue  # "Preset stays as the backup if the sandboxing doesn't cut it"
             out = pattern is _IS_OUT_RE
             if out and _RELEASE_WORDS_RE.search(subject):
