@@ -18,7 +18,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 SPLITS = (
     "dev", "dev2", "dev3", "dev4", "dev5", "dev6", "dev7", "dev8", "dev9", "dev10", "fresh9",
-    "fresh11", "dev11", "dev12", "fresh12", "dev13", "fresh13", "dev14", "dev15", "dev16", "dev17",
+    "fresh11", "dev11", "dev12", "fresh12", "dev13", "fresh13", "dev14", "dev15", "dev16", "dev17", "dev18",
     "heldout",
 )
 # Splits that must cover every family (dev2 adds breadth to dev: see README).
