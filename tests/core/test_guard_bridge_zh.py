@@ -71,3 +71,12 @@ def test_a_chinese_option_phrase_with_its_subject_is_matched_by_its_object() -> 
 
 def test_a_chinese_word_written_with_latin_letters_is_read_too() -> None:
     assert flags("- **包一个卡拉OK大厅**，大家轮流上台唱歌。", "karaoke") == ["karaoke"]
+
+
+def test_a_word_newer_than_the_old_dictionary_is_read() -> None:
+    # 尤克里里 (ukulele) came with the CC-CEDICT release of 2023; ukulele is a musical instrument.
+    reply = (
+        "可以考虑这些：\n- **社区合唱团**：每周排练一次。\n"
+        "- **尤克里里班**：只有四根弦，一个月就能弹唱简单的歌。"
+    )
+    assert flags(reply, "乐器") == ["乐器"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from .constructions import find_constructions
-from .constructions_zh import not_a_zh_topic, zh_option_core
+from .constructions_zh import not_a_zh_subject, zh_option_core
 from .cues import IMPERATIVE_REJECT_RE, OPT
 from .option_phrases import (
     LIST_SPLIT_RE,
@@ -477,8 +477,8 @@ def _chinese_raw_hits(clause: str) -> list[RawHit]:
         if _ZH_DEMONSTRATIVE_RE.match(m.group("opt")) or _ZH_DEGREE_RE.search(clause[: m.end()]):
             continue  # "那个不行": a pronoun, resolved against the last proposal instead
         subject = zh_option_core(_ZH_SUBJECT_LEAD_RE.sub("", m.group("opt")))
-        if not_a_zh_topic(subject) or _ZH_DOUBLE_NEGATION_RE.search(clause):
-            continue  # "周末不行" limits a time; "也不是不行" keeps the option
+        if not_a_zh_subject(subject) or _ZH_DOUBLE_NEGATION_RE.search(clause):
+            continue  # "周末不行", "同事骑了半年(就不行了)", "也不是不行": no option refused
         for option in clean_options(subject):
             found.append((option, clause[m.end() :], False, ""))
     for c in find_constructions(clause, chinese=True):

@@ -16,7 +16,7 @@ _ZH_VERBS = (
     r"(?:用|使用|吃|喝|坐|去|住|买|选|订|报|带|看|穿|养|开|玩|考虑|碰|做|搞|请|找|租|走|折腾|弄)"
 )
 _ZH_AVERSION_RE = re.compile(
-    rf"(?<!不)(?:讨厌|不喜欢|不太喜欢|不怎么喜欢|不爱|受不了|忍受不了|反感|(?<![麻厌])烦(?!请)|不想|不愿意|[不唔]肯(?!定)|"
+    rf"(?<!不)(?:讨厌|不喜欢|不太喜欢|不怎么喜欢|不爱|受不了|忍受不了|反感|(?<![麻厌])烦(?![请得死人])|不想|不愿意|[不唔]肯(?!定)|"
     rf"(?:不让|不许)(?:我们?|孩子|他们?|她们?)?|不允许|禁止|不能?接受|无法接受|接受不了|没法接受|受够了|戒了|戒掉|不打算|没打算|拒绝|"
     rf"(?:别|不要)(?!的)(?:再|也)?(?:给|帮|跟|替)?(?:我们?|咱们|他们?|她)?(?:推荐|安排|介绍))"
     # "不想再用微信群了" (再 before a verb of using; "不想再重蹈覆辙" is no option).
@@ -46,7 +46,7 @@ _ZH_CANNOT_SUFFIX_RE = re.compile(
 # (the speaker or someone planned for), adverbs of degree or scope, then one predicate of the
 # class "turned down", at the end of the clause (sentence-final particles allowed).
 ZH_EXPERIENCER = (
-    r"(?:我们家|咱们?家|我们?|咱们|他们?|她们?|我(?:爸|妈|老婆|老公|家|女儿|儿子|媳妇儿?|爱人|阿妈|阿爸|老豆|老妈|老爸|奶奶|爷爷|外婆|外公|姥姥|"
+    r"(?:我们家|咱们?家|我们?|咱们|他们?|她们?|我(?:爸|妈|老婆|老公|家人|家|女儿|儿子|媳妇儿?|爱人|阿妈|阿爸|老豆|老妈|老爸|奶奶|爷爷|外婆|外公|姥姥|"
     r"姥爷|婆婆|公公|阿嫲|阿爷)|他爸|他妈|爸妈|父母|家里人?|孩子|老人|"
     r"老板|领导|客户|女朋友|男朋友|对象|我方|我司|本司|本方|本团|本團)"
 )
@@ -59,20 +59,20 @@ _ZH_SCOPE_AND_TIME = r"基本上?|以后|今后|往后|这次|这回|本次|此�
 ZH_ADVERB = (
     rf"(?:其实|真的|实在|确实|完全|根本|{_ZH_SCOPE_AND_TIME}|一[点滴口次眼步下个](?:也|都)|"
     r"也|亦|都|就|还是|倒是|是|向来|从来|一直|再也|坚决|已经|已|早就|早已|"
-    r"绝对|肯定|打死也|死活|先|暂时|暂且|暂|就先|直接|果断|一律|一概|统统|全部|想了想|想想|恐怕)"
+    r"绝对|肯定|打死也|死活|先|暂时|暂且|暂|就先|直接|果断|一律|一概|统统|全部|整个|原则上|想了想|想想|恐怕)"
 )
 _ZH_TURNED_DOWN = (
     r"(?:不(?:太|怎么|大|是很)?(?:想|愿意|喜欢)再?(?:用|去|要|买|选|看|吃|住|坐|报|玩|穿|搞|弄|试|找|请|碰)?|"
     # A formal "not accepted", "no such need, kindly remove", a resisting elder (好抗拒).
     r"(?:一律|一概)?不予(?:接受|采纳)|无此需要|(?:烦请|请)?剔除|(?:好|很|非常|特别|比较)?抗拒|"
     # "(我妈应该)撑不住": 不住 after a verb is "cannot hold", no refusal to stay.
-    r"不(?:去|用|要|买|选|看|吃|(?<![撑撐忍记記靠站挡擋守顶頂抓稳穩保憋扛坐挺])住|坐|报|玩|穿|喝|放心|学|练|租|订|办|装|养|请|找|做|换|碰|沾|搞|整|弄|申请?)|"
+    r"不(?:去|用|要|买|选|看|吃|(?<![撑撐忍记記靠站挡擋守顶頂抓稳穩保憋扛坐挺接拦控管盯留镇]不)住|坐|报|玩|穿|喝|放心|学|练|租|订|办|装|养|请|找|做|换|碰|沾|搞|整|弄|申请?)|"
     # A potential complement negated: "(纽扣电池她)换不了" — but 少不了/离不了 need it.
     r"(?![少免错忘离受承退])[\u4e00-\u9fff]不了|没意思|没劲|(?:看|吃|玩|用|听|住)?腻了|"
     r"喜欢不起来|提不起兴趣|没兴趣|不感兴趣|不考虑|不用(?:再)?(?:考虑|看|想|谂)|"
     r"不(?:同意|乐意|答应)|不敢(?:找|用|买|去|坐|吃|住|请|试|碰|选|报)|(?:可以)?(?:划掉|删掉|砍掉|拿掉|排除掉?)|"
     r"想避开|要避开|避开|不(?:太|怎么|大)?感冒|劝退|别(?:再)?(?:给我们?推荐?|推荐)了?|吃不惯|用不惯|住不惯|看不惯|玩不来|吃腻了|腻了|受够了|接受不了|"
-    r"承受不了|受不了|不在考虑范围内?|不在考虑之内|不予考虑|(?:一律|一概)不要|没必要|用不上|不太合适|不合适|"
+    r"承受不了|受不了|不在考虑范围内?|不在考虑之内|不予考虑|(?:一律|一概)不要|没必要(?:再|另外)?(?:[\u4e00-\u9fff]了)?|用不上|用不着|不用(?:再|另外)?[\u4e00-\u9fff]了|不(?:再|另外)?(?:加|开|搭|排|投|配|建|招|续)了|(?:一律|一概)?不接|(?:最|好|超)?憎|不太合适|不合适|"
     # "高铁方案不太适合本团": a formal letter says who it does not suit.
     r"不(?:太|大|怎么)?(?:适合|適合)(?:我们?|他们?|她|他|孩子|老人|本团|本團|本人|我家|咱们?)?|就?(?:pass|drop|skip)|免[了啦咯喇]|饶了我吧?|算[了啦咯喇]|不要了|不用了|不需要了|"
     r"不去了|不买了|不选了|不看了|不报了|拉倒|看不上|不靠谱|不(?:太|大)?行|不折腾了?|"
@@ -86,7 +86,7 @@ _ZH_TURNED_DOWN = (
     # Banned where the user lives: "鞭炮市区禁放", "电动车小区禁停".
     r"禁(?:放|用|售|养|烧|停|入|带)|"
     # "携程已经拉黑了", "宜家我是不会选的", "别墅区是雷区": blacklisted, never chosen, a minefield.
-    r"拉黑了?|不(?:太|大)?现实|"
+    r"拉黑了?|不(?:太|大)?现实|(?:超|很|非常|坚决|强烈)?反对|(?<=[\u4e00-\u9fff]\s)(?i:no|nope|nah)(?:\s+(?i:thanks|way))?|不(?:再)?(?:惦记|琢磨)了?|"
     # "濑尿虾我阿妈见到都怕": dreaded on sight.
     r"(?:见到|看到|看见|听到|一听|听着|看着)(?:就|都)?(?:怕|烦|头疼|头痛|心烦)|"
     # "伏見稻荷先跳过", "宋PLUS告辞" (netizens' "I'm out"), a formal "暂不纳入本次选型范围".
@@ -95,7 +95,7 @@ _ZH_TURNED_DOWN = (
 )
 _ZH_TURNED_DOWN_KEYS = (
     "想愿喜考避感惯腻够受要必上合适pass排免算去买选看报拉靠行来兴门废唔"
-    "学练租订办装养请找做换了意劲劝荐碰沾同乐答敢划删砍拿啦咯喇推申折禁鍾钟係系黑会雷坑现跳辞纳列怕烦疼痛整弄搞予此剔拒概"
+    "学练租订办装养请找做换了意劲劝荐碰沾同乐答敢划删砍拿啦咯喇推申折禁鍾钟係系黑会雷坑现跳辞纳列怕烦疼痛整弄搞予此剔拒概反接憎着nN"
 )
 _ZH_TOPIC_FIRST_RE = re.compile(
     # One character is a noun too ("鱼不要", "酒不喝"), unless a pronoun or an adverb.
@@ -104,8 +104,8 @@ _ZH_TOPIC_FIRST_RE = re.compile(
     rf"^(?:(?i:hmm+|ok(?:ay)?|oh|ah|well)[\s,，.…]*|(?:嗯+|哦+|噢|额|呃)[\s,，.…]*)*"
     # "將軍澳ok 但日出康城就免啦": what follows a spoken "but" is a clause of its own.
     r"(?:[^，,。；;]*?\s(?:但是?|不过|可是)\s?)?"
-    rf"(?:(?:比如|例如|譬如)\s*(?:那个|这个)?\s*)?(?:那(?:就\s*|\s+))?(?P<opt>{_ZH_NAME}(?:\s?[{CJK}]{{0,4}}?)|[{CJK}]{{1,3}}{_ZH_NAME}|(?:(?![我你他她佢])[{CJK}]){{2,10}}?|(?![我你他她它佢这那谁都也亦就还先再又可应已暂])[{CJK}])\s*"
-    r"(?:那种|这种|那个|这个|那些|这类|之类的?|[这那](?:个|套)?(?:方案|选项|路子|东西))?"
+    rf"(?:(?:比如|例如|譬如)\s*(?:那个|这个)?\s*)?(?:那(?:就\s*|\s+))?(?P<opt>{_ZH_NAME}(?:\s{_ZH_NAME}){{0,2}}(?:\s?[{CJK}]{{0,4}}?)|[{CJK}]{{1,3}}{_ZH_NAME}|(?:(?![我他她佢]|(?<!迷)你)[{CJK}]){{2,10}}?|(?![我你他她它佢这那谁都也亦就还先再又可应已暂])[{CJK}])\s*"
+    r"(?:那种|这种|那个|这个|那些|这类|之类的?|[这那](?:个|套)?(?:方案|选项|路子|东西)|[这那](?:条|一)?(?:线|路|块))?"
     # A topic marker and a spoken filler: "华硕的话emmm还是算了" (a condition is read apart).
     r"(?:的话|嘛)?\s?(?:(?i:e+m+|hmm+)|嗯+|额+|呃+)?\s?"
     # The people who judged: an experiencer, 大家, or any noun plural in 们 ("同事们觉得没意思"),
@@ -129,7 +129,7 @@ _ZH_NOT_NEEDED_RE = re.compile(
 )
 _ZH_NOT_NEEDED_SUFFIX_RE = re.compile(
     # "packaging service 用不着": a latin name of a few words, a space typed before the verdict.
-    rf"(?P<opt>{_ZH_NAME}(?:\s{_ZH_NAME}){{0,2}}|[{CJK}]{{1,8}}?)\s?(?:就|也|都)?(?:不需要|不用|免|省|用不着|用不上)了?"
+    rf"(?P<opt>{_ZH_NAME}(?:\s{_ZH_NAME}){{0,2}}|[{CJK}]{{1,8}}?)\s?(?:就|也|都)?(?:不需要|不用|免|(?<![较更很挺太最多])省|用不着|用不上)了?"
     r"[吧啊呀哈]*(?=[，,。.！!；;]|$)"
 )
 _ZH_REPLACE_RE = re.compile(
@@ -160,7 +160,9 @@ _ZH_WITHDRAW_RE = re.compile(
     # "那就换掉皇家", "划掉第二个": the verb first, then what goes.
     rf"|(?:换掉|去掉|删掉|拿掉|划掉|砍掉|撤掉)(?P<opt7>{_ZH_NAME}|[{CJK}]{{2,8}}?){_ZH_END}"
     # "那就不自建了", "就不跟团了": a plan given up, its verb phrase the option.
-    rf"|(?:那就|就|那)不(?P<opt8>(?!考虑|需要|麻烦|打扰|客气|多说|啰嗦|纠结|强求|折腾|一)[{CJK}]{{2,4}}?)了"
+    rf"|(?:那就|就|那)不(?P<opt8>(?!考虑|需要|麻烦|打扰|客气|多说|啰嗦|纠结|强求|折腾|惦记|琢磨|做梦|一|"
+    # "就不用担心了" needs nothing; "就不开心了", "就不划算了" say how it would be, no plan.
+    rf"用|开心|高兴|舒服|方便|便宜|难受|划算|合适|值得|够|好|错|怕|累)[{CJK}]{{2,4}}?)了"
     r"(?=[，,。.！!；;]|$)"
     # "剪映卸了", "啤酒也戒了": an app uninstalled, a subscription cancelled, a habit dropped.
     rf"|(?P<opt5>{_ZH_NAME}|[{CJK}]{{2,8}}?)(?:要|得|都|就|也)?(?:换掉|删掉|去掉|拆掉|扔掉|撤掉|取消|卸载|卸掉|卸|删|"
@@ -169,7 +171,8 @@ _ZH_WITHDRAW_RE = re.compile(
     # "虾滑什么的就别买了", "芒果布丁都别点了": any one-character verb after 别 ends the clause.
     # "boarding 的学校也别推荐了": a latin name can qualify the noun.
     # "那种必须连app才能操作的也别推荐了": the kind described, whatever the words.
-    rf"|那种(?P<opt9>[^，,。！!？?]{{2,16}}?)的(?:也|都|就)?(?:别|不要)再?(?:推荐|考虑|买|选)"
+    rf"|那种(?P<opt9>[^，,。！!？?]{{2,16}}?的[{CJK}]{{0,4}}?)(?:也|都|就|千万|可)?(?:别|不要)再?(?:推荐|考虑|买|选|给我们?|整|搞|弄)"
+    rf"|(?:别|不要)(?:再)?(?:整|搞|弄|推荐|买|选|找|给我们?推荐?)那种(?P<opt13>[^，,。！!？?\s]{{2,16}}?的[{CJK}]{{1,4}}?){_ZH_END}"
     rf"|(?P<opt2>{_ZH_NAME}(?:\s?的[{CJK}]{{1,4}})?|[{CJK}]{{2,8}}?)(?:就|也|都|还是)?(?<!特)(?:别(?![的人处家等急墅针具])|不要)再?(?:考虑|推荐|[{CJK}])"
     r"了?(?=[，,。.！!；;]|$)"
 )
@@ -186,24 +189,26 @@ _ZH_BAD_EXPERIENCE_RE = re.compile(
     rf"(?:用过|试过|吃过|去过|住过|坐过|买过|报过|请过|上过|住)(?:某|一个|一家)?"
     rf"(?P<opt>{_ZH_NAME}|[{CJK}]{{2,8}}?)[，,]?(?P<eval>[^。！!；;]*)"
 )
-_ZH_NEGATIVE_EVAL_RE = re.compile(
+ZH_NEGATIVE_EVAL_RE = re.compile(
     # "麻烦你再帮我们找个…", "麻烦把车牌发给我" ask politely; "没有其它问题了" is content: neither
     # complains. "太麻烦了", "麻烦死了" do.
-    r"差|糟|噩梦|失望|后悔|烂|坑|坏了|推脱|太慢|不好用|(?<!没)(?<!没有)(?<!其它)(?<!其他)(?<!别的)问题|"
+    r"差|糟|噩梦|失望|后悔|烂|坑|坏了|推脱|太慢|不好用|不结实|(?<!没)(?<!没有)(?<!其它)(?<!其他)(?<!别的)问题|"
     r"(?:太|很|好|真|挺|特别|比较|有点|有些)麻烦|麻烦(?:了|死|得很)|踩雷|难吃|难用|不靠谱|上当|吃亏|"
     r"换个|换一个|加价|受不了|不行|没用|浪费|投诉|退款|吵|脏|超预算|超出预算|太贵|"
     # What went wrong, said as what happened: 吃完吐了三天, 钱退不了, 一句听不懂, 三天两头进修理厂.
     r"吐了|拉肚子|拉稀|翻车|智商税|不值|白花|白扔|白买|退不了|退不掉|听不懂|没效果|不管用|出毛病|"
     r"进修理厂|返修|掉链子|发呆|崩了|老是崩|闪退|卡顿|卡死|死机"
 )
-_ZH_HEDGE_RE = re.compile(
+ZH_HEDGE_RE = re.compile(
     # "也不是不能吃": a double negation keeps the option.
     r"不确定|不太确定|要不要|再想想|也许|可能|考虑一下|不一定|不介意|不排斥|(?:不是|并非|没有)不"
     r"|不排除|未必|(?:并无|没有?|毫无)(?:成见|意见)|不反对"
+    # "雨虹也没得啥子不好": nothing wrong with it (in 四川 speech too).
+    r"|没(?:得|有)?(?:啥子?|什么|哪里)不(?:好|行|妥)|再琢磨"
 )
 ZH_LEAD_RE = re.compile(
-    r"^(?:所以|因此|但是|但|不过|可是|而且|然后|另外|还有|其实|[那这]几[家个款]|[那这]些|我们?|咱们|他们?|她们?|"
-    r"我(?:妈|爸|老婆|老公|家)|这种|那种|这个|那个|[那这][家间款个]|那|对|某)+"
+    r"^(?:所以|因此|但是|但|不过|可是|而且|然后|另外|还有|其实|[那这]几[家个款]|[那这]些|我(?:妈|爸|老婆|老公|家)|我们?|咱们|他们?|她们?|"
+    r"这种|那种|这个|那个|[那这][家间款个]|那|对|某)+"
 )
 
 
@@ -267,7 +272,7 @@ def zh_option_core(raw: str) -> str:
     phrase = _ZH_LEADING_TIME_RE.sub("", phrase)
     phrase = re.sub(r"^等(?=[\u4e00-\u9fff]{2})", "", phrase)  # "RDS、Aurora等公有云…": etc.
     # "虾滑什么的": 虾滑; "酒店那种": 酒店.
-    phrase = re.sub(r"(?:什么的?|之类的?|这些|那些|等等|那种|这种|那类|这类)$", "", phrase)
+    phrase = re.sub(r"(?:什么的?|之类的?|这些|那些|等等|[那这](?:种|类|套|个|款|家))$", "", phrase)
     bare = _ZH_ATTRIBUTE_RE.sub("", phrase)
     phrase = bare if len(bare) >= 2 else phrase
     shorter = _ZH_TRAILING_EXPERIENCER_RE.sub("", phrase).strip("的 ")
@@ -281,10 +286,20 @@ def not_a_zh_topic(phrase: str) -> bool:
 # An aspect marker makes a clause of the phrase ("吃了一个月"), not a noun phrase; a final 得
 # is a degree ("迷得不行": crazy about it).
 _ZH_ASPECT_RE = re.compile(r"[了着]|(?<=[吃用试去住坐买看玩])过|得$")
+
+
+# An aspect marker inside a phrase, something after it: "同事骑了半年电池" tells what happened
+# ("二手书太贵了" ends on it: the verdict taken into the subject).
+_ZH_TOLD_RE = re.compile(r"[了着过](?=[\u4e00-\u9fff\d])")
+
+
+def not_a_zh_subject(phrase: str) -> bool:
+    """No topic, or a told clause ("同事骑了半年电池(就不行了)"), not a thing's name."""
+    return not_a_zh_topic(phrase) or bool(_ZH_TOLD_RE.search(phrase))
 ZH_NOT_OPTIONS = frozenset(
     "考虑 使用 选择 采用 列入 纳入 并非 并不 不是 不系 "
     "东西 这个 那个 这种 那种 它 他 她 推荐 说 了 的 吧 呢 啊 这样 那样 这么 那么 这些 那些 "
-    "一切 什么 全部 都 牌子 品牌 地方".split()
+    "一切 什么 全部 都 牌子 品牌 地方 折腾 麻烦 操心 费劲 有 没有".split()
 )
 
 
@@ -321,12 +336,40 @@ _ZH_COVERB_RE = re.compile(
 _ZH_MODAL_INSIDE_RE = re.compile(r".(?:要能|必须|需要|可以|得能|应该)")
 
 
+# What does not fit turns down the kind that does not ("六十升的我家那墙根本挂不下",
+# "chest 的太占地了我们那屋根本放不下"): a kind named with 的 opens the clause, a "cannot fit"
+# complement ends it.
+_ZH_NO_ROOM_RE = re.compile(
+    rf"^(?P<opt>{_ZH_NAME}|[{CJK}\d]{{2,8}}?)\s?的[^，,。！!？?]{{0,14}}?[放挂摆停装塞]不(?:下|进去?)(?![来])"
+)
+
+
+# Each clause construction, its family, whether it is a hard limit too, and the characters
+# one of which it needs (a clause with none of them skips the pattern).
+_ZH_CLAUSE_PATTERNS: tuple[tuple[re.Pattern[str], str, bool, str], ...] = (
+    (_ZH_AVERSION_RE, "aversion", False, "讨厌喜欢爱受忍反烦想愿让允禁推接够戒打拒排介许肯"),
+    (_ZH_DIET_RE, "aversion", False, "吃喝坐穿"),
+    (_ZH_NOT_INTERESTED_RE, "aversion", False, "兴趣好感"),
+    (_ZH_CANNOT_RE, "inability", True, "能可法了"),
+    (_ZH_CANNOT_SUFFIX_RE, "exclusion", False, "能法"),
+    (_ZH_NO_ROOM_RE, "exclusion", False, "下进"),
+    (_ZH_TOPIC_FIRST_RE, "aversion", False, _ZH_TURNED_DOWN_KEYS),
+    (_ZH_EXCEPT_ALL_RE, "exclusion", False, "除外"),
+    (_ZH_NOT_NEEDED_RE, "not_needed", False, "需着必安搞设"),
+    (_ZH_NOT_NEEDED_SUFFIX_RE, "not_needed", False, "需用免省"),
+    (_ZH_REPLACE_RE, "replacement", False, "换改替代取从与本"),
+    (_ZH_WITHDRAW_RE, "withdrawal", False, "取再别要不把掉卸删订戒拜见bye"),
+    (_ZH_STEPPED_ON_RE, "bad_experience", False, "踩"),
+    (_ZH_LATIN_NO_RE, "refusal", False, "Nn"),
+)
+
+
 def zh_constructions(clause: str) -> list[Construction]:
     found: list[Construction] = []
     if is_zh_condition(clause) and not _ZH_ALLERGY_RE.search(clause):
         return found  # "天气不好的话就算了": a condition, nothing is turned down yet
     # A hedge ("不确定要不要X") keeps every option; an allergy is still a fact to respect.
-    allergy_only = bool(_ZH_HEDGE_RE.search(clause))
+    allergy_only = bool(ZH_HEDGE_RE.search(clause))
 
     def add(
         raw: str | None, rest: str, family: str, *, hard: bool = False, single: bool = False
@@ -336,6 +379,8 @@ def zh_constructions(clause: str) -> list[Construction]:
         phrase = zh_option_core(raw)
         if phrase in ZH_NOT_OPTIONS or _ZH_ASPECT_RE.search(phrase) or not_a_zh_topic(phrase):
             return
+        if f"{phrase[-1:]}不{phrase[-1:]}" in clause or re.match("宁可|宁愿", phrase):
+            return  # "靠不靠谱" asks (A-not-A); "宁可饿一天(都不碰)" is what one would rather do
         if re.match(r"太|很|这么|那么|过于|特别", phrase) and not re.search(r"的.", phrase):
             return  # "不想太早出发", "太贵的(承受不了)" are degrees; "太辣的菜" names dishes
         if _ZH_COVERB_RE.match(phrase) or _ZH_MODAL_INSIDE_RE.search(phrase):
@@ -349,21 +394,7 @@ def zh_constructions(clause: str) -> list[Construction]:
         add(m.group("opt") or m.group("opt2"), clause[m.end() :], "inability", hard=True)
     if allergy_only:
         return found
-    for pattern, family, hard, keys in (
-        (_ZH_AVERSION_RE, "aversion", False, "讨厌喜欢爱受忍反烦想愿让允禁推接够戒打拒排介许肯"),
-        (_ZH_DIET_RE, "aversion", False, "吃喝坐穿"),
-        (_ZH_NOT_INTERESTED_RE, "aversion", False, "兴趣好感"),
-        (_ZH_CANNOT_RE, "inability", True, "能可法了"),
-        (_ZH_CANNOT_SUFFIX_RE, "exclusion", False, "能法"),
-        (_ZH_TOPIC_FIRST_RE, "aversion", False, _ZH_TURNED_DOWN_KEYS),
-        (_ZH_EXCEPT_ALL_RE, "exclusion", False, "除外"),
-        (_ZH_NOT_NEEDED_RE, "not_needed", False, "需着必安搞设"),
-        (_ZH_NOT_NEEDED_SUFFIX_RE, "not_needed", False, "需用免省"),
-        (_ZH_REPLACE_RE, "replacement", False, "换改替代取从与本"),
-        (_ZH_WITHDRAW_RE, "withdrawal", False, "取再别要不把掉卸删订戒拜见bye"),
-        (_ZH_STEPPED_ON_RE, "bad_experience", False, "踩"),
-        (_ZH_LATIN_NO_RE, "refusal", False, "Nn"),
-    ):
+    for pattern, family, hard, keys in _ZH_CLAUSE_PATTERNS:
         if not any(key in clause for key in keys):
             continue  # none of the words the construction needs: skip the pattern
         for m in pattern.finditer(clause):
@@ -375,7 +406,7 @@ def zh_constructions(clause: str) -> list[Construction]:
                 continue  # "我女儿不能吃花生": the one who cannot, not what is refused
             add(opt, clause[m.end() :], family, hard=hard, single=single)
     for m in _ZH_BAD_EXPERIENCE_RE.finditer(clause):
-        if _ZH_NEGATIVE_EVAL_RE.search(m.group("eval")):
+        if ZH_NEGATIVE_EVAL_RE.search(m.group("eval")):
             # "住老公房被物业坑惨了": the thing runs on to the passive 被, not two characters.
             passive = re.match(rf"[{CJK}]{{1,3}}?(?=[被让])", m.group("eval"))
             tail = passive.group(0) if passive else ""
@@ -408,9 +439,9 @@ def chinese_sentence_constructions(sentence: str) -> list[Construction]:
     bare verdict on it)."""
     found: list[Construction] = []
     for m in _ZH_SENTENCE_RE.finditer(sentence):
-        if m.group("opt") and not _ZH_NEGATIVE_EVAL_RE.search(m.group("eval") or ""):
+        if m.group("opt") and not ZH_NEGATIVE_EVAL_RE.search(m.group("eval") or ""):
             continue
-        if m.group("opt4") and not _ZH_NEGATIVE_EVAL_RE.search(m.group("eval4") or ""):
+        if m.group("opt4") and not ZH_NEGATIVE_EVAL_RE.search(m.group("eval4") or ""):
             continue
         if re.search("[别不没]", m.group("opt4") or ""):
             continue  # "周会别搞线下了，…": a verdict of its own, not a topic and its story

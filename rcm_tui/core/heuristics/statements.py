@@ -141,7 +141,7 @@ _STORY_RE = re.compile(
     r"|\b(?:was|were|had|did|went|met|bought|tried|said|told|thought|used\s+to|yesterday|"
     r"ago|once|took|spent|ran|came|saw|broke|failed|crashed|last\s+(?:week|month|night|time))\b"
     r"|以前|之前买|上次|本来|已经|问一个问题|之前|被[\u4e00-\u9fff]{0,4}过|坏了|第一次|听说|据说"
-    r"|去年|前年|那次|那年|小时候|当时"
+    r"|去年|前年|那次|那年|小时候|当时|上回|上个月|上周|前几天|前阵子|那会儿?|后来"
     rf"|{ZH_PAST_COUNT_RE.pattern}",
     re.I,
 )

@@ -22,6 +22,7 @@ from .option_shapes import names_no_thing
 from .rejections import RejectionHit
 from .sentences import Sentence, strip_discourse, tidy
 from .verdicts import PRONOUNS
+from .zh_topic_verdicts import is_anaphoric_verdict, named_topic
 
 # A sentence that is a refusal and nothing else, after a word of talk ("So, no.", "lol no").
 _BARE_REFUSAL_RE = re.compile(
@@ -77,8 +78,8 @@ def _topic(sentence: Sentence) -> str | None:
 
 def topic_refusals(sentences: list[Sentence], hits: list[RejectionHit]) -> list[RejectionHit]:
     """A hit for each bare refusal whose topic was named alone a few sentences before it."""
-    found: list[RejectionHit] = []
     ruled = {h.sentence for h in hits}
+    found = _pointed_back(sentences, ruled)
     for at, sentence in enumerate(sentences):
         if sentence.question or not _BARE_REFUSAL_RE.match(strip_discourse(sentence.text)):
             continue
@@ -103,4 +104,28 @@ def topic_refusals(sentences: list[Sentence], hits: list[RejectionHit]) -> list[
                 RejectionHit(topic, tidy(between, 200), named_at, 0, False, family=_FAMILY)
             )
             break
+    return found
+
+
+# A Chinese message typed with spaces for commas ("GL8老款我二舅开过 大是真大 … 那个就算了"):
+# each piece is a sentence, so "that one" may point back several of them.
+_ZH_LOOK_BACK = 6
+
+
+def _pointed_back(sentences: list[Sentence], ruled: set[int]) -> list[RejectionHit]:
+    """A Chinese verdict on "that one" standing alone turns down the nearest option a sentence
+    before it opened with (unless a rejection the rules read came between)."""
+    found: list[RejectionHit] = []
+    for at, sentence in enumerate(sentences):
+        if sentence.index in ruled or not is_anaphoric_verdict(sentence.text):
+            continue
+        for back in range(at - 1, max(-1, at - 1 - _ZH_LOOK_BACK), -1):
+            if sentences[back].index in ruled:
+                break
+            topic = named_topic(sentences[back].text)
+            if topic is not None:
+                between = tidy("，".join(s.text for s in sentences[back:at]), 200)
+                named_at = sentences[back].index
+                found.append(RejectionHit(topic, between, named_at, 0, False, family=_FAMILY))
+                break
     return found

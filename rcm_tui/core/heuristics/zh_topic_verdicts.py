@@ -13,7 +13,9 @@ from .construction_parts import Construction
 from .constructions_zh import (
     ZH_ADVERB,
     ZH_EXPERIENCER,
+    ZH_HEDGE_RE,
     ZH_LEAD_RE,
+    ZH_NEGATIVE_EVAL_RE,
     ZH_NOT_OPTIONS,
     chinese_sentence_constructions,
     is_zh_condition,
@@ -88,7 +90,68 @@ _ZH_LABEL_LEAD_RE = re.compile(r"^[^：:，,]{1,8}[：:]\s*")
 
 def _bare_verdicts(sentence: str) -> list[Construction]:
     # A semicolon ends one topic's clauses: "华为…，暂不纳入本次选型范围；小鱼易连…，本次不再列入".
-    return [found for part in re.split(r"[；;]", sentence) for found in _part_verdicts(part)]
+    return [
+        found
+        for part in re.split(r"[；;]", sentence)
+        for found in (*_part_verdicts(part), *_other_chosen(part), *_resumed_topics(part))
+    ]
+
+
+# A name taken up again by "that one" and complained of in the same breath: "塑料那种太软了",
+# "史密斯那个不是说不好就是太贵了", "东鹏那个经销商把我坑惨了".
+_ZH_RESUMED_TOPIC_RE = re.compile(
+    rf"^(?P<t>{_ZH_NAME}(?:\s{_ZH_NAME})?|[{CJK}]{{2,8}}?)\s?"
+    r"(?:那种|那个|那款|那家|那台|那套|那玩意儿?|那东西)(?P<eval>[^，,。！!？?]+)$"
+)
+
+
+def _resumed_topics(sentence: str) -> list[Construction]:
+    found: list[Construction] = []
+    for clause in (c.strip() for c in re.split(r"[，,]", sentence)):
+        m = _ZH_RESUMED_TOPIC_RE.match(clause)
+        if not m or is_zh_condition(clause) or re.search(r"[吗嘛呢]$", m.group("eval")):
+            continue
+        said = m.group("eval")
+        complaint = ZH_NEGATIVE_EVAL_RE.search(said) or _ZH_TOO_MUCH_RE.search(said)
+        hedge = ZH_HEDGE_RE.search(said)
+        if complaint is None or (hedge is not None and hedge.start() < complaint.end()):
+            continue  # "汗蒸宝那个也不是不行": a double negative keeps it (one said later in a
+            # run-on, "…太贵了…海尔的也不是不行", is about another)
+        option = zh_option_core(m.group("t"))
+        if _an_option(option):
+            found.append(Construction(option, "，" + said, "explicit_refusal"))
+    return found
+
+
+# "还是专车吧", "那还是住酒店吧": the other one chosen, said as a settling suggestion.
+_ZH_OTHER_CHOSEN_RE = re.compile(
+    rf"^(?:那|那就|算了)?还是(?:用|住|去|选|买|吃|坐|订|走|找|报|请|开|租)?(?P<y>[{CJK}A-Za-z0-9]{{1,10}}?)吧"
+)
+# Too much of something ("太折腾了", "太远了") is a complaint as plainly as a listed one.
+_ZH_TOO_MUCH_RE = re.compile(rf"太[{CJK}]{{1,3}}了")
+
+
+def _other_chosen(sentence: str) -> list[Construction]:
+    """A topic complained of, then the other one chosen: "火车的话太折腾了，还是专车吧" turns
+    the train down for the car (a replacement, with the complaint as its reason)."""
+    clauses = [c.strip() for c in re.split(r"[，,]", sentence)]
+    found: list[Construction] = []
+    for before, clause in itertools.pairwise(clauses):
+        chosen = _ZH_OTHER_CHOSEN_RE.match(clause)
+        topic = _clause_topic(before)
+        if not (chosen and topic) or is_zh_condition(before):
+            continue
+        said = before[topic.end() :]
+        option = zh_option_core(re.sub(r"的话$", "", topic.group("t")))
+        if (
+            (ZH_NEGATIVE_EVAL_RE.search(said) or _ZH_TOO_MUCH_RE.search(said))
+            and len(option) >= 2
+            and option not in ZH_NOT_OPTIONS
+            and not not_a_zh_topic(option)
+            and option not in chosen.group("y")
+        ):
+            found.append(Construction(option, "，" + said, "explicit_refusal"))
+    return found
 
 
 def _part_verdicts(sentence: str) -> list[Construction]:
@@ -109,19 +172,23 @@ def _part_verdicts(sentence: str) -> list[Construction]:
             said = [before[topic.end() :]] if topic is not first else [
                 clauses[0][first.end() :], *clauses[1 : at + 1]
             ]
-            option = topic.group("t")
-            option = zh_option_core(option)
-            if (
-                len(option) >= 2
-                and not re.search(r"想|去|打算|要", option)
-                and option not in ZH_NOT_OPTIONS
-                and not ZH_LEAD_RE.fullmatch(option)
-                and not not_a_zh_topic(option)
-                and not is_zh_condition(before)
-            ):
+            option = zh_option_core(topic.group("t"))
+            if _an_option(option) and not is_zh_condition(before):
                 rest = "，" + "，".join(part for part in said if part)
                 found.append(Construction(option, rest, "explicit_refusal"))
     return found
+
+
+def _an_option(option: str) -> bool:
+    """A topic that can be an option: not a wish, a plan or a guess ("我妈应该撑(不住)"), not a
+    pronoun or a lead word, not a time, a price or a condition."""
+    return (
+        len(option) >= 2
+        and not re.search(r"想|去|打算|要|应该|可能|估计|大概|恐怕", option)
+        and option not in ZH_NOT_OPTIONS
+        and not ZH_LEAD_RE.fullmatch(option)
+        and not not_a_zh_topic(option)
+    )
 
 
 def zh_sentence_verdicts(sentence: str) -> list[Construction]:
@@ -137,3 +204,38 @@ def clauses_told_in(clauses: Sequence[str], ruled: Sequence[bool], ci: int, rest
         for j in range(ci + 1, len(clauses))
         if not ruled[j] and len(clauses[j].strip()) >= 2 and clauses[j].strip() in rest
     }
+
+
+# A sentence that is only a verdict on "that one" ("那个就算了", "这个先跳过。", "那家就免了吧"):
+# in a message typed with spaces for commas each piece is a sentence of its own, so what it
+# points back at is named in a sentence before it.
+_ZH_ANAPHORIC_VERDICT_RE = re.compile(
+    rf"^(?:那|所以|反正)?(?:那个|这个|那家|这家|那款|这款|那种|这种|此方案|它)(?:{ZH_ADVERB}|我看)*"
+    r"(?:算[了啦咯喇]|免[了啦]|拉倒|不考虑|pass|跳过|不要了|不用了|别提了|不行)[了吧啊呀哈]*[。！!～~]*$"
+)
+# What such a verdict points back at: a sentence that opens with a latin name ("GL8老款我二舅开过")
+# or with a topic taken up by "that one" ("伏见稻荷那个千本鸟居…").
+_ZH_RESUMED_LEAD_RE = re.compile(rf"^(?P<t>[{CJK}]{{2,8}}?)(?:那个|那种|那家|那款)")
+
+
+def is_anaphoric_verdict(sentence: str) -> bool:
+    """The sentence is a verdict on "that one", or ends on one after clauses that name nothing
+    ("我妈应该撑不住，这个先跳过": who cannot, then the verdict)."""
+    *before, last = re.split(r"[，,]", sentence.strip())
+    if not _ZH_ANAPHORIC_VERDICT_RE.match(last.strip()):
+        return False
+    topics = (_clause_topic(clause.strip()) for clause in before)
+    return not any(t and _an_option(zh_option_core(t.group("t"))) for t in topics)
+
+
+def named_topic(sentence: str) -> str | None:
+    """The option a Chinese sentence opens with, when it opens with a name or a topic taken up
+    by "that one"; None otherwise (a clause topic such as "一个月油钱" names no option)."""
+    text = sentence.strip()
+    lead = _ZH_BARE_NAME_LEAD_RE.match(text) or _ZH_RESUMED_LEAD_RE.match(text)
+    if lead is None:
+        return None
+    option = zh_option_core(lead.group("t"))
+    if len(option) < 2 or option in ZH_NOT_OPTIONS or not_a_zh_topic(option):
+        return None
+    return option
