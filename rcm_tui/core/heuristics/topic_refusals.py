@@ -11,6 +11,10 @@ name, or a name with "the one …" after it), says what they think, and ends on 
 no verdict, the refusal no name. Read together, the refusal is about the topic. Only the
 nearest topic within three sentences before it, and only when the rules read no rejection in
 between (that one is what the refusal sums up).
+
+Chinese points back with "that one" (`_pointed_back`, session 29): "GL8老款我二舅开过 大是真大 …
+那个就算了" — a verdict on 那个/这个 standing alone (or after clauses that name nothing) turns down
+the nearest sentence before it that opens with a latin name or with "X那个/那种".
 """
 
 from __future__ import annotations

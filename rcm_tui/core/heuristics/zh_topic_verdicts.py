@@ -133,7 +133,7 @@ _ZH_TOO_MUCH_RE = re.compile(rf"太[{CJK}]{{1,3}}了")
 
 def _other_chosen(sentence: str) -> list[Construction]:
     """A topic complained of, then the other one chosen: "火车的话太折腾了，还是专车吧" turns
-    the train down for the car (a replacement, with the complaint as its reason)."""
+    the train down for the car, the complaint its reason."""
     clauses = [c.strip() for c in re.split(r"[，,]", sentence)]
     found: list[Construction] = []
     for before, clause in itertools.pairwise(clauses):
@@ -143,13 +143,8 @@ def _other_chosen(sentence: str) -> list[Construction]:
             continue
         said = before[topic.end() :]
         option = zh_option_core(re.sub(r"的话$", "", topic.group("t")))
-        if (
-            (ZH_NEGATIVE_EVAL_RE.search(said) or _ZH_TOO_MUCH_RE.search(said))
-            and len(option) >= 2
-            and option not in ZH_NOT_OPTIONS
-            and not not_a_zh_topic(option)
-            and option not in chosen.group("y")
-        ):
+        complained = ZH_NEGATIVE_EVAL_RE.search(said) or _ZH_TOO_MUCH_RE.search(said)
+        if complained and _an_option(option) and option not in chosen.group("y"):
             found.append(Construction(option, "，" + said, "explicit_refusal"))
     return found
 
@@ -236,6 +231,4 @@ def named_topic(sentence: str) -> str | None:
     if lead is None:
         return None
     option = zh_option_core(lead.group("t"))
-    if len(option) < 2 or option in ZH_NOT_OPTIONS or not_a_zh_topic(option):
-        return None
-    return option
+    return option if _an_option(option) else None
