@@ -112,7 +112,7 @@ def _resumed_topics(sentence: str) -> list[Construction]:
         if not m or is_zh_condition(clause) or re.search(r"[吗嘛呢]$", m.group("eval")):
             continue
         said = m.group("eval")
-        complaint = ZH_NEGATIVE_EVAL_RE.search(said) or _ZH_TOO_MUCH_RE.search(said)
+        complaint = _complaint(said)
         hedge = ZH_HEDGE_RE.search(said)
         if complaint is None or (hedge is not None and hedge.start() < complaint.end()):
             continue  # "汗蒸宝那个也不是不行": a double negative keeps it (one said later in a
@@ -131,6 +131,11 @@ _ZH_OTHER_CHOSEN_RE = re.compile(
 _ZH_TOO_MUCH_RE = re.compile(rf"太[{CJK}]{{1,3}}了")
 
 
+def _complaint(said: str) -> re.Match[str] | None:
+    """Where what was said of a topic complains of it, if it does."""
+    return ZH_NEGATIVE_EVAL_RE.search(said) or _ZH_TOO_MUCH_RE.search(said)
+
+
 def _other_chosen(sentence: str) -> list[Construction]:
     """A topic complained of, then the other one chosen: "火车的话太折腾了，还是专车吧" turns
     the train down for the car, the complaint its reason."""
@@ -143,8 +148,7 @@ def _other_chosen(sentence: str) -> list[Construction]:
             continue
         said = before[topic.end() :]
         option = zh_option_core(re.sub(r"的话$", "", topic.group("t")))
-        complained = ZH_NEGATIVE_EVAL_RE.search(said) or _ZH_TOO_MUCH_RE.search(said)
-        if complained and _an_option(option) and option not in chosen.group("y"):
+        if _complaint(said) and _an_option(option) and option not in chosen.group("y"):
             found.append(Construction(option, "，" + said, "explicit_refusal"))
     return found
 
