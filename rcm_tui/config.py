@@ -52,7 +52,7 @@ class NetworkProviderSettings(Section):
     max_retries: int = Field(3, ge=0, le=10)
     max_tokens: int = Field(1024, ge=16)
     call_deadline: float = Field(300.0, gt=0, description="seconds for one call, retries too")
-    max_reply_chars: int = Field(0, ge=0, description="0 = 8 characters per max_tokens")
+    max_reply_chars: int = Field(0, ge=0, description="0 = 128 characters per max_tokens")
 
 
 class OpenAISettings(NetworkProviderSettings):

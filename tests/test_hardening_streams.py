@@ -73,8 +73,8 @@ async def test_a_five_megabyte_reply_stops_at_the_character_bound(server: FakeSe
     await client.aclose()
 
     assert outcome.error is not None and outcome.finished is None
-    assert "passed 8,192 characters without ending" in outcome.error.message
-    assert len(outcome.text) <= 8192
+    assert "passed 131,072 characters without ending" in outcome.error.message
+    assert len(outcome.text) <= 131_072
 
 
 async def test_a_bounded_reply_under_the_limits_is_untouched(server: FakeServer) -> None:

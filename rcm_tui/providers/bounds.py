@@ -17,9 +17,12 @@ from dataclasses import dataclass
 
 from ..core.llm import ProviderError, StreamEvent, TextDelta
 
-# A token is about 4 characters of English; 8 leaves room for code, odd tokenisers and
-# whitespace before a reply of `max_tokens` tokens counts as runaway.
-CHARS_PER_TOKEN_BOUND = 8
+# A token is about 4 characters of English, but one token can be far longer: the longest in
+# SmolLM2's vocabulary is 81 characters (a newline and 80 spaces; a run of 80 "#"), and a small
+# model that degenerates repeats such tokens. A server that honours `max_tokens` must never be
+# stopped as runaway, so the bound allows 128 characters for every token; a runaway stream
+# still ends, and the call's deadline bounds the time.
+CHARS_PER_TOKEN_BOUND = 128
 # The derived bound never goes below this: a short call (a 4-token warm-up, a yes/no) answered
 # by a server that ignores `max_tokens` is long-winded, not runaway.
 MIN_DERIVED_CHARS = 4096
@@ -65,7 +68,7 @@ async def bounded(
                 if streamed > bounds.max_chars:
                     raise ProviderError(
                         f"{name}: the reply passed {bounds.max_chars:,} characters without "
-                        "ending (the server ignored max_tokens); stopped",
+                        "ending, more than its max_tokens allow; stopped",
                         "invalid_response",
                         retryable=True,
                     )
