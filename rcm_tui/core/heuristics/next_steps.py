@@ -70,6 +70,22 @@ _PLAN_ZH_RE = re.compile(
     # "我去写方案了": going off to do it.
     rf"|^(?:那|好的?|行)?\s*(?:我们?|咱们?)(?:这就|就)?去[{CJK}\w ]{{1,8}}了$"
 )
+# What the plan is about, said first ("两家我周六先去看看场地", "外婆护照下周一去办", "小鹿C2
+# 这周六去报名"); a day, then going somewhere to look, try or sign up ("周六上二手车市场溜达溜达",
+# "周末我再去建材市场看看样子"); trying something first ("先报个寒假班试试水", "周末先把今年的数据
+# 导进去试试"); and putting a matter off ("等明年真出蜜了再说"). Each is what the user will do.
+_ZH_DAY = r"(?:(?:这|下)(?:个)?)?(?:周|星期|礼拜)[一二三四五六日天末]|周末|明天|后天|回头|改天"
+# (Going somewhere is a trip to plan for — "下周五春游去植物园" — so 去 counts only with an
+# errand after it.)
+_ZH_GO_DO = (
+    r"(?:去|上|到)[^，,。；;]{0,10}?(?:看看|瞅瞅|问问|试试|试一下|逛逛|溜达|报名|办|参观|谈)"
+    r"|打电话|打个电话|联系|问问|下单|报名|试试|瞅瞅|看看"
+)
+_PLAN_ZH_LATER_RE = re.compile(
+    rf"^[^，,。；;！!？?]{{0,12}}?(?:{_ZH_DAY})(?:[^，,。；;]{{0,6}}?)(?:{_ZH_GO_DO})"
+    rf"|^(?:那|那就|行|好)?\s*(?:{_ZH_DAY})?\s*(?:我们?)?\s*先[^，,。；;]{{1,16}}试(?:试|一下|水)$"
+    rf"|^等[^，,。；;]{{1,16}}再说$"
+)
 # A plan with a firm modal in it still states a need ("周末必须去看房").
 _ZH_MODAL_RE = re.compile(r"必须|一定|务必|需要|得要|只能")
 
@@ -81,4 +97,5 @@ def states_a_plan(text: str) -> bool:
         return True
     if _PLAN_PRESENT_EN_RE.match(body) and not _EN_MODAL_RE.search(body):
         return True
-    return bool(_PLAN_ZH_RE.match(body)) and not _ZH_MODAL_RE.search(body)
+    zh_plan = _PLAN_ZH_RE.match(body) or _PLAN_ZH_LATER_RE.match(body)
+    return bool(zh_plan) and not _ZH_MODAL_RE.search(body)

@@ -249,7 +249,9 @@ _EVALUATES_RE = re.compile(
 # "大家第二天还要上班"), hearsay ("听说…"), a story ("之前被套路过"), or a bare confirmation that
 # points at a requirement already stated ("这个是硬性要求", "这个要求不变").
 NOT_A_NEED_ZH_RE = re.compile(
-    r"(?:他|她|我|大家|孩子|老公|老婆|同事)们?(?:每天|第二天|早上|上午|下午|晚上|白天|平时|周末|还|也)+要"
+    r"(?:他|她|我|大家|孩子|老公|老婆|媳妇|先生|同事)们?"
+    r"(?:每天|第二天|早上|上午|下午|晚上|白天|平时|平日|平常|天天|周末|还|也)+要"
+    r"|如下[:：。]?$"
     r"|^(?:每天|白天|平时)(?:还|也)?要(?!能|求)"
     r"|^(?:听说|据说)|之前被|被[\u4e00-\u9fff]{0,4}过"
     r"|^(?:这个|这|那个)(?:是|还是)?(?:硬性)?(?:要求|条件)(?:不变|是硬性的?)?[。.！!]?$"
@@ -274,10 +276,26 @@ NOT_A_NEED_ZH_RE = re.compile(
     r"|的是[:：]?$|^[欸诶嗯]?(?:我)?(?:想)?(?:请问|问一下|请教)(?:一下)?(?:各位|大家)?$"
     r"|^(?:出于|由于|基于|鉴于|考虑到)[\u4e00-\u9fff]{1,10}$"
 )
+# Read in a short clause only — in an unpunctuated run-on a need said beside them stays: what
+# happened within a span ("一年不到好几个琴键就卡住了", "半年就来了仨简历"; "两个小时以内就够了",
+# "一周就得交了" and "一万步就是极限了" still ask); a guess ("应该没问题吧", "讯飞好像要收费") or a
+# rhetorical question ("我总不能每年去求爷爷告奶奶吧", "头一年能有多少蜜啊"); someone's routine
+# ("我跟我先生都要上班"); asking what it takes ("报名要带啥"). ("老婆说了每年要回老家" is the
+# family's need: what someone said is not read as hearsay.)
+_ZH_SHORT_NO_NEED_RE = re.compile(
+    r"[一两二三四五六七八九十几半\d]个?(?:年|月|天|周|星期|次|回)(?:不到|多)?[^，,。；]{0,8}?就"
+    r"(?!(?:要|得|必须|够|行|可以|好|对|是)了?)[^，,。；]{0,8}了"
+    r"|(?:应该|估计)[^，,。；]*吧[。.！!？?]?$|总不能[^，,。；]*吧"
+    r"|(?:多少|哪|咋|怎么|啥|什么)[^，,。；]{0,12}[啊嘛呢]啊*[。.！!？?]?$"
+    r"|要(?:上班|上学|返工|加班|接孩子|接送孩子|值班|倒班)"
+    r"|(?:好像|似乎|听说|据说|怕是|估计)[^，,。；]{0,6}(?:要|只能|得)"
+    r"|要[^，,。；]{0,8}(?:啥|什么|怎么|咋|哪些)"
+)
+_SHORT_CLAUSE_CHARS = 24
 # A price said about an option ("一节课两百多", "一节三四百", "学费一年四五十万", "一个月几万美元"):
 # an approximate amount and no word that makes it a limit.
 _ZH_PRICE_SAID_RE = re.compile(
-    r"(?:[一两二三四五六七八九]{2}|几)[十百千万]+(?=[块元美刀]|[。，,.！!]?$)"
+    r"(?:[一两二三四五六七八九]{2}|几)[十百千万]+(?=[块元美刀]|台币|港币|日元|日币|欧元|英镑|[。，,.！!]?$)"
     r"|[百千万]多(?:块|元)?(?![以之])"
 )
 _ZH_LIMIT_RE = re.compile(
@@ -312,6 +330,8 @@ def not_a_need(text: str) -> bool:
     want to spend more than £300" negates a wish and still sets a limit, and "beyond our budget,
     which is £6,000 a year" still states the budget."""
     if NOT_A_NEED_ZH_RE.search(text) or ASSENT_RE.match(text.strip()):
+        return True
+    if len(text) <= _SHORT_CLAUSE_CHARS and _ZH_SHORT_NO_NEED_RE.search(text):
         return True
     if states_no_need(text) or EXCLUDED_LABEL_RE.match(text.strip()):
         return True

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from .next_steps import states_a_plan
 from .reply_manner import states_no_need
 from .sentiment import evaluative
 from .text import CJK
@@ -79,8 +80,10 @@ _PREFER_RE = re.compile(
     r"|(?<![不没])爱(?:吃|喝|玩|看|画|听|读)|(?:不要|别)(?:离[\u4e00-\u9fff]{1,6})?太"
     # "自动挡就行", "国产的就可以": what is enough is what is wanted ("这样就行" acknowledges).
     r"|(?<!这样)(?<!那样)(?<!这个)(?<!那个)(?<!随便)(?<![都也])(?:就行|就可以|就好|即可)(?:了)?[。！.!]?$"
-    # "更想领养", "想要国产的", "我想自己办": a wish (not "想问", "想知道", "不想", "想法").
-    r"|(?<![不没理感思设梦回猜联他她])想(?!法|到|起|象|像|问|知道|了解|请教|咨询|听|看看|说|必|清楚|一想)"
+    # "更想领养", "想要国产的", "我想自己办": a wish (not "想问", "想知道", "不想", "想法"; nor
+    # thinking: "帮我想想", "也想过", "脑壳都想痛了"; nor feeling sick: "想吐").
+    r"|(?<![不没理感思设梦回猜联他她想])想"
+    r"(?!法|到|起|象|像|问|知道|了解|请教|咨询|听|看看|说|必|清楚|一想|想|过|痛|吐)"
     r"(?=[\u4e00-\u9fff])",
     re.I,
 )
@@ -133,7 +136,7 @@ _SMALL_TALK_RE = re.compile(
 # "前后换了三个人", "做过一回"). A state reached ("六岁了") and a limit ("多了不行") are no story.
 ZH_PAST_COUNT_RE = re.compile(
     # (过 after a time is a verb: "下个月过十岁生日".)
-    rf"[{CJK}](?<![岁多少月年天周])(?:了|过)(?:快|近|将近|足足|整整)?(?:[一二三四五六七八九十两几半]|好几|\d)"
+    rf"[{CJK}](?<![岁多少月年天周])(?:了|过)(?:快|近|将近|足足|整整|不到)?(?:[一二三四五六七八九十两几半]|好几|\d)"
     r"(?![一二三四五六七八九十两\d]*岁)"
 )
 _STORY_RE = re.compile(
@@ -223,8 +226,8 @@ def stated_requirement(core: str) -> str | None:
     story = _STORY_RE.search(body) or (_DID_RE.search(body) and not _PREFER_RE.search(body))
     if story and not _AGE_RE.search(body):
         return None  # "之前买的空调三年坏了两次": what happened, not what is wanted
-    if (timed or counted) and _ZH_ROUTINE_RE.match(body):
-        return None
+    if (timed or counted) and (_ZH_ROUTINE_RE.match(body) or states_a_plan(body)):
+        return None  # a routine, or what the user will do on a day ("周六先去看看场地")
     if counted or timed or _PREFER_RE.search(body) or _CONTEXT_RE.search(body):
         return body
     # A short noun phrase on its own line answers what is wanted ("Walk-in shower.",
