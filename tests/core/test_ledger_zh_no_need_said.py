@@ -88,3 +88,31 @@ def test_a_story_a_guess_hearsay_or_a_question_is_no_requirement(text: str) -> N
 )
 def test_the_need_beside_them_stays(text: str, kept: str) -> None:
     assert any(kept in r for r in _requirements(text))
+
+
+# Cantonese 唔得 is "won't do": a verdict, never the written modal 不得 ("must not") that made
+# "食物全部唔得" a requirement; 唔得閒 is "not free"; 呢 before a classifier is "this", no name;
+# 有冇 X is "with or without X", no option.
+_STALL_REPLY = "可以賣食物、玩具或者二手衫。"
+
+
+def _read_hk(text: str) -> tuple[list[str], list[str]]:
+    analysis = analyse_message(text, 2, LedgerSnapshot(last_assistant_message=_STALL_REPLY))
+    return [h.option for h in analysis.rejections], [r.text for r in analysis.requirements]
+
+
+@pytest.mark.parametrize(
+    ("text", "option"), [("今次義賣，二手衫唔得", "二手衫"), ("玩具唔得", "玩具")]
+)
+def test_cantonese_wont_do_turns_the_option_down(text: str, option: str) -> None:
+    rejected, required = _read_hk(text)
+    assert rejected == [option] and required == []
+
+
+@pytest.mark.parametrize("text", ["有冇包裝都唔得", "呢個價錢唔得", "呢種唔得"])
+def test_cantonese_look_alikes_name_no_option(text: str) -> None:
+    assert _read_hk(text) == ([], [])
+
+
+def test_not_free_is_no_refusal() -> None:
+    assert _read_hk("我星期三唔得閒")[0] == []

@@ -32,10 +32,15 @@ _CANTONESE_CHARS = str.maketrans(
 # and the constructions read it as Cantonese.
 # 唔係好想 is "not really keen" (不怎么想: OpenCC has made 係 系 by then); 唔好有 before a noun is
 # "let there be no" (唔好有電池嗰啲: 不要有).
+# 唔得 is "won't do" (不行), never the written 不得 ("must not": a requirement's modal); 唔得闲 is
+# "not free" (没空闲).
 _CANTONESE_WORDS = (
-    ("唔该", "谢谢"), ("唔使", "不用"), ("唔要", "不要"), ("唔系好", "不怎么"), ("唔好有", "不要有")
+    ("唔该", "谢谢"), ("唔使", "不用"), ("唔要", "不要"), ("唔系好", "不怎么"),
+    ("唔好有", "不要有"), ("唔得闲", "没空闲"), ("唔得", "不行"),
 )
 _CANTONESE_NOT_RE = re.compile(r"唔(?=[\u4e00-\u9fff])(?!好)")
+# 呢 before a classifier is "this" (呢個價錢, 呢種): Mandarin's particle 呢 never precedes one.
+_CANTONESE_THIS_RE = re.compile(r"呢(?=[个种些条间位只部架款套对件])")
 # 喇 closing a clause is the particle 啦 ("唔使睇喇"), not the 喇 of 喇叭.
 _CANTONESE_LA_RE = re.compile(r"喇(?=[，。！？,.!?\s~]|$)")
 
@@ -44,7 +49,8 @@ def _as_mandarin(text: str) -> str:
     for cantonese, mandarin in _CANTONESE_WORDS:
         text = text.replace(cantonese, mandarin)
     text = text.translate(_CANTONESE_CHARS)
-    return _CANTONESE_LA_RE.sub("啦", _CANTONESE_NOT_RE.sub("不", text))
+    text = _CANTONESE_THIS_RE.sub("这", _CANTONESE_NOT_RE.sub("不", text))
+    return _CANTONESE_LA_RE.sub("啦", text)
 
 
 @functools.lru_cache(maxsize=1)
