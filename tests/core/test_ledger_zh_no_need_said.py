@@ -23,9 +23,14 @@ from rcm_tui.core.heuristics.next_steps import states_a_plan
 from rcm_tui.core.ledger_snapshot import LedgerSnapshot
 
 
+def _read(text: str, reply: str) -> tuple[list[str], list[str]]:
+    """The options turned down and the requirements read in `text`, said after `reply`."""
+    analysis = analyse_message(text, 2, LedgerSnapshot(last_assistant_message=reply))
+    return [h.option for h in analysis.rejections], [r.text for r in analysis.requirements]
+
+
 def _requirements(text: str) -> list[str]:
-    analysis = analyse_message(text, 2, LedgerSnapshot(last_assistant_message="有什么要求吗？"))
-    return [r.text for r in analysis.requirements]
+    return _read(text, "有什么要求吗？")[1]
 
 
 @pytest.mark.parametrize(
@@ -97,8 +102,7 @@ _STALL_REPLY = "可以賣食物、玩具或者二手衫。"
 
 
 def _read_hk(text: str) -> tuple[list[str], list[str]]:
-    analysis = analyse_message(text, 2, LedgerSnapshot(last_assistant_message=_STALL_REPLY))
-    return [h.option for h in analysis.rejections], [r.text for r in analysis.requirements]
+    return _read(text, _STALL_REPLY)
 
 
 @pytest.mark.parametrize(

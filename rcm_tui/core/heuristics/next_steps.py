@@ -60,10 +60,9 @@ _ZH_WHEN = (
     # A day named: "周六我们先去瞅瞅", "我星期六打去约" (the day sits before or after the subject).
     r"(?:这|下)?(?:周|星期|礼拜)[一二三四五六日天]|明早|今天|今早|下午|上午|这周)"
 )
-_ZH_PLAN_ACTION = (
-    r"(?:去|带[他她它]去|打电话|打个电话|打去|打过去|联系|约|问问|下单|报名|试试|写|坚持|观察|试用|"
-    r"瞅瞅|看看)"
-)
+# Calling, asking, ordering, signing up, trying or looking: an errand done without going.
+_ZH_ERRAND = r"打电话|打个电话|联系|问问|下单|报名|试试|瞅瞅|看看"
+_ZH_PLAN_ACTION = rf"(?:去|带[他她它]去|打去|打过去|约|写|坚持|观察|试用|{_ZH_ERRAND})"
 _PLAN_ZH_RE = re.compile(
     rf"^(?:那|那就|好的?|行|嗯)?\s*(?:{_ZH_WHEN}\s*)*(?:我们?|咱们?)?\s*(?:{_ZH_WHEN}\s*)+"
     rf"{_ZH_PLAN_ACTION}"
@@ -79,7 +78,7 @@ _ZH_DAY = r"(?:(?:这|下)(?:个)?)?(?:周|星期|礼拜)[一二三四五六日�
 # errand after it.)
 _ZH_GO_DO = (
     r"(?:去|上|到)[^，,。；;]{0,10}?(?:看看|瞅瞅|问问|试试|试一下|逛逛|溜达|报名|办|参观|谈)"
-    r"|打电话|打个电话|联系|问问|下单|报名|试试|瞅瞅|看看"
+    rf"|{_ZH_ERRAND}"
 )
 _PLAN_ZH_LATER_RE = re.compile(
     rf"^[^，,。；;！!？?]{{0,12}}?(?:{_ZH_DAY})(?:[^，,。；;]{{0,6}}?)(?:{_ZH_GO_DO})"

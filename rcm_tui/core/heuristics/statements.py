@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 
-from .next_steps import states_a_plan
 from .reply_manner import states_no_need
 from .sentiment import evaluative
 from .text import CJK
@@ -226,8 +225,8 @@ def stated_requirement(core: str) -> str | None:
     story = _STORY_RE.search(body) or (_DID_RE.search(body) and not _PREFER_RE.search(body))
     if story and not _AGE_RE.search(body):
         return None  # "之前买的空调三年坏了两次": what happened, not what is wanted
-    if (timed or counted) and (_ZH_ROUTINE_RE.match(body) or states_a_plan(body)):
-        return None  # a routine, or what the user will do on a day ("周六先去看看场地")
+    if (timed or counted) and _ZH_ROUTINE_RE.match(body):
+        return None
     if counted or timed or _PREFER_RE.search(body) or _CONTEXT_RE.search(body):
         return body
     # A short noun phrase on its own line answers what is wanted ("Walk-in shower.",
