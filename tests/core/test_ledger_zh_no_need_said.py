@@ -120,3 +120,43 @@ def test_cantonese_look_alikes_name_no_option(text: str) -> None:
 
 def test_not_free_is_no_refusal() -> None:
     assert _read_hk("我星期三唔得閒")[0] == []
+
+
+# Session 31: a complaint says how bad things are ("真的太乱了", "一直有", "老是"), not what is
+# wanted; a want said half-heartedly ("不太想", "不是很想") turns the option down.
+@pytest.mark.parametrize(
+    "text",
+    [
+        "这几天家里真的太乱了",
+        "装修完三年了甲醛味一直有",
+        "晚上楼上的小孩老是跑来跑去",
+        "周末景区真的太挤了",
+    ],
+)
+def test_a_complaint_is_no_requirement(text: str) -> None:
+    assert _requirements(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("预算真的太紧了最多三千", "最多三千"),
+        ("老是加班所以要离地铁近", "地铁近"),
+        ("我想要安静一点的", "安静"),
+    ],
+)
+def test_a_limit_or_a_wish_beside_a_complaint_stays(text: str, kept: str) -> None:
+    assert any(kept in r for r in _requirements(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "reply", "option"),
+    [
+        ("可乐鸡翅我不太想做", "有什么要求吗？", "可乐鸡翅"),
+        ("我不是很想坐飞机", "可以坐飞机或者高铁。", "飞机"),
+        ("迪士尼我不怎么想去", "可以去迪士尼或者海洋公园。", "迪士尼"),
+    ],
+)
+def test_a_half_hearted_want_turns_the_option_down(text: str, reply: str, option: str) -> None:
+    rejected, required = _read(text, reply)
+    assert rejected == [option] and required == []

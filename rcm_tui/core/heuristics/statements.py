@@ -81,7 +81,7 @@ _PREFER_RE = re.compile(
     r"|(?<!这样)(?<!那样)(?<!这个)(?<!那个)(?<!随便)(?<![都也])(?:就行|就可以|就好|即可)(?:了)?[。！.!]?$"
     # "更想领养", "想要国产的", "我想自己办": a wish (not "想问", "想知道", "不想", "想法"; nor
     # thinking: "帮我想想", "也想过", "脑壳都想痛了"; nor feeling sick: "想吐").
-    r"|(?<![不没理感思设梦回猜联他她想])想"
+    r"|(?<![不没理感思设梦回猜联他她想])(?<!不太)(?<!不大)(?<!不怎么)(?<!不是很)(?<!不是太)想"
     r"(?!法|到|起|象|像|问|知道|了解|请教|咨询|听|看看|说|必|清楚|一想|想|过|痛|吐)"
     r"(?=[\u4e00-\u9fff])",
     re.I,
@@ -163,6 +163,16 @@ _ZH_ROUTINE_RE = re.compile(
     # (A distance, a length of time or money is a constraint: "每天通勤来回60公里".)
     r"(?![^，,。]*(?:\d|公里|千米|小时|分钟|米|块|元|万))[^，,。！!？?要能想需必别不没最只得行以内前后]{1,10}$"
 )
+# A complaint told in Chinese: a degree that says how bad ("真的太乱了", "游客多到走不动",
+# "甲醛味一直有", "老是坏"). With no word of wanting or limiting in the clause it is a reason or a
+# story; "不能太贵", "别太远", "一直要开车" still ask, and so does what the user cannot stand
+# ("轰轰响受不了": a limit).
+_ZH_COMPLAINT_RE = re.compile(
+    r"(?:真的|实在|简直)太|多到|一直有|老是|总是|烦死|累死|吵死|要命"
+)
+_ZH_NEED_WORD_RE = re.compile(
+    r"要|想|需|必|得|最好|只|不能|别|希望|尽量|以内|之内|不超过|至少|最多|以上|以下|行|可以"
+)
 _CHAT_RE = re.compile(
     r"^(?:thanks|thank\s+you|ok|okay|cool|great|nice|perfect|sounds\s+good|looks\s+good|"
     r"interesting|hmm|sure|got\s+it|makes\s+sense|let\s+me\s+think|i\s+see)\b|再想想|好的$"
@@ -227,6 +237,8 @@ def stated_requirement(core: str) -> str | None:
         return None  # "之前买的空调三年坏了两次": what happened, not what is wanted
     if (timed or counted) and _ZH_ROUTINE_RE.match(body):
         return None
+    if _ZH_COMPLAINT_RE.search(body) and not _ZH_NEED_WORD_RE.search(body):
+        return None  # "这几天真的太乱了": how bad it is, not what is wanted
     if counted or timed or _PREFER_RE.search(body) or _CONTEXT_RE.search(body):
         return body
     # A short noun phrase on its own line answers what is wanted ("Walk-in shower.",
