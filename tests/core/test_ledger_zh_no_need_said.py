@@ -160,3 +160,22 @@ def test_a_limit_or_a_wish_beside_a_complaint_stays(text: str, kept: str) -> Non
 def test_a_half_hearted_want_turns_the_option_down(text: str, reply: str, option: str) -> None:
     rejected, required = _read(text, reply)
     assert rejected == [option] and required == []
+
+
+# The goal that opens a conversation names what the talk is about, as "帮我推荐一个酒店" does;
+# a goal that is narrowed ("能坐七个人的", "两万以内的") or a quality wanted ("需要安静") asks.
+@pytest.mark.parametrize("text", ["公司需要一个团队网盘", "想买辆电动车上下班", "我需要一台笔记本"])
+def test_the_bare_goal_is_no_requirement(text: str) -> None:
+    assert _requirements(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("需要一个能坐七个人的车", "七个人"),
+        ("想买辆两万以内的电动车", "两万以内"),
+        ("需要安静", "安静"),
+    ],
+)
+def test_a_narrowed_goal_or_a_quality_stays(text: str, kept: str) -> None:
+    assert any(kept in r for r in _requirements(text))

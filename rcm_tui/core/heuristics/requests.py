@@ -63,6 +63,23 @@ _ZH_NARROWING_RE = re.compile(
 _ZH_POLITE_TAIL_RE = re.compile(r"[，,]?\s*(?:谢谢|多谢|谢啦|感谢)[了啊呀！!。.]*$")
 
 
+# The goal that opens a Chinese conversation, with nothing that narrows it: "公司需要一个团队网
+# 盘", "想买辆电动车上下班", "我们需要一个客户管理工具". It names what the talk is about, as "帮我推
+# 荐一个酒店" does; "需要一个能坐七个人的车", "想买辆两万以内的电动车" narrow it and stay needs,
+# and so does a quality wanted with no thing counted ("需要安静").
+_ZH_BARE_GOAL_RE = re.compile(
+    r"^(?:我们?|咱们?|我们?(?:公司|家|团队)|公司|家里|团队)?(?:现在|最近|准备|打算)?"
+    r"(?:需要|想买|想找|想要|想换|要买|打算买|准备买|想配)一?(?:个|台|辆|款|家|套|部|把|张|只)"
+    r"(?![^，,。]*(?:的|\d|[一二两三四五六七八九十百千万]|以上|以下|以内|附近|左右|能|可以|不|带|有|要))"
+    r"[\u4e00-\u9fff]{2,8}[。.！!]?$"
+)
+
+
+def states_the_goal_zh(clause: str) -> bool:
+    """Does a Chinese clause only name what the user is after ("公司需要一个团队网盘")?"""
+    return bool(_ZH_BARE_GOAL_RE.match(clause.strip()))
+
+
 def narrowed_request(clause: str) -> str | None:
     """The request as a requirement ("Recommend a hotel in Lisbon under 150 a night") when it
     narrows what it asks for, else None."""
@@ -83,4 +100,4 @@ def narrowed_request(clause: str) -> str | None:
     return tidy(f"{m.group('verb')} {rest}")
 
 
-__all__ = ["narrowed_request"]
+__all__ = ["narrowed_request", "states_the_goal_zh"]
