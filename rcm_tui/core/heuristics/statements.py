@@ -163,7 +163,7 @@ _ZH_ROUTINE_RE = re.compile(
     # (A distance, a length of time or money is a constraint: "每天通勤来回60公里".)
     r"(?![^，,。]*(?:\d|公里|千米|小时|分钟|米|块|元|万))[^，,。！!？?要能想需必别不没最只得行以内前后]{1,10}$"
 )
-# A complaint told in Chinese: a degree that says how bad ("真的太乱了", "游客多到走不动",
+# A complaint told in Chinese: a degree that says how bad ("真的太乱了", "景区真的太挤了",
 # "甲醛味一直有", "老是坏"). With no word of wanting or limiting in the clause it is a reason or a
 # story; "不能太贵", "别太远", "一直要开车" still ask, and so does what the user cannot stand
 # ("轰轰响受不了": a limit).
