@@ -68,14 +68,33 @@ def only_asks_for_the_answer(clause: str) -> bool:
     return False
 
 
+# A complaint told in Chinese: a degree that says how bad ("真的太乱了", "游客多到走不动",
+# "甲醛味一直有", "老是坏"). With no word of wanting or limiting in the clause it is a reason or a
+# story; "不能太贵", "别太远", "一直要开车" still ask, and so does what the user cannot stand
+# ("轰轰响受不了": a limit).
+_ZH_COMPLAINT_RE = re.compile(
+    r"(?:真的|实在|简直)太|多到|一直有|老是|总是|烦死|累死|吵死|要命"
+)
+_ZH_NEED_WORD_RE = re.compile(
+    r"要|想|需|必|得|最好|只|不能|别|希望|尽量|以内|之内|不超过|至少|最多|以上|以下|行|可以"
+)
+
+
+def states_a_complaint_zh(text: str) -> bool:
+    """A Chinese clause that says how bad things are and asks for nothing ("游客多到走不动")."""
+    return bool(_ZH_COMPLAINT_RE.search(text)) and not _ZH_NEED_WORD_RE.search(text)
+
+
 def states_no_need(text: str) -> bool:
     """A request for the answer ("Just the answer please"), a lead-in ("To recap for my
-    husband", "Regarding pendant") or the user's next step ("I will order it this weekend"):
-    the clause states no need of its own."""
+    husband", "Regarding pendant"), the user's next step ("I will order it this weekend") or a
+    complaint ("这几天真的太乱了"): the clause states no need of its own. Every requirement
+    reader asks this (`statements.stated_requirement`, `requirements.not_a_need`)."""
     return (
         only_asks_for_the_answer(text)
         or bool(LEAD_IN_RE.match(text.strip()))
         or states_a_plan(text)
+        or states_a_complaint_zh(text)
     )
 
 

@@ -17,7 +17,7 @@ from .options import option_matches
 from .reply_manner import states_no_need
 from .requests import narrowed_request, states_the_goal_zh
 from .sentences import COMMA_RE, ZH_PARTICLES_RE, strip_discourse, tidy
-from .statements import GERUND_WITH_OBJECT_RE, ZH_PAST_COUNT_RE, states_a_complaint_zh
+from .statements import GERUND_WITH_OBJECT_RE, ZH_PAST_COUNT_RE
 from .text import CJK, CJK_CHAR_RE
 
 # Written Chinese says 需 alone ("所有内容需提前过法务"); not 无需, 所需, 急需 or 需求 (a noun).
@@ -332,7 +332,7 @@ def not_a_need(text: str) -> bool:
         return True
     if len(text) <= _SHORT_CLAUSE_CHARS and _ZH_SHORT_NO_NEED_RE.search(text):
         return True
-    if states_no_need(text) or EXCLUDED_LABEL_RE.match(text.strip()) or states_a_complaint_zh(text):
+    if states_no_need(text) or EXCLUDED_LABEL_RE.match(text.strip()):
         return True
     if _ZH_PRICE_SAID_RE.search(text) and not _ZH_LIMIT_RE.search(text):
         return True

@@ -163,23 +163,6 @@ _ZH_ROUTINE_RE = re.compile(
     # (A distance, a length of time or money is a constraint: "每天通勤来回60公里".)
     r"(?![^，,。]*(?:\d|公里|千米|小时|分钟|米|块|元|万))[^，,。！!？?要能想需必别不没最只得行以内前后]{1,10}$"
 )
-# A complaint told in Chinese: a degree that says how bad ("真的太乱了", "游客多到走不动",
-# "甲醛味一直有", "老是坏"). With no word of wanting or limiting in the clause it is a reason or a
-# story; "不能太贵", "别太远", "一直要开车" still ask, and so does what the user cannot stand
-# ("轰轰响受不了": a limit).
-_ZH_COMPLAINT_RE = re.compile(
-    r"(?:真的|实在|简直)太|多到|一直有|老是|总是|烦死|累死|吵死|要命"
-)
-_ZH_NEED_WORD_RE = re.compile(
-    r"要|想|需|必|得|最好|只|不能|别|希望|尽量|以内|之内|不超过|至少|最多|以上|以下|行|可以"
-)
-
-
-def states_a_complaint_zh(text: str) -> bool:
-    """A Chinese clause that says how bad things are and asks for nothing ("游客多到走不动")."""
-    return bool(_ZH_COMPLAINT_RE.search(text)) and not _ZH_NEED_WORD_RE.search(text)
-
-
 _CHAT_RE = re.compile(
     r"^(?:thanks|thank\s+you|ok|okay|cool|great|nice|perfect|sounds\s+good|looks\s+good|"
     r"interesting|hmm|sure|got\s+it|makes\s+sense|let\s+me\s+think|i\s+see)\b|再想想|好的$"
@@ -244,8 +227,6 @@ def stated_requirement(core: str) -> str | None:
         return None  # "之前买的空调三年坏了两次": what happened, not what is wanted
     if (timed or counted) and _ZH_ROUTINE_RE.match(body):
         return None
-    if states_a_complaint_zh(body):
-        return None  # "这几天真的太乱了": how bad it is, not what is wanted
     if counted or timed or _PREFER_RE.search(body) or _CONTEXT_RE.search(body):
         return body
     # A short noun phrase on its own line answers what is wanted ("Walk-in shower.",
