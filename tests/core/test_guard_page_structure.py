@@ -84,3 +84,28 @@ def test_a_character_of_the_noun_after_de_names_no_kind() -> None:
 
 def test_the_attribute_before_de_still_names_the_kind() -> None:
     assert flags("可以给孩子买一台**iPad**，学英语很方便。", "有屏幕的玩具") == ["有屏幕的玩具"]
+
+
+_MOVES = (
+    "Here are the ways to move without driving anything big:\n\n"
+    "- **Full-service movers**: they pack, load, drive and unload, about $6,000.\n"
+    "- **A moving container**: they drop it off, you load, they ship it, about $3,500.\n\n"
+)
+
+
+def test_a_reply_leaving_out_the_option_with_its_two_words_swapped_excludes_it() -> None:
+    # Session 32 (dev4): "truck rentals" left out names "rental truck"; what the reply offers
+    # in its place is then not read for members (the member reader took the movers for one).
+    reply = _MOVES + "I left out Penske and U-Haul truck rentals: you would be driving."
+    assert flags(reply, "rental truck") == []
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "The cheapest way is a truck rental from Penske: about $1,400 for the week.",
+        "The cheapest way is a rental truck from Penske: about $1,400 for the week.",
+    ],
+)
+def test_the_option_offered_under_either_order_is_still_flagged(reply: str) -> None:
+    assert flags(reply, "rental truck") == ["rental truck"]

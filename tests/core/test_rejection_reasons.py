@@ -100,3 +100,24 @@ def test_asked_not_to_be_offered_is_a_rejection(text: str, option: str, reason: 
 
 def test_not_mentioning_something_to_someone_rejects_nothing() -> None:
     assert _reasons("don't mention Kafka to my boss, he loves it") == {}
+
+
+_MOVING_OPTIONS = LedgerSnapshot(
+    last_assistant_message=(
+        "You could drive a rental truck, book a moving container, or hire full-service movers."
+    )
+)
+
+
+@pytest.mark.parametrize(("text", "reason"), [
+    # Session 32: words that only stress the verdict are no reason (the model's and the
+    # tagger's reading took "Period" for one); a cause after them still is.
+    ("I'm not driving a rental truck, period.", ""),
+    ("I won't drive a rental truck, end of story.", ""),
+    ("I'm not driving a rental truck, period, it's 1000 miles.", "It's 1000 miles"),
+    # Look-alike: the cause with nothing before it is kept as before.
+    ("I'm not driving a rental truck, it's 1000 miles.", "It's 1000 miles"),
+])
+def test_stressing_the_verdict_gives_no_reason(text: str, reason: str) -> None:
+    found = analyse_message(text, 2, _MOVING_OPTIONS).rejections
+    assert {r.option: r.reason for r in found} == {"rental truck": reason}

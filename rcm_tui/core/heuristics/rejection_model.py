@@ -316,9 +316,16 @@ def _after(text: str, option: str, missing: str = "") -> str:
     return text[text.find(option) + len(option) :] if option in text else missing
 
 
+# What only stresses the verdict ("I'm not driving a rental truck, period.") gives no reason.
+_EMPHATIC_CLOSER_RE = re.compile(
+    r"^(?:period|full\s+stop|end\s+of\s+(?:story|discussion)|no\s+exceptions?|hard\s+stop)\b\W*",
+    re.I,
+)
+
+
 def reason_after(text: str, option: str) -> str:
     """The reason a sentence gives after the option it turns down ("X, too slow" → "Too slow")."""
-    rest = _after(text, option)
+    rest = _EMPHATIC_CLOSER_RE.sub("", _after(text, option).strip(" ,.-—–:;，。！!"))
     return tidy(strip_discourse(rest.strip(" ,.-—–:;，。！!")), 200)
 
 

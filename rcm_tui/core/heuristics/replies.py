@@ -174,18 +174,30 @@ def _with_following(sentences: list[str]) -> Iterator[tuple[str, str]]:
     yield from zip(sentences, [*sentences[1:], ""], strict=True)
 
 
+# Two English words, the first qualifying the second ("rental truck", "group tour").
+_WORD_PAIR_RE = re.compile(r"^([A-Za-z]+)\s+([A-Za-z]+?)s?$")
+
+
+def _exclusion_names(option: str) -> list[str]:
+    """The option, and for two words their swap: a reply that leaves out "truck rentals" has
+    named "rental truck" (said only to exclude it, the swap cannot offer anything)."""
+    pair = _WORD_PAIR_RE.match(option.strip())
+    return [option, f"{pair.group(2)} {pair.group(1)}"] if pair else [option]
+
+
 def _excluded_by_name(option: str, lines: list[ReplyLine]) -> bool:
     """Does the reply name the option to exclude it ("since you'd rather skip hotels", "不住酒店
     的话")? Then it has applied the user's rule, and what it offers in the option's place (a
     guesthouse, 民宿) is what it judged outside the option: only the option's own names, said
     as an offer, still propose it."""
+    names = _exclusion_names(option)
     for line in lines:
-        if not name_spans(option, line.text):
+        if not any(name_spans(name, line.text) for name in names):
             continue
         if line.excluded:
             return True
         for sentence in reply_sentences(line.text):
-            found = name_spans(option, sentence)
+            found = sorted({span for name in names for span in name_spans(name, sentence)})
             offset = 0
             for clause in CLAUSE_SPLIT_RE.split(sentence) if found else ():
                 position = sentence.find(clause, offset)
