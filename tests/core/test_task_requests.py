@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from rcm_tui.core.heuristics import analyse_message
+from rcm_tui.core.heuristics.reply_manner import states_no_need
 from rcm_tui.core.heuristics.requests import narrowed_request
 from rcm_tui.core.heuristics.sentences import parse_sentences
 from rcm_tui.core.ledger_snapshot import LedgerSnapshot
@@ -100,6 +101,27 @@ def test_a_request_that_narrows_what_it_asks_for_states_it(text: str, need: str)
 )
 def test_a_request_that_narrows_nothing_is_only_its_goal(text: str) -> None:
     assert narrowed_request(text.rstrip("?.。")) is None
+
+
+def test_an_about_narrows_a_chinese_request_as_it_does_a_goal() -> None:
+    # Session 32: one list says what narrows a Chinese request and a bare goal; 左右 ("about")
+    # was only the goal's.
+    assert narrowed_request("帮我订七点左右出发") == "帮我订七点左右出发"
+    assert narrowed_request("帮我订一张票") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "no_need"),
+    [
+        ("公司需要一个团队网盘", True),
+        ("想买辆电动车上下班", True),
+        ("需要一个能坐七个人的车", False),
+    ],
+)
+def test_every_requirement_reader_asks_whether_a_goal_is_bare(text: str, no_need: bool) -> None:
+    # Session 32: the bare goal is part of the one "states no need" question every requirement
+    # reader asks, as a complaint and a plan are.
+    assert states_no_need(text) is no_need
 
 
 def test_booking_the_option_named_is_a_choice_not_a_constraint() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from .construction_parts import Construction
-from .text import CJK, CJK_CHAR_RE, ZH_ACKNOWLEDGEMENT, ZH_LATIN_NAME
+from .text import CJK, CJK_CHAR_RE, ZH_ACKNOWLEDGEMENT, ZH_HALF_NOT, ZH_LATIN_NAME
 
 # -- Chinese ---------------------------------------------------------------------------------
 _ZH_NAME = ZH_LATIN_NAME
@@ -16,7 +16,7 @@ _ZH_VERBS = (
     r"(?:用|使用|吃|喝|坐|去|住|买|选|订|报|带|看|穿|养|开|玩|考虑|碰|做|搞|请|找|租|走|折腾|弄)"
 )
 _ZH_AVERSION_RE = re.compile(
-    rf"(?<!不)(?:讨厌|不喜欢|不太喜欢|不怎么喜欢|不爱|受不了|忍受不了|反感|(?<![麻厌])烦(?![请得死人])|不(?:太|怎么|大|是很|是太)?想|不愿意|[不唔]肯(?!定)|"
+    rf"(?<!不)(?:讨厌|不喜欢|不太喜欢|不怎么喜欢|不爱|受不了|忍受不了|反感|(?<![麻厌])烦(?![请得死人])|{ZH_HALF_NOT}想|不愿意|[不唔]肯(?!定)|"
     rf"(?:不让|不许)(?:我们?|孩子|他们?|她们?)?|不允许|禁止|不能?接受|无法接受|接受不了|没法接受|受够了|戒了|戒掉|不打算|没打算|拒绝|"
     rf"(?:别|不要)(?!的)(?:再|也)?(?:给|帮|跟|替)?(?:我们?|咱们|他们?|她)?(?:推荐|安排|介绍))"
     # "不想再用微信群了" (再 before a verb of using; "不想再重蹈覆辙" is no option).
@@ -62,7 +62,7 @@ ZH_ADVERB = (
     r"绝对|肯定|打死也|死活|先|暂时|暂且|暂|就先|直接|果断|一律|一概|统统|全部|整个|原则上|想了想|想想|恐怕)"
 )
 _ZH_TURNED_DOWN = (
-    r"(?:不(?:太|怎么|大|是很)?(?:想|愿意|喜欢)再?(?:用|去|要|买|选|看|吃|喝|住|坐|报|玩|穿|搞|弄|试|找|请|碰|做|学|练|开)?|"
+    rf"(?:{ZH_HALF_NOT}(?:想|愿意|喜欢)再?(?:用|去|要|买|选|看|吃|喝|住|坐|报|玩|穿|搞|弄|试|找|请|碰|做|学|练|开)?|"
     # A formal "not accepted", "no such need, kindly remove", a resisting elder (好抗拒).
     r"(?:一律|一概)?不予(?:接受|采纳)|无此需要|(?:烦请|请)?剔除|(?:好|很|非常|特别|比较)?抗拒|"
     # "(我妈应该)撑不住": 不住 after a verb is "cannot hold", no refusal to stay.

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from .cues import LEAD_IN_RE
 from .next_steps import states_a_plan
 from .options import option_spans
+from .requests import states_the_goal_zh
 
 if TYPE_CHECKING:  # requirements.py reads this module, and rejections.py reads requirements.py
     from .rejections import RejectionHit
@@ -95,6 +96,7 @@ def states_no_need(text: str) -> bool:
         or bool(LEAD_IN_RE.match(text.strip()))
         or states_a_plan(text)
         or states_a_complaint_zh(text)
+        or states_the_goal_zh(text)
     )
 
 

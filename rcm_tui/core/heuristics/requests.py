@@ -57,9 +57,10 @@ _ZH_REQUEST_RE = re.compile(
     r"可以|再|在)*(?:帮我们?|给我们?|替我们?|为我们?)(?:再)?(?:推荐|找|订|预订|预定|查|搜|介绍|选|挑)"
     r"(?:一下)?(?P<rest>.+?))[吗呢吧呗啊]?$"
 )
-_ZH_NARROWING_RE = re.compile(
-    r"的|\d|型|[一二两三四五六七八九十百千万]+[块元个人晚天分星]|以上|以下|以内|附近|周边"
-)
+_ZH_NUMERAL = "[一二两三四五六七八九十百千万]"
+# A modifier that narrows what is asked for: a 的 phrase, an amount, a class, a range, a place.
+_ZH_NARROWING = rf"的|\d|型|{_ZH_NUMERAL}+[块元个人晚天分星]|以上|以下|以内|左右|附近|周边"
+_ZH_NARROWING_RE = re.compile(_ZH_NARROWING)
 _ZH_POLITE_TAIL_RE = re.compile(r"[，,]?\s*(?:谢谢|多谢|谢啦|感谢)[了啊呀！!。.]*$")
 
 
@@ -70,7 +71,8 @@ _ZH_POLITE_TAIL_RE = re.compile(r"[，,]?\s*(?:谢谢|多谢|谢啦|感谢)[了�
 _ZH_BARE_GOAL_RE = re.compile(
     r"^(?:我们?|咱们?|我们?(?:公司|家|团队)|公司|家里|团队)?(?:现在|最近|准备|打算)?"
     r"(?:需要|想买|想找|想要|想换|要买|打算买|准备买|想配)一?(?:个|台|辆|款|家|套|部|把|张|只)"
-    r"(?![^，,。]*(?:的|\d|[一二两三四五六七八九十百千万]|以上|以下|以内|附近|左右|能|可以|不|带|有|要))"
+    # Besides what narrows a request: any number, a quality it must have (能, 带, 有, 不 …).
+    rf"(?![^，,。]*(?:{_ZH_NARROWING}|{_ZH_NUMERAL}|能|可以|不|带|有|要))"
     r"[\u4e00-\u9fff]{2,8}[。.！!]?$"
 )
 

@@ -15,7 +15,7 @@ from .cues import (
 )
 from .options import option_matches
 from .reply_manner import states_no_need
-from .requests import narrowed_request, states_the_goal_zh
+from .requests import narrowed_request
 from .sentences import COMMA_RE, ZH_PARTICLES_RE, strip_discourse, tidy
 from .statements import GERUND_WITH_OBJECT_RE, ZH_PAST_COUNT_RE
 from .text import CJK, CJK_CHAR_RE
@@ -328,7 +328,7 @@ def not_a_need(text: str) -> bool:
     """A clause whose modal words state no need: a story, a verdict or an exclusion. "I don't
     want to spend more than £300" negates a wish and still sets a limit, and "beyond our budget,
     which is £6,000 a year" still states the budget."""
-    if NOT_A_NEED_ZH_RE.search(text) or ASSENT_RE.match(text.strip()) or states_the_goal_zh(text):
+    if NOT_A_NEED_ZH_RE.search(text) or ASSENT_RE.match(text.strip()):
         return True
     if len(text) <= _SHORT_CLAUSE_CHARS and _ZH_SHORT_NO_NEED_RE.search(text):
         return True

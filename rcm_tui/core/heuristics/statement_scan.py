@@ -24,7 +24,7 @@ from .requirements import (
 )
 from .sentences import LIST_HEADER_RE, ZH_ASKS_RE, Sentence, strip_discourse, tidy
 from .statements import stated_requirement
-from .text import CJK_CHAR_RE
+from .text import CJK_CHAR_RE, ZH_HALF_NOT
 
 
 def _question_text(sentence: str) -> str:
@@ -286,7 +286,7 @@ _MINED_FAMILIES = frozenset({"replacement", "category", "exclusion", "over_budge
 # turning down itself ("香格里拉海拔太高，我妈有高血压，不能去"; "…，大家都不太喜欢"), never a
 # requirement of its own ("数据不能出机房" and "我膝盖不好" still are).
 _ZH_BARE_PREDICATE_RE = re.compile(
-    r"^[\u4e00-\u9fff]{0,4}?(?:不(?:太|怎么|大|是很)?(?:喜欢|想去|想|愿意|行|合适|考虑|感兴趣)|"
+    rf"^[\u4e00-\u9fff]{{0,4}}?(?:{ZH_HALF_NOT}(?:喜欢|想去|想|愿意|行|合适|考虑|感兴趣)|"
     r"没(?:意思|兴趣)|不能(?:去|吃|用|坐|住)|[去吃用坐住]不了)[了吧啊呀哈嘛]*[。！!.]?$"
 )
 _JUST_INSTEAD_RE = re.compile(
