@@ -115,8 +115,9 @@ _MOVING_OPTIONS = LedgerSnapshot(
     ("I'm not driving a rental truck, period.", ""),
     ("I won't drive a rental truck, end of story.", ""),
     ("I'm not driving a rental truck, period, it's 1000 miles.", "It's 1000 miles"),
-    # Look-alike: the cause with nothing before it is kept as before.
+    # Look-alikes: the cause with nothing before it, and "period" as a noun of the cause.
     ("I'm not driving a rental truck, it's 1000 miles.", "It's 1000 miles"),
+    ("I'm not driving a rental truck, period of notice is a month.", "Period of notice is a month"),
 ])
 def test_stressing_the_verdict_gives_no_reason(text: str, reason: str) -> None:
     found = analyse_message(text, 2, _MOVING_OPTIONS).rejections

@@ -318,7 +318,8 @@ def _after(text: str, option: str, missing: str = "") -> str:
 
 # What only stresses the verdict ("I'm not driving a rental truck, period.") gives no reason.
 _EMPHATIC_CLOSER_RE = re.compile(
-    r"^(?:period|full\s+stop|end\s+of\s+(?:story|discussion)|no\s+exceptions?|hard\s+stop)\b\W*",
+    r"^(?:period|full\s+stop|end\s+of\s+(?:story|discussion)|no\s+exceptions?|hard\s+stop)"
+    r"(?:\s*[,.;:!—–-]+\s*|\s*$)",
     re.I,
 )
 
