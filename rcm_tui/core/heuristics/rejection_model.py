@@ -40,7 +40,7 @@ from .proposals import clause_topics, hedged, negative_verdict
 from .rejections import RejectionHit, RejectionScan, choice
 from .sentences import Sentence, strip_discourse, tidy
 from .sentiment import sentiment_words, valence_counts
-from .text import CJK, CJK_CHAR_RE, STOPWORDS, ZH_ACKNOWLEDGEMENT
+from .text import CJK, CJK_CHAR_RE, REASON_EDGE_PUNCT, STOPWORDS, ZH_ACKNOWLEDGEMENT
 
 MODEL_PATH = Path(__file__).with_name("rejection_model.json.gz")
 HASH_BITS = 18
@@ -326,8 +326,8 @@ _EMPHATIC_CLOSER_RE = re.compile(
 
 def reason_after(text: str, option: str) -> str:
     """The reason a sentence gives after the option it turns down ("X, too slow" → "Too slow")."""
-    rest = _EMPHATIC_CLOSER_RE.sub("", _after(text, option).strip(" ,.-—–:;，。！!"))
-    return tidy(strip_discourse(rest.strip(" ,.-—–:;，。！!")), 200)
+    rest = _EMPHATIC_CLOSER_RE.sub("", _after(text, option).strip(REASON_EDGE_PUNCT))
+    return tidy(strip_discourse(rest.strip(REASON_EDGE_PUNCT)), 200)
 
 
 def _praised(text: str, option: str) -> bool:

@@ -16,7 +16,7 @@ import re
 from .cues import REFUSAL_IDIOMS
 from .rejections import RejectionHit
 from .sentences import Sentence, tidy
-from .text import STOPWORDS
+from .text import REASON_EDGE_PUNCT, STOPWORDS
 
 # A refusal answering the question: alone, or before a comma, full stop or dash.
 _REFUSAL_RE = re.compile(
@@ -66,7 +66,7 @@ def _answered(sentences: list[Sentence], skip: set[int]) -> list[tuple[list[Sent
         if not asked or not asked[-1].question:
             continue
         asked = asked if asked[0].question else asked[-1:]
-        reason = tidy(answer.text.strip()[refusal.end() :].strip(" ,.-—–:;，。！!"), _REASON_LIMIT)
+        reason = tidy(answer.text.strip()[refusal.end() :].strip(REASON_EDGE_PUNCT), _REASON_LIMIT)
         out.append((asked, reason))
     return out
 

@@ -80,7 +80,8 @@ _PREFER_RE = re.compile(
     # "自动挡就行", "国产的就可以": what is enough is what is wanted ("这样就行" acknowledges).
     r"|(?<!这样)(?<!那样)(?<!这个)(?<!那个)(?<!随便)(?<![都也])(?:就行|就可以|就好|即可)(?:了)?[。！.!]?$"
     # "更想领养", "想要国产的", "我想自己办": a wish (not "想问", "想知道", "不想", "想法"; nor
-    # thinking: "帮我想想", "也想过", "脑壳都想痛了"; nor feeling sick: "想吐").
+    # thinking: "帮我想想", "也想过", "脑壳都想痛了"; nor feeling sick: "想吐"). The softened
+    # "not" is text.ZH_HALF_NOT spelt out: a lookbehind must have a fixed width.
     r"|(?<![不没理感思设梦回猜联他她想])(?<!不太)(?<!不大)(?<!不怎么)(?<!不是很)(?<!不是太)想"
     r"(?!法|到|起|象|像|问|知道|了解|请教|咨询|听|看看|说|必|清楚|一想|想|过|痛|吐)"
     r"(?=[\u4e00-\u9fff])",

@@ -11,6 +11,8 @@ CJK_CHAR_RE = re.compile(f"[{CJK}]")
 # A Latin name inside Chinese text ("Kafka", "k8s", "C++", "Hill's", "McDonald’s"): its
 # apostrophe is kept when a letter follows it.
 ZH_LATIN_NAME = r"[A-Za-z0-9](?:[A-Za-z0-9_.+#/-]|['’](?=[A-Za-z]))*"
+# What edges a reason said after an option or a refusal ("X, too slow." → "too slow").
+REASON_EDGE_PUNCT = " ,.-—–:;，。！!"
 # "Not" softened: 不太, 不怎么, 不大, 不是很, 不是太 (想 / 愿意 / 喜欢) are half-hearted refusals.
 ZH_HALF_NOT = r"不(?:太|怎么|大|是很|是太)?"
 # Tokens with their offsets: numbers (with thousands separators), latin words, single CJK chars.
